@@ -1,0 +1,10 @@
+// Subcommands of the mapsim CLI. Each registers its options on the app and runs when chosen;
+// the CLI only wires modules together.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace mapsim {
+
+void add_topo_command(CLI::App& app);
+
+}  // namespace mapsim

@@ -1,0 +1,12 @@
+// Output helpers for the CLI: write a file atomically (temp file + rename) so that an
+// interrupted or failed run never leaves a partial file that looks complete.
+#pragma once
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace mapsim {
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
+
+}  // namespace mapsim

@@ -1,0 +1,110 @@
+// mapsim topo SPEC: build a network, route it, check the routes, print a summary or export it.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "apps/commands.h"
+#include "apps/output.h"
+#include "topologies/error.h"
+#include "topologies/export.h"
+#include "topologies/network_factory.h"
+#include "topologies/route_analysis.h"
+#include "topologies/table_routing.h"
+#include "topologies/units.h"
+
+namespace mapsim {
+namespace {
+
+struct TopoOptions {
+  std::string spec;
+  std::string routing = "default";
+  bool json = false;
+  std::string export_format;
+  std::string output;
+};
+
+nlohmann::ordered_json to_json(const TopoOptions& o, const RoutedNetwork& routed, const RouteAnalysis& a,
+                               double seconds) {
+  nlohmann::ordered_json j;
+  j["network"] = o.spec;
+  j["family"] = routed.network().shape.family;
+  j["routing"] = routed.routing().name();
+  j["switches"] = a.switches;
+  j["nodes"] = a.nodes;
+  j["links"] = a.links;
+  j["ports_used"] = a.ports_used;
+  j["ports_total"] = a.ports_total;
+  j["connectivity"] = a.ports_total ? static_cast<double>(a.ports_used) / a.ports_total : 0.0;
+  j["diameter"] = a.diameter;
+  j["avg_route_hops"] = a.avg_route_hops;
+  j["max_route_hops"] = a.max_route_hops;
+  j["avg_latency"] = a.avg_latency;
+  j["routes_legal"] = a.routes_legal;
+  j["deadlock_free"] = a.deadlock_free;
+  j["routes_checked"] = a.routes_checked;
+  j["dependencies"] = a.dependencies;
+  j["sampled"] = a.sampled;
+  if (!a.routes_legal) j["violation"] = a.first_violation;
+  if (!a.deadlock_free) j["cycle"] = a.cycle;
+  j["seconds"] = seconds;
+  return j;
+}
+
+void print_summary(const TopoOptions& o, const RoutedNetwork& routed, const RouteAnalysis& a, double seconds) {
+  const Network& net = routed.network();
+  std::string routing = routed.routing().name();
+  if (auto* updown = dynamic_cast<const UpDownRouting*>(&routed.routing()))
+    routing += " (root " + net.switch_at(updown->root()).name + ")";
+  std::printf("network        %s (%s)\n", o.spec.c_str(), net.shape.family.c_str());
+  std::printf("switches       %d\nnodes          %d\nlinks          %d\n", a.switches, a.nodes, a.links);
+  std::printf("ports used     %d of %d (connectivity %.3f)\n", a.ports_used, a.ports_total,
+              a.ports_total ? static_cast<double>(a.ports_used) / a.ports_total : 0.0);
+  std::printf("routing        %s\n", routing.c_str());
+  std::printf("diameter       %d switch hops\n", a.diameter);
+  std::printf("route hops     avg %.4f, max %d (ordered node pairs%s)\n", a.avg_route_hops, a.max_route_hops,
+              a.sampled ? ", sampled sources" : "");
+  std::printf("avg latency    %s zero-load (t_s + d*t_p + (d+1)*t_r)\n", format_time(a.avg_latency).c_str());
+  std::printf("routes legal   %s (%ld routes checked)\n", a.routes_legal ? "yes" : ("NO: " + a.first_violation).c_str(),
+              a.routes_checked);
+  std::printf("deadlock free  %s (%ld channel dependencies)\n",
+              a.deadlock_free ? "yes" : ("NO, cycle: " + a.cycle).c_str(), a.dependencies);
+  std::printf("time           %.3f s\n", seconds);
+}
+
+void run_topo(const TopoOptions& o) {
+  auto start = std::chrono::steady_clock::now();
+  RoutedNetwork routed(make_network(o.spec), o.routing);
+  spdlog::debug("built {} switches, {} nodes; routing {}", routed.network().num_switches(),
+                routed.network().num_nodes(), routed.routing().name());
+  if (!o.export_format.empty()) {
+    if (o.output.empty() || o.output == "-") export_network(routed, o.export_format, std::cout);
+    else write_file_atomically(o.output, [&](std::ostream& out) { export_network(routed, o.export_format, out); });
+    if (!o.output.empty() && o.output != "-") spdlog::info("wrote {} export to {}", o.export_format, o.output);
+    return;
+  }
+  RouteAnalysis analysis = analyse_routes(routed);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (o.json) std::cout << to_json(o, routed, analysis, seconds).dump(2) << "\n";
+  else print_summary(o, routed, analysis, seconds);
+}
+
+}  // namespace
+
+void add_topo_command(CLI::App& app) {
+  auto options = std::make_shared<TopoOptions>();
+  CLI::App* cmd = app.add_subcommand("topo", "Build a network, route it and check the routes");
+  cmd->footer("Network specs:\n" + network_spec_help() +
+              "Examples:\n  mapsim topo irregular:nodes=256,switches=75,ports=8,connectivity=0.75,seed=1\n"
+              "  mapsim topo torus:8x8x8 --json\n  mapsim topo fattree:k=4,levels=3 --export simgrid -o ft.xml");
+  cmd->add_option("spec", options->spec, "Network spec, e.g. irregular:nodes=256,switches=75")->required();
+  cmd->add_option("--routing", options->routing, "updown, shortest, ecube, dmodk, suprenum or default");
+  cmd->add_flag("--json", options->json, "Print one JSON object instead of the table");
+  cmd->add_option("--export", options->export_format, "Write the network instead: dot, json or simgrid")
+      ->check(CLI::IsMember({"dot", "json", "simgrid"}));
+  cmd->add_option("-o,--output", options->output, "File for --export (default: stdout)");
+  cmd->callback([options] { run_topo(*options); });
+}
+
+}  // namespace mapsim

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages mapsim needs, if any is missing. Idempotent; quiet when all is present.
+set -euo pipefail
+packages=(g++ cmake make pkg-config libsimgrid-dev libyaml-cpp-dev libspdlog-dev libfmt-dev doctest-dev
+          libcli11-dev nlohmann-json3-dev libscotch-dev libmetis-dev graphviz)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

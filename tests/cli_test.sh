@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# End-to-end checks of the mapsim CLI: outputs, exit codes and one-line errors.
+# Usage: cli_test.sh MAPSIM SOURCE_DIR
+set -uo pipefail
+mapsim=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name" >&2; fi
+}
+# expect_error NAME PATTERN ARGS...: non-zero exit, one line on stderr matching PATTERN, nothing on stdout.
+expect_error() {
+  local name=$1 pattern=$2; shift 2
+  "$mapsim" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  check "$name: exit code" test "$rc" -ne 0
+  check "$name: one line" test "$(wc -l <"$tmp/err")" -eq 1
+  check "$name: message" grep -q -- "$pattern" "$tmp/err"
+  check "$name: no stdout" test ! -s "$tmp/out"
+}
+
+check "version" bash -c "'$mapsim' --version | grep -q '^mapsim '"
+check "topo help" bash -c "'$mapsim' topo --help | grep -q 'irregular:nodes'"
+
+"$mapsim" topo irregular:nodes=256,switches=75,ports=8,connectivity=0.75,seed=1 --json >"$tmp/topo.json"
+check "topo json exit" test $? -eq 0
+python3 - "$tmp/topo.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for key in ["switches", "nodes", "links", "avg_route_hops", "max_route_hops", "routes_legal", "deadlock_free"]:
+    assert key in d, key
+assert d["switches"] == 75 and d["nodes"] == 256 and d["links"] == 97
+assert d["routes_legal"] is True and d["deadlock_free"] is True
+PY
+check "topo json keys" test $? -eq 0
+
+"$mapsim" topo irregular:nodes=64,switches=20,seed=2 --routing shortest --json >"$tmp/short.json"
+check "shortest routing named" grep -q '"routing": "shortest"' "$tmp/short.json"
+
+"$mapsim" topo torus:4x4 --export simgrid -o "$tmp/torus.xml" 2>/dev/null
+check "simgrid export written" grep -q '<platform version="4.1">' "$tmp/torus.xml"
+check "no partial file left" test ! -e "$tmp/torus.xml.partial"
+"$mapsim" topo mesh:2x2 --export dot >"$tmp/mesh.dot"
+check "dot to stdout" grep -q "sw-3" "$tmp/mesh.dot"
+"$mapsim" topo fattree:k=2,levels=2 --export json -o "$tmp/ft.json" 2>/dev/null
+"$mapsim" topo "file:$tmp/ft.json" --json >"$tmp/ft-back.json"
+check "json export loads back" grep -q '"routing": "dmodk"' "$tmp/ft-back.json"
+check "quiet silences info" bash -c "'$mapsim' --quiet topo mesh:2x2 --export json -o '$tmp/q.json' 2>&1 | wc -c | grep -qx 0"
+
+expect_error "unknown generator" "unknown network 'dragonfly'" topo dragonfly:a=1
+expect_error "bad key" "unknown key 'nodez' for irregular" topo irregular:nodez=4
+expect_error "bad unit" "bad time '3parsecs'" topo mesh:4x4,t_p=3parsecs
+expect_error "impossible irregular" "needs at least 148" topo irregular:connectivity=0.5
+expect_error "missing file" "cannot open file" topo file:/nonexistent.yaml
+printf 'switches: [a\nnodes: []\n' >"$tmp/bad.yaml"
+expect_error "malformed yaml" "bad.yaml:2:6: malformed YAML" topo "file:$tmp/bad.yaml"
+expect_error "wrong routing" "ecube routing needs" topo irregular:nodes=32,switches=10 --routing ecube
+"$mapsim" topo mesh:2x2 --export simgrid -o /nonexistent-dir/x.xml >/dev/null 2>"$tmp/err"
+check "unwritable output fails" test $? -ne 0
+"$mapsim" topo >/dev/null 2>&1
+check "missing spec is a usage error" test $? -ne 0
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,113 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "topologies/error.h"
+#include "topologies/ibnetdiscover.h"
+#include "topologies/network_factory.h"
+#include "topologies/network_file.h"
+#include "topologies/route_analysis.h"
+#include "topologies/yaml_reader.h"
+
+using namespace mapsim;
+
+namespace {
+// A file in the test's temporary directory holding `text`.
+std::string temp_file(const std::string& name, const std::string& text) {
+  std::string path = std::string(P_tmpdir) + "/mapsim-test-" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+const std::string kSource = MAPSIM_SOURCE_DIR;
+}  // namespace
+
+TEST_CASE("the example network file loads with its attributes") {
+  Network net = make_network("file:" + kSource + "/configs/networks/example-cluster.yaml");
+  CHECK(net.num_switches() == 4);
+  CHECK(net.num_nodes() == 8);
+  CHECK(net.num_links() == 4);
+  CHECK(net.switch_at(2).ports == 12);
+  CHECK(net.switch_at(3).router_delay == 420 / 1e9);
+  CHECK(net.node(4).bandwidth == 25e9 / 8);
+  CHECK(net.link(3).bandwidth == 5e9);
+  CHECK(net.link(3).latency == 50 / 1e9);
+  CHECK(net.startup == 2 / 1e6);
+  RouteAnalysis a = analyse_routes(RoutedNetwork(net));
+  CHECK(a.routes_legal);
+  CHECK(a.deadlock_free);
+}
+
+TEST_CASE("network file errors carry file, line and what was expected") {
+  auto error_of = [](const std::string& name, const std::string& text) {
+    try {
+      load_network_file(temp_file(name, text));
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  std::string malformed = error_of("malformed.yaml", "switches:\n  - sw0\nnodes: [\n  {name: n0, switch: sw0}\n");
+  CHECK(malformed.find("malformed.yaml:") != std::string::npos);
+  CHECK(malformed.find("malformed YAML") != std::string::npos);
+
+  std::string typo = error_of("typo.yaml", "switches: [sw0]\nnodes: [{name: n0, switch: sw0}]\nlinks: []\nlinkz: []\n");
+  CHECK(typo.find("typo.yaml:4:1: unknown key 'linkz' (did you mean 'links'?)") != std::string::npos);
+
+  std::string unknown = error_of("unknown.yaml", "switches: [sw0]\nnodes:\n  - {name: n0, switch: sw9}\nlinks: []\n");
+  CHECK(unknown.find("unknown.yaml:3:") != std::string::npos);
+  CHECK(unknown.find("unknown switch 'sw9'") != std::string::npos);
+
+  std::string unit = error_of("unit.yaml", "defaults: {link_latency: 20 parsecs}\nswitches: [a]\nnodes: [{name: n, switch: a}]\nlinks: []\n");
+  CHECK(unit.find("unit.yaml:1:26: bad time '20 parsecs'") != std::string::npos);
+
+  std::string ports = error_of("ports.yaml", "switches: [{name: a, ports: 1}, b]\nnodes: [{name: n, switch: a}]\nlinks: [[a, b]]\n");
+  CHECK(ports.find("switch 'a' uses 2 ports but has only 1") != std::string::npos);
+
+  std::string split = error_of("split.yaml", "switches: [a, b]\nnodes: [{name: n, switch: a}]\nlinks: []\n");
+  CHECK(split.find("disconnected") != std::string::npos);
+
+  CHECK(error_of("missing.yaml", "switches: [a]\nnodes: []\n").find("missing 'links' list") != std::string::npos);
+  CHECK(error_of("empty.yaml", "").find("empty network file") != std::string::npos);
+  CHECK_THROWS_WITH_AS(load_network_file("/nonexistent/net.yaml"), doctest::Contains("cannot open file"), Error);
+}
+
+TEST_CASE("nearest key suggestions") {
+  CHECK(nearest_word("linkz", {"switches", "nodes", "links"}) == "links");
+  CHECK(nearest_word("router_dely", {"router_delay", "ports"}) == "router_delay");
+  CHECK(nearest_word("zzzzzz", {"a", "b"}).empty());
+}
+
+TEST_CASE("ibnetdiscover output becomes switches, nodes and rated links") {
+  Network net = make_network("ibnet:" + kSource + "/configs/networks/example.ibnet");
+  CHECK(net.shape.family == "ibnet");
+  CHECK(net.num_switches() == 2);
+  CHECK(net.num_nodes() == 4);
+  CHECK(net.num_links() == 2);  // two parallel cables, each listed at both ends
+  CHECK(net.switch_at(0).name == "leaf-a");
+  CHECK(net.switch_at(0).ports == 36);
+  CHECK(net.node(0).name == "cn01");
+  CHECK(net.node(0).bandwidth == 4 * 25e9 / 8);   // 4xEDR
+  CHECK(net.node(3).bandwidth == 4 * 8e9 / 8);    // 4xQDR
+  CHECK(net.link(1).bandwidth == doctest::Approx(4 * 13.64e9 / 8));  // 4xFDR
+  CHECK(infiniband_rate("12xHDR") == 12 * 50e9 / 8);
+  CHECK(infiniband_rate("fast") == 0);
+  CHECK(analyse_routes(RoutedNetwork(net)).routes_legal);
+}
+
+TEST_CASE("ibnetdiscover errors name the line") {
+  std::ifstream in(kSource + "/configs/networks/example.ibnet");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Truncated: cut before the last CA's description, so a switch port names an undescribed peer.
+  std::string truncated = text.substr(0, text.rfind("vendid=0x2c9"));
+  CHECK_THROWS_WITH_AS(load_ibnetdiscover(temp_file("truncated.ibnet", truncated), LinkDefaults{}),
+                       doctest::Contains("peer H-248a0703009c0040 is never described (truncated file?)"), Error);
+  CHECK_THROWS_WITH_AS(load_ibnetdiscover(temp_file("cut.ibnet", text.substr(0, text.find("[2]\t\"H-248a0703009c0020\"") + 12)),
+                                          LinkDefaults{}),
+                       doctest::Contains("cut.ibnet:12: unrecognised line"), Error);
+  CHECK_THROWS_WITH_AS(load_ibnetdiscover(temp_file("orphan.ibnet", "[1]\t\"S-01\"[2]\n"), LinkDefaults{}),
+                       doctest::Contains("orphan.ibnet:1: port line before any Switch/Ca header"), Error);
+  CHECK_THROWS_WITH_AS(load_ibnetdiscover(temp_file("none.ibnet", "# nothing here\n"), LinkDefaults{}),
+                       doctest::Contains("no Switch or Ca found"), Error);
+}

@@ -1,0 +1,157 @@
+#include "topologies/export.h"
+
+#include <cstdio>
+#include <spdlog/spdlog.h>
+
+#include "topologies/error.h"
+#include "topologies/network_file.h"
+#include "topologies/units.h"
+
+namespace mapsim {
+namespace {
+
+std::string exact(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+
+std::string quote(const std::string& text) {
+  std::string out = "\"";
+  for (char ch : text) out += ch == '"' ? std::string("\\\"") : std::string(1, ch);
+  return out + "\"";
+}
+
+std::string host_id(int node) { return "node-" + std::to_string(node); }
+std::string router_id(int sw) { return "sw-" + std::to_string(sw); }
+std::string node_link_id(int node) { return "nic-" + std::to_string(node); }
+std::string switch_link_id(int link) { return "link-" + std::to_string(link); }
+
+void write_link(std::ostream& out, const std::string& indent, const std::string& id, double bandwidth, double latency) {
+  out << indent << "<link id=\"" << id << "\" bandwidth=\"" << exact(bandwidth) << "Bps\" latency=\"" << exact(latency)
+      << "s\" sharing_policy=\"SPLITDUPLEX\"/>\n";
+}
+
+void write_ctn(std::ostream& out, const std::string& indent, const std::string& id, bool up) {
+  out << indent << "<link_ctn id=\"" << id << "\" direction=\"" << (up ? "UP" : "DOWN") << "\"/>\n";
+}
+
+// Switch link channel 2l+0 runs a->b: "UP"; 2l+1: "DOWN". Node links: node->switch is "UP".
+void write_channels(std::ostream& out, const std::string& indent, const std::vector<int>& channels) {
+  for (int c : channels) write_ctn(out, indent, switch_link_id(c / 2), c % 2 == 0);
+}
+
+}  // namespace
+
+void export_dot(const RoutedNetwork& routed, std::ostream& out) {
+  const Network& net = routed.network();
+  out << "graph mapsim {\n  // " << net.shape.family << " network, routing " << routed.routing().name() << "\n";
+  out << "  node [shape=box, style=filled, fillcolor=lightsteelblue];\n";
+  for (int s = 0; s < net.num_switches(); ++s)
+    out << "  " << router_id(s) << " [label=" << quote(net.switch_at(s).name) << "];\n";
+  out << "  node [shape=circle, width=0.15, label=\"\", fillcolor=gold];\n";
+  for (int n = 0; n < net.num_nodes(); ++n)
+    out << "  " << host_id(n) << " [tooltip=" << quote(net.node(n).name) << "];\n";
+  for (const Link& l : net.links())
+    out << "  " << router_id(l.a) << " -- " << router_id(l.b) << " [label=" << quote(format_bandwidth(l.bandwidth))
+        << "];\n";
+  for (int n = 0; n < net.num_nodes(); ++n)
+    out << "  " << host_id(n) << " -- " << router_id(net.node(n).switch_id) << " [color=gray];\n";
+  out << "}\n";
+}
+
+void export_json(const RoutedNetwork& routed, std::ostream& out) { out << network_to_json(routed.network()); }
+
+void export_simgrid(const RoutedNetwork& routed, std::ostream& out, double host_speed_flops) {
+  const Network& net = routed.network();
+  const Routing& routing = routed.routing();
+  auto node_link_latency = [&](int n) {
+    return net.startup / 2 + net.switch_at(net.node(n).switch_id).router_delay / 2 + net.node(n).latency;
+  };
+  out << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      << "<!-- mapsim export: " << net.shape.family << " network, " << routing.name()
+      << " routing; latencies fold t_s, t_p and t_r (see docs/topologies.md) -->\n"
+      << "<platform version=\"4.1\">\n  <zone id=\"mapsim\" routing=\"Full\">\n";
+  std::vector<int> channels;
+  const std::string speed = exact(host_speed_flops) + "f";
+
+  if (routing.per_node()) {
+    // Routes depend on the destination node: one flat zone with a route per ordered node pair.
+    if (static_cast<long>(net.num_nodes()) * net.num_nodes() > 4'000'000)
+      spdlog::warn("simgrid export of {} nodes with per-node routes writes {} routes", net.num_nodes(),
+                   static_cast<long>(net.num_nodes()) * net.num_nodes());
+    for (int n = 0; n < net.num_nodes(); ++n) out << "    <host id=\"" << host_id(n) << "\" speed=\"" << speed << "\"/>\n";
+    for (int n = 0; n < net.num_nodes(); ++n)
+      write_link(out, "    ", node_link_id(n), net.node(n).bandwidth, node_link_latency(n));
+    for (int l = 0; l < net.num_links(); ++l) {
+      const Link& link = net.link(l);
+      write_link(out, "    ", switch_link_id(l), link.bandwidth,
+                 link.latency + (net.switch_at(link.a).router_delay + net.switch_at(link.b).router_delay) / 2);
+    }
+    for (int a = 0; a < net.num_nodes(); ++a)
+      for (int b = 0; b < net.num_nodes(); ++b) {
+        if (a == b) continue;
+        routed.route(a, b, channels);
+        out << "    <route src=\"" << host_id(a) << "\" dst=\"" << host_id(b) << "\" symmetrical=\"NO\">\n";
+        write_ctn(out, "      ", node_link_id(a), true);
+        write_channels(out, "      ", channels);
+        write_ctn(out, "      ", node_link_id(b), false);
+        out << "    </route>\n";
+      }
+    out << "  </zone>\n</platform>\n";
+    return;
+  }
+
+  // Routes depend on switches only: a zone per switch with nodes (its hosts, their links and the
+  // switch as gateway router), and one zone-to-zone route per ordered pair of such switches.
+  std::vector<int> sources;
+  for (int s = 0; s < net.num_switches(); ++s)
+    if (!net.nodes_of(s).empty()) sources.push_back(s);
+  if (sources.size() * sources.size() > 1'000'000)
+    spdlog::warn("simgrid export writes {} zone routes", sources.size() * sources.size());
+  for (int s : sources) {
+    out << "    <zone id=\"zone-" << router_id(s) << "\" routing=\"Full\">\n";
+    for (int n : net.nodes_of(s)) out << "      <host id=\"" << host_id(n) << "\" speed=\"" << speed << "\"/>\n";
+    out << "      <router id=\"" << router_id(s) << "\"/>\n";
+    for (int n : net.nodes_of(s)) write_link(out, "      ", node_link_id(n), net.node(n).bandwidth, node_link_latency(n));
+    for (int n : net.nodes_of(s)) {
+      out << "      <route src=\"" << host_id(n) << "\" dst=\"" << router_id(s) << "\" symmetrical=\"NO\">\n";
+      write_ctn(out, "        ", node_link_id(n), true);
+      out << "      </route>\n      <route src=\"" << router_id(s) << "\" dst=\"" << host_id(n) << "\" symmetrical=\"NO\">\n";
+      write_ctn(out, "        ", node_link_id(n), false);
+      out << "      </route>\n";
+      for (int m : net.nodes_of(s)) {
+        if (m == n) continue;
+        out << "      <route src=\"" << host_id(n) << "\" dst=\"" << host_id(m) << "\" symmetrical=\"NO\">\n";
+        write_ctn(out, "        ", node_link_id(n), true);
+        write_ctn(out, "        ", node_link_id(m), false);
+        out << "      </route>\n";
+      }
+    }
+    out << "    </zone>\n";
+  }
+  for (int l = 0; l < net.num_links(); ++l) {
+    const Link& link = net.link(l);
+    write_link(out, "    ", switch_link_id(l), link.bandwidth,
+               link.latency + (net.switch_at(link.a).router_delay + net.switch_at(link.b).router_delay) / 2);
+  }
+  for (int a : sources)
+    for (int b : sources) {
+      if (a == b) continue;
+      routing.route(a, net.nodes_of(b).front(), channels);
+      out << "    <zoneRoute src=\"zone-" << router_id(a) << "\" dst=\"zone-" << router_id(b) << "\" gw_src=\""
+          << router_id(a) << "\" gw_dst=\"" << router_id(b) << "\" symmetrical=\"NO\">\n";
+      write_channels(out, "      ", channels);
+      out << "    </zoneRoute>\n";
+    }
+  out << "  </zone>\n</platform>\n";
+}
+
+void export_network(const RoutedNetwork& routed, const std::string& format, std::ostream& out) {
+  if (format == "dot") return export_dot(routed, out);
+  if (format == "json") return export_json(routed, out);
+  if (format == "simgrid") return export_simgrid(routed, out);
+  throw Error("unknown export format '" + format + "': expected dot, json or simgrid");
+}
+
+}  // namespace mapsim

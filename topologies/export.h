@@ -1,0 +1,21 @@
+// Writes a routed network for other tools:
+//   dot      Graphviz (switches as boxes, nodes as points)
+//   json     mapsim's own network file format (loads back with file:PATH)
+//   simgrid  SimGrid platform XML 4.1: host node-i, router sw-j, split-duplex links and the
+//            routing's explicit routes; t_s, t_p and t_r are folded into link latencies so that an
+//            unloaded message sees exactly RoutedNetwork::latency.
+#pragma once
+#include <ostream>
+#include <string>
+
+#include "topologies/routed_network.h"
+
+namespace mapsim {
+
+void export_dot(const RoutedNetwork& routed, std::ostream& out);
+void export_json(const RoutedNetwork& routed, std::ostream& out);
+void export_simgrid(const RoutedNetwork& routed, std::ostream& out, double host_speed_flops = 1e9);
+// Dispatches on format name; throws on an unknown one.
+void export_network(const RoutedNetwork& routed, const std::string& format, std::ostream& out);
+
+}  // namespace mapsim

@@ -1,0 +1,73 @@
+#include "topologies/network.h"
+
+#include <algorithm>
+#include <deque>
+
+#include "topologies/error.h"
+
+namespace mapsim {
+
+int Network::add_switch(std::string name, int ports, double router_delay) {
+  switches_.push_back({std::move(name), ports, router_delay});
+  adjacency_.emplace_back();
+  attached_.emplace_back();
+  return num_switches() - 1;
+}
+
+int Network::add_node(std::string name, int switch_id, double bandwidth, double latency) {
+  nodes_.push_back({std::move(name), switch_id, bandwidth, latency});
+  attached_[switch_id].push_back(num_nodes() - 1);
+  return num_nodes() - 1;
+}
+
+int Network::add_link(int a, int b, double bandwidth, double latency) {
+  if (a == b) throw Error("link from switch '" + switches_[a].name + "' to itself");
+  links_.push_back({a, b, bandwidth, latency});
+  int id = num_links() - 1;
+  auto insert_sorted = [](std::vector<Port>& ports, Port port) {
+    auto pos = std::upper_bound(ports.begin(), ports.end(), port, [](const Port& x, const Port& y) {
+      return x.neighbor != y.neighbor ? x.neighbor < y.neighbor : x.link < y.link;
+    });
+    ports.insert(pos, port);
+  };
+  insert_sorted(adjacency_[a], {b, id});
+  insert_sorted(adjacency_[b], {a, id});
+  return id;
+}
+
+int Network::total_ports_used() const {
+  int total = 0;
+  for (int s = 0; s < num_switches(); ++s) total += ports_used(s);
+  return total;
+}
+
+void Network::validate() const {
+  if (nodes_.empty()) throw Error("network has no compute nodes");
+  for (int s = 0; s < num_switches(); ++s)
+    if (ports_used(s) > switches_[s].ports)
+      throw Error("switch '" + switches_[s].name + "' uses " + std::to_string(ports_used(s)) +
+                  " ports but has only " + std::to_string(switches_[s].ports));
+  std::vector<int> dist = bfs_distances(*this, 0);
+  for (int s = 0; s < num_switches(); ++s)
+    if (dist[s] < 0)
+      throw Error("network is disconnected: switch '" + switches_[s].name +
+                  "' cannot be reached from switch '" + switches_[0].name + "'");
+}
+
+std::vector<int> bfs_distances(const Network& network, int from_switch) {
+  std::vector<int> dist(network.num_switches(), -1);
+  std::deque<int> queue{from_switch};
+  dist[from_switch] = 0;
+  while (!queue.empty()) {
+    int v = queue.front();
+    queue.pop_front();
+    for (const Network::Port& port : network.ports_of(v))
+      if (dist[port.neighbor] < 0) {
+        dist[port.neighbor] = dist[v] + 1;
+        queue.push_back(port.neighbor);
+      }
+  }
+  return dist;
+}
+
+}  // namespace mapsim

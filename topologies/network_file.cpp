@@ -1,0 +1,166 @@
+#include "topologies/network_file.h"
+
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "topologies/error.h"
+#include "topologies/yaml_reader.h"
+
+namespace mapsim {
+namespace {
+
+struct FileDefaults {
+  LinkDefaults link;
+  int ports = 64;
+};
+
+FileDefaults read_defaults(const YamlReader& r, const YAML::Node& node) {
+  FileDefaults d;
+  if (!node) return d;
+  r.expect_map(node, "defaults");
+  r.check_keys(node, {"link_bandwidth", "link_latency", "router_delay", "startup", "node_bandwidth",
+                      "node_latency", "ports"});
+  if (node["link_bandwidth"]) d.link.link_bandwidth = r.bandwidth(node["link_bandwidth"]);
+  if (node["link_latency"]) d.link.link_latency = r.time(node["link_latency"]);
+  if (node["router_delay"]) d.link.router_delay = r.time(node["router_delay"]);
+  if (node["startup"]) d.link.startup = r.time(node["startup"]);
+  if (node["node_bandwidth"]) d.link.node_bandwidth = r.bandwidth(node["node_bandwidth"]);
+  if (node["node_latency"]) d.link.node_latency = r.time(node["node_latency"]);
+  if (node["ports"]) d.ports = static_cast<int>(r.integer(node["ports"], "ports"));
+  return d;
+}
+
+Shape read_shape(const YamlReader& r, const YAML::Node& node) {
+  Shape shape;
+  shape.family = "file";
+  if (!node) return shape;
+  r.expect_map(node, "shape");
+  r.check_keys(node, {"family", "dims", "k", "levels", "c", "d", "alpha"});
+  if (node["family"]) shape.family = r.scalar(node["family"], "shape family");
+  if (node["dims"]) {
+    r.expect_sequence(node["dims"], "shape dims");
+    for (const auto& extent : node["dims"]) shape.dims.push_back(static_cast<int>(r.integer(extent, "a dimension")));
+  }
+  if (node["k"]) shape.k = static_cast<int>(r.integer(node["k"], "k"));
+  if (node["levels"]) shape.levels = static_cast<int>(r.integer(node["levels"], "levels"));
+  if (node["c"]) shape.clusters_per_side = static_cast<int>(r.integer(node["c"], "c"));
+  if (node["d"]) shape.nodes_per_cluster = static_cast<int>(r.integer(node["d"], "d"));
+  if (node["alpha"]) shape.alpha = r.number(node["alpha"], "alpha");
+  return shape;
+}
+
+}  // namespace
+
+Network load_network_file(const std::string& path) {
+  YamlReader r(path);
+  YAML::Node root = r.load();
+  if (!root || root.IsNull()) throw Error(path + ": empty network file (expected switches, nodes and links)");
+  r.expect_map(root, "the network file");
+  r.check_keys(root, {"defaults", "shape", "switches", "nodes", "links"});
+  FileDefaults d = read_defaults(r, root["defaults"]);
+  Network net;
+  net.shape = read_shape(r, root["shape"]);
+  net.startup = d.link.startup;
+
+  std::map<std::string, int> switch_ids;
+  auto switch_of = [&](const YAML::Node& at) {
+    std::string name = r.scalar(at, "a switch name");
+    auto it = switch_ids.find(name);
+    if (it == switch_ids.end()) r.fail(at, "unknown switch '" + name + "' (declare it under switches:)");
+    return it->second;
+  };
+
+  for (const char* section : {"switches", "nodes", "links"})
+    if (!root[section]) r.fail(root, std::string("missing '") + section + "' list");
+
+  r.expect_sequence(root["switches"], "switches");
+  for (const auto& entry : root["switches"]) {
+    std::string name;
+    int ports = d.ports;
+    double delay = d.link.router_delay;
+    if (entry.IsScalar()) {
+      name = entry.Scalar();
+    } else {
+      r.expect_map(entry, "a switch");
+      r.check_keys(entry, {"name", "ports", "router_delay"});
+      if (!entry["name"]) r.fail(entry, "switch without a name");
+      name = r.scalar(entry["name"], "switch name");
+      if (entry["ports"]) ports = static_cast<int>(r.integer(entry["ports"], "ports"));
+      if (entry["router_delay"]) delay = r.time(entry["router_delay"]);
+    }
+    if (ports < 1) r.fail(entry, "switch '" + name + "' needs at least one port");
+    if (!switch_ids.emplace(name, net.num_switches()).second) r.fail(entry, "switch '" + name + "' declared twice");
+    net.add_switch(name, ports, delay);
+  }
+
+  r.expect_sequence(root["nodes"], "nodes");
+  std::map<std::string, int> node_names;
+  for (const auto& entry : root["nodes"]) {
+    r.expect_map(entry, "a node");
+    r.check_keys(entry, {"name", "switch", "bandwidth", "latency"});
+    if (!entry["name"] || !entry["switch"]) r.fail(entry, "a node needs 'name' and 'switch'");
+    std::string name = r.scalar(entry["name"], "node name");
+    if (!node_names.emplace(name, net.num_nodes()).second) r.fail(entry, "node '" + name + "' declared twice");
+    double bandwidth = entry["bandwidth"] ? r.bandwidth(entry["bandwidth"]) : d.link.node_bandwidth;
+    double latency = entry["latency"] ? r.time(entry["latency"]) : d.link.node_latency;
+    net.add_node(name, switch_of(entry["switch"]), bandwidth, latency);
+  }
+
+  r.expect_sequence(root["links"], "links");
+  for (const auto& entry : root["links"]) {
+    YAML::Node a, b;
+    double bandwidth = d.link.link_bandwidth, latency = d.link.link_latency;
+    if (entry.IsSequence()) {
+      if (entry.size() != 2) r.fail(entry, "a link as a list must be [switch, switch]");
+      a = entry[0];
+      b = entry[1];
+    } else {
+      r.expect_map(entry, "a link");
+      r.check_keys(entry, {"a", "b", "bandwidth", "latency"});
+      if (!entry["a"] || !entry["b"]) r.fail(entry, "a link needs 'a' and 'b'");
+      a = entry["a"];
+      b = entry["b"];
+      if (entry["bandwidth"]) bandwidth = r.bandwidth(entry["bandwidth"]);
+      if (entry["latency"]) latency = r.time(entry["latency"]);
+    }
+    int sa = switch_of(a), sb = switch_of(b);
+    if (sa == sb) r.fail(entry, "link from switch '" + a.Scalar() + "' to itself");
+    net.add_link(sa, sb, bandwidth, latency);
+  }
+  try {
+    net.validate();
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  }
+  return net;
+}
+
+std::string network_to_json(const Network& net) {
+  using nlohmann::ordered_json;
+  ordered_json root;
+  ordered_json shape = {{"family", net.shape.family}};
+  if (!net.shape.dims.empty()) shape["dims"] = net.shape.dims;
+  if (net.shape.k) shape["k"] = net.shape.k;
+  if (net.shape.levels) shape["levels"] = net.shape.levels;
+  if (net.shape.clusters_per_side) shape["c"] = net.shape.clusters_per_side;
+  if (net.shape.nodes_per_cluster) shape["d"] = net.shape.nodes_per_cluster;
+  if (net.shape.alpha) shape["alpha"] = net.shape.alpha;
+  root["shape"] = shape;
+  root["defaults"] = {{"startup", net.startup}};
+  ordered_json switches = ordered_json::array(), nodes = ordered_json::array(), links = ordered_json::array();
+  for (const Switch& s : net.switches())
+    switches.push_back({{"name", s.name}, {"ports", s.ports}, {"router_delay", s.router_delay}});
+  for (const Node& n : net.nodes())
+    nodes.push_back({{"name", n.name}, {"switch", net.switch_at(n.switch_id).name},
+                     {"bandwidth", n.bandwidth}, {"latency", n.latency}});
+  for (const Link& l : net.links())
+    links.push_back({{"a", net.switch_at(l.a).name}, {"b", net.switch_at(l.b).name},
+                     {"bandwidth", l.bandwidth}, {"latency", l.latency}});
+  root["switches"] = switches;
+  root["nodes"] = nodes;
+  root["links"] = links;
+  return root.dump(1) + "\n";
+}
+
+}  // namespace mapsim

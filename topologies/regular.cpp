@@ -1,0 +1,141 @@
+// Direct networks (hypercube, mesh, torus), the k-ary n-tree, the two-level tree and SUPRENUM.
+#include <string>
+
+#include "topologies/error.h"
+#include "topologies/generators.h"
+
+namespace mapsim {
+namespace {
+
+void attach_nodes(Network& net, int per_switch, const LinkDefaults& d) {
+  const int switches = net.num_switches();
+  for (int s = 0; s < switches; ++s)
+    for (int i = 0; i < per_switch; ++i)
+      net.add_node("node-" + std::to_string(net.num_nodes()), s, d.node_bandwidth, d.node_latency);
+}
+
+void check_size(long count, long limit, const std::string& what) {
+  if (count > limit)
+    throw Error(what + " would have " + std::to_string(count) + " switches (limit " +
+                std::to_string(limit) + ")");
+}
+
+constexpr long kMaxSwitches = 1L << 20;
+
+}  // namespace
+
+Network make_hypercube(int dimension, const LinkDefaults& d, int nodes_per_router) {
+  if (dimension < 0 || dimension > 20) throw Error("hypercube: dim must be in 0..20, got " + std::to_string(dimension));
+  if (nodes_per_router < 1) throw Error("hypercube: nodes_per_router must be >= 1");
+  Network net;
+  net.shape.family = "hypercube";
+  net.shape.dims.assign(dimension, 2);
+  net.startup = d.startup;
+  const int count = 1 << dimension;
+  for (int s = 0; s < count; ++s) net.add_switch("sw-" + std::to_string(s), dimension + nodes_per_router, d.router_delay);
+  for (int s = 0; s < count; ++s)
+    for (int b = 0; b < dimension; ++b)
+      if (!(s & (1 << b))) net.add_link(s, s | (1 << b), d.link_bandwidth, d.link_latency);
+  attach_nodes(net, nodes_per_router, d);
+  return net;
+}
+
+Network make_mesh(const std::vector<int>& dims, bool torus, const LinkDefaults& d, int nodes_per_router) {
+  const std::string family = torus ? "torus" : "mesh";
+  if (dims.empty() || dims.size() > 3) throw Error(family + ": expected 1 to 3 dimensions");
+  if (nodes_per_router < 1) throw Error(family + ": nodes_per_router must be >= 1");
+  long count = 1;
+  for (int extent : dims) count *= extent;
+  check_size(count, kMaxSwitches, family);
+  Network net;
+  net.shape.family = family;
+  net.shape.dims = dims;
+  net.startup = d.startup;
+  const int ports = 2 * static_cast<int>(dims.size()) + nodes_per_router;
+  for (long s = 0; s < count; ++s) net.add_switch("sw-" + std::to_string(s), ports, d.router_delay);
+  long stride = 1;
+  for (size_t dim = 0; dim < dims.size(); ++dim) {
+    const int extent = dims[dim];
+    for (long s = 0; s < count; ++s) {
+      const int coord = static_cast<int>((s / stride) % extent);
+      if (coord + 1 < extent) net.add_link(s, s + stride, d.link_bandwidth, d.link_latency);
+      // A wrap-around link only where it is not the same pair as the mesh link (extent > 2).
+      else if (torus && extent > 2) net.add_link(s, s - (extent - 1) * stride, d.link_bandwidth, d.link_latency);
+    }
+    stride *= extent;
+  }
+  attach_nodes(net, nodes_per_router, d);
+  return net;
+}
+
+Network make_fattree(int k, int levels, const LinkDefaults& d) {
+  if (k < 2 || levels < 1) throw Error("fattree: need k >= 2 and levels >= 1");
+  long per_level = 1;
+  for (int i = 1; i < levels; ++i) per_level *= k;
+  check_size(per_level * levels, kMaxSwitches, "fattree");
+  Network net;
+  net.shape.family = "fattree";
+  net.shape.k = k;
+  net.shape.levels = levels;
+  net.startup = d.startup;
+  // Switch (level l, label w) has id l*per_level + w; w's base-k digits w_0..w_{levels-2}.
+  for (int l = 0; l < levels; ++l)
+    for (long w = 0; w < per_level; ++w)
+      net.add_switch("sw-" + std::to_string(l) + "-" + std::to_string(w), 2 * k, d.router_delay);
+  // (l, w) joins (l+1, w') when the labels differ at most in digit l.
+  long digit = 1;
+  for (int l = 0; l + 1 < levels; ++l, digit *= k)
+    for (long w = 0; w < per_level; ++w) {
+      const long base = w - ((w / digit) % k) * digit;
+      for (int v = 0; v < k; ++v)
+        net.add_link(l * per_level + w, (l + 1) * per_level + base + v * digit, d.link_bandwidth, d.link_latency);
+    }
+  for (long w = 0; w < per_level; ++w)
+    for (int j = 0; j < k; ++j)
+      net.add_node("node-" + std::to_string(net.num_nodes()), w, d.node_bandwidth, d.node_latency);
+  return net;
+}
+
+Network make_tree2(const Tree2Params& p) {
+  if (p.switches < 1 || p.nodes_per_switch < 1) throw Error("tree2: need switches >= 1 and nodes_per_switch >= 1");
+  const LinkDefaults& d = p.defaults;
+  Network net;
+  net.shape.family = "tree2";
+  net.startup = d.startup;
+  net.add_switch("S0", p.switches, d.router_delay);
+  for (int s = 1; s <= p.switches; ++s) {
+    net.add_switch("S" + std::to_string(s), p.nodes_per_switch + 1, d.router_delay);
+    net.add_link(0, s, p.up_bandwidth, d.link_latency);
+  }
+  for (int s = 1; s <= p.switches; ++s)
+    for (int i = 0; i < p.nodes_per_switch; ++i)
+      net.add_node("node-" + std::to_string(net.num_nodes()), s, p.down_bandwidth, d.node_latency);
+  return net;
+}
+
+Network make_suprenum(int c, int d_nodes, double alpha, const LinkDefaults& d) {
+  if (c < 1 || d_nodes < 1 || !(alpha > 0)) throw Error("suprenum: need c >= 1, d >= 1 and alpha > 0");
+  Network net;
+  net.shape.family = "suprenum";
+  net.shape.clusters_per_side = c;
+  net.shape.nodes_per_cluster = d_nodes;
+  net.shape.alpha = alpha;
+  net.startup = d.startup;
+  for (int r = 0; r < c; ++r)
+    for (int col = 0; col < c; ++col)
+      net.add_switch("cluster-" + std::to_string(r) + "-" + std::to_string(col), d_nodes + 2, d.router_delay);
+  for (int r = 0; r < c; ++r) net.add_switch("row-ring-" + std::to_string(r), c, d.router_delay);
+  for (int col = 0; col < c; ++col) net.add_switch("col-ring-" + std::to_string(col), c, d.router_delay);
+  // Rings are `alpha` times slower than a cluster bus.
+  for (int r = 0; r < c; ++r)
+    for (int col = 0; col < c; ++col) {
+      net.add_link(r * c + col, c * c + r, d.link_bandwidth / alpha, d.link_latency);
+      net.add_link(r * c + col, c * c + c + col, d.link_bandwidth / alpha, d.link_latency);
+    }
+  for (int s = 0; s < c * c; ++s)
+    for (int i = 0; i < d_nodes; ++i)
+      net.add_node("node-" + std::to_string(net.num_nodes()), s, d.node_bandwidth, d.node_latency);
+  return net;
+}
+
+}  // namespace mapsim

@@ -1,0 +1,146 @@
+#include "topologies/route_analysis.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+
+namespace mapsim {
+namespace {
+
+constexpr long kMaxRoutes = 64L << 20;
+
+// Kahn's algorithm on the dependency edges (sorted, unique); on a cycle, describe one.
+bool acyclic(const Network& net, int vcs, const std::vector<uint64_t>& edges, std::string* cycle) {
+  const size_t vertices = static_cast<size_t>(net.num_channels()) * vcs;
+  std::vector<uint32_t> start(vertices + 1, 0), indegree(vertices, 0);
+  for (uint64_t e : edges) {
+    ++start[(e >> 32) + 1];
+    ++indegree[e & 0xffffffffu];
+  }
+  for (size_t v = 0; v < vertices; ++v) start[v + 1] += start[v];
+  std::deque<uint32_t> ready;
+  for (size_t v = 0; v < vertices; ++v)
+    if (!indegree[v]) ready.push_back(static_cast<uint32_t>(v));
+  size_t removed = 0;
+  while (!ready.empty()) {
+    uint32_t v = ready.front();
+    ready.pop_front();
+    ++removed;
+    for (uint32_t i = start[v]; i < start[v + 1]; ++i)
+      if (--indegree[edges[i] & 0xffffffffu] == 0) ready.push_back(edges[i] & 0xffffffffu);
+  }
+  if (removed == vertices) return true;
+  // Walk predecessors inside the remaining subgraph until a vertex repeats.
+  std::vector<int> seen_at(vertices, -1);
+  std::vector<uint32_t> walk;
+  uint32_t v = 0;
+  while (!indegree[v]) ++v;
+  std::vector<uint32_t> pred(vertices, UINT32_MAX);
+  for (uint64_t e : edges)
+    if (indegree[e >> 32] && indegree[e & 0xffffffffu]) pred[e & 0xffffffffu] = static_cast<uint32_t>(e >> 32);
+  while (seen_at[v] < 0) {
+    seen_at[v] = static_cast<int>(walk.size());
+    walk.push_back(v);
+    v = pred[v];
+  }
+  std::string text;
+  for (size_t i = walk.size(); i-- > static_cast<size_t>(seen_at[v]);) {
+    const int channel = walk[i] / vcs;
+    text += net.switch_at(net.channel_source(channel)).name + "->" + net.switch_at(net.channel_target(channel)).name;
+    if (vcs > 1) text += "(vc" + std::to_string(walk[i] % vcs) + ")";
+    text += " ";
+  }
+  *cycle = text + "...";
+  return false;
+}
+
+}  // namespace
+
+RouteAnalysis analyse_routes(const Network& net, const Routing& routing) {
+  RouteAnalysis result;
+  result.switches = net.num_switches();
+  result.nodes = net.num_nodes();
+  result.links = net.num_links();
+  result.ports_used = net.total_ports_used();
+  for (const Switch& s : net.switches()) result.ports_total += s.ports;
+
+  std::vector<int> sources;  // switches with nodes
+  for (int s = 0; s < net.num_switches(); ++s)
+    if (!net.nodes_of(s).empty()) sources.push_back(s);
+  // Destinations: one node per switch when routes depend on the switch only.
+  std::vector<int> destinations;
+  for (int s : sources) {
+    if (routing.per_node()) destinations.insert(destinations.end(), net.nodes_of(s).begin(), net.nodes_of(s).end());
+    else destinations.push_back(net.nodes_of(s).front());
+  }
+  size_t stride = 1;
+  while (static_cast<long>(sources.size() / stride) * static_cast<long>(destinations.size()) > kMaxRoutes) ++stride;
+  result.sampled = stride > 1;
+
+  for (int s : sources) {
+    std::vector<int> dist = bfs_distances(net, s);
+    for (int t : sources) result.diameter = std::max(result.diameter, dist[t]);
+  }
+
+  const int vcs = routing.num_virtual_channels();
+  std::vector<uint64_t> edges;
+  size_t unique_edges = 0;
+  std::vector<int> channels, vc;
+  double hop_sum = 0, core_sum = 0, pair_count = 0;
+  for (size_t i = 0; i < sources.size(); i += stride) {
+    const int src = sources[i];
+    const double src_nodes = static_cast<double>(net.nodes_of(src).size());
+    for (int dst_node : destinations) {
+      const int dst = net.node(dst_node).switch_id;
+      routing.route(src, dst_node, channels);
+      ++result.routes_checked;
+      // Pairs of distinct nodes this route stands for.
+      const double dst_nodes = routing.per_node() ? 1.0 : static_cast<double>(net.nodes_of(dst).size());
+      const double pairs = src_nodes * dst_nodes - (src == dst ? (routing.per_node() ? 1.0 : src_nodes) : 0.0);
+      double core = net.switch_at(src).router_delay;
+      int at = src;
+      bool walk_ok = true;
+      for (int c : channels) {
+        walk_ok = walk_ok && c >= 0 && c < net.num_channels() && net.channel_source(c) == at;
+        if (!walk_ok) break;
+        at = net.channel_target(c);
+        core += net.link(c / 2).latency + net.switch_at(at).router_delay;
+      }
+      if (result.routes_legal) {
+        std::string why = !walk_ok || at != dst ? "route is not a connected walk to the destination"
+                                                : routing.rule_violation(src, dst_node, channels);
+        if (!why.empty()) {
+          result.routes_legal = false;
+          result.first_violation = net.switch_at(src).name + " -> " + net.node(dst_node).name + ": " + why;
+        }
+      }
+      if (!walk_ok) continue;
+      hop_sum += pairs * static_cast<double>(channels.size());
+      core_sum += pairs * core;
+      pair_count += pairs;
+      if (pairs > 0) result.max_route_hops = std::max(result.max_route_hops, static_cast<int>(channels.size()));
+      routing.virtual_channels(channels, vc);
+      for (size_t h = 1; h < channels.size(); ++h)
+        edges.push_back(static_cast<uint64_t>(channels[h - 1] * vcs + vc[h - 1]) << 32 |
+                        static_cast<uint32_t>(channels[h] * vcs + vc[h]));
+    }
+    if (edges.size() > 2 * unique_edges + (1u << 20)) {  // keep the edge list compact as it grows
+      std::sort(edges.begin(), edges.end());
+      edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+      unique_edges = edges.size();
+    }
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  result.dependencies = static_cast<long>(edges.size());
+  result.deadlock_free = acyclic(net, vcs, edges, &result.cycle);
+  if (pair_count > 0) {
+    double node_latency_sum = 0;
+    for (const Node& n : net.nodes()) node_latency_sum += n.latency;
+    result.avg_route_hops = hop_sum / pair_count;
+    result.avg_latency = net.startup + 2 * node_latency_sum / net.num_nodes() + core_sum / pair_count;
+  }
+  return result;
+}
+
+}  // namespace mapsim

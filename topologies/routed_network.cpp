@@ -1,0 +1,45 @@
+#include "topologies/routed_network.h"
+
+namespace mapsim {
+
+RoutedNetwork::RoutedNetwork(Network network, const std::string& routing)
+    : network_(std::make_unique<Network>(std::move(network))), routing_(make_routing(*network_, routing)) {}
+
+void RoutedNetwork::route(int src_node, int dst_node, std::vector<int>& channels) const {
+  routing_->route(network_->node(src_node).switch_id, dst_node, channels);
+}
+
+int RoutedNetwork::hops(int src_node, int dst_node) const {
+  if (src_node == dst_node) return 0;
+  return routing_->hops(network_->node(src_node).switch_id, dst_node);
+}
+
+double RoutedNetwork::latency(int src_node, int dst_node) const {
+  if (src_node == dst_node) return 0;
+  const Network& net = *network_;
+  std::vector<int> channels;
+  route(src_node, dst_node, channels);
+  // Sum in path order: injection link, first switch, then each link and the switch it enters.
+  double total = net.startup + net.node(src_node).latency;
+  total += net.switch_at(net.node(src_node).switch_id).router_delay;
+  for (int c : channels) {
+    total += net.link(c / 2).latency;
+    total += net.switch_at(net.channel_target(c)).router_delay;
+  }
+  return total + net.node(dst_node).latency;
+}
+
+double RoutedNetwork::cost(int src_node, int dst_node) const {
+  const Network& net = *network_;
+  if (net.shape.family != "suprenum") return latency(src_node, dst_node);
+  // Kramer & Muhlenbein eq. 3 (epsilon = 0 on the same processor).
+  const int d = net.shape.nodes_per_cluster, c = net.shape.clusters_per_side;
+  const double alpha = net.shape.alpha;
+  if (src_node == dst_node) return 0;
+  const int a = net.node(src_node).switch_id, b = net.node(dst_node).switch_id;
+  if (a == b) return d;
+  if (a / c == b / c || a % c == b % c) return 2.0 * d + alpha * c;
+  return 2.0 * d + 2.0 * alpha * c;
+}
+
+}  // namespace mapsim

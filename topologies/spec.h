@@ -1,0 +1,47 @@
+// Generator specs on the command line: "name:key=value,key=value" or "name:POSITIONAL,key=value"
+// (e.g. "mesh:16x16", "irregular:nodes=256,switches=75", "file:cluster.yaml").
+// Readers take the keys they know; finish() rejects any key left over, naming the valid ones.
+#pragma once
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mapsim {
+
+class Spec {
+ public:
+  // `path_valued` names take everything after ':' as one positional value (file paths may hold ',').
+  static Spec parse(const std::string& text, const std::set<std::string>& path_valued = {});
+
+  const std::string& name() const { return name_; }
+  const std::string& text() const { return text_; }
+  const std::optional<std::string>& positional() const { return positional_; }
+
+  bool has(const std::string& key) const { return values_.count(key) != 0; }
+  std::string get_string(const std::string& key, const std::string& fallback);
+  long get_int(const std::string& key, long fallback);
+  double get_double(const std::string& key, double fallback);
+  double get_bandwidth(const std::string& key, double fallback);
+  double get_time(const std::string& key, double fallback);
+  std::string require_positional(const std::string& what);
+  // Throws if a key was given that no get_* asked for.
+  void finish() const;
+
+ private:
+  std::string context() const;
+  const std::string* lookup(const std::string& key);
+
+  std::string text_;
+  std::string name_;
+  std::optional<std::string> positional_;
+  std::map<std::string, std::string> values_;
+  std::set<std::string> asked_;
+  bool positional_used_ = false;
+};
+
+// "16x16" or "8x8x8" -> {16, 16}; each extent >= 1.
+std::vector<int> parse_dims(const std::string& text, const std::string& context);
+
+}  // namespace mapsim

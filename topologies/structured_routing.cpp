@@ -1,0 +1,213 @@
+#include "topologies/structured_routing.h"
+
+#include <cstdlib>
+
+#include "topologies/error.h"
+
+namespace mapsim {
+
+// ---- dimension order ------------------------------------------------------------------------
+
+DimensionOrderRouting::DimensionOrderRouting(const Network& network)
+    : network_(network), dims_(network.shape.dims), wrap_(network.shape.family == "torus") {
+  const std::string& family = network.shape.family;
+  if (family != "hypercube" && family != "mesh" && family != "torus")
+    throw Error("ecube routing needs a hypercube, mesh or torus, not a " + family + " network");
+  long count = 1;
+  for (int extent : dims_) {
+    stride_.push_back(static_cast<int>(count));
+    count *= extent;
+  }
+  if (count != network.num_switches())
+    throw Error("ecube routing: dims give " + std::to_string(count) + " switches, the network has " +
+                std::to_string(network.num_switches()));
+  const int D = static_cast<int>(dims_.size());
+  step_.assign(static_cast<size_t>(count) * D * 2, -1);
+  for (int sw = 0; sw < count; ++sw)
+    for (const Network::Port& port : network.ports_of(sw))
+      for (int dim = 0; dim < D; ++dim) {
+        const int a = coordinate(sw, dim), b = coordinate(port.neighbor, dim);
+        if (a == b) continue;
+        const int extent = dims_[dim];
+        const int up = (a + 1) % extent == b ? 1 : 0;  // extent 2: the one link serves both ways
+        const int down = (b + 1) % extent == a ? 1 : 0;
+        if (up) step_[(static_cast<size_t>(sw) * D + dim) * 2 + 1] = network.channel(port.link, sw);
+        if (down) step_[(static_cast<size_t>(sw) * D + dim) * 2 + 0] = network.channel(port.link, sw);
+      }
+}
+
+int DimensionOrderRouting::step_channel(int sw, int dim, int direction) const {
+  return step_[(static_cast<size_t>(sw) * dims_.size() + dim) * 2 + (direction > 0 ? 1 : 0)];
+}
+
+int DimensionOrderRouting::steps(int dim, int a, int b) const {
+  int delta = b - a;
+  if (!wrap_ || dims_[dim] <= 2) return delta;
+  const int extent = dims_[dim];
+  int forward = ((delta % extent) + extent) % extent;
+  return forward <= extent - forward ? forward : forward - extent;
+}
+
+void DimensionOrderRouting::route(int src_switch, int dst_node, std::vector<int>& channels) const {
+  channels.clear();
+  const int dst = network_.node(dst_node).switch_id;
+  int sw = src_switch;
+  for (size_t dim = 0; dim < dims_.size(); ++dim) {
+    const int n = steps(dim, coordinate(sw, dim), coordinate(dst, dim));
+    const int direction = n > 0 ? 1 : -1;
+    for (int i = 0; i < std::abs(n); ++i) {
+      const int c = step_channel(sw, dim, direction);
+      channels.push_back(c);
+      sw = network_.channel_target(c);
+    }
+  }
+}
+
+int DimensionOrderRouting::hops(int src_switch, int dst_node) const {
+  const int dst = network_.node(dst_node).switch_id;
+  int total = 0;
+  for (size_t dim = 0; dim < dims_.size(); ++dim)
+    total += std::abs(steps(dim, coordinate(src_switch, dim), coordinate(dst, dim)));
+  return total;
+}
+
+bool DimensionOrderRouting::is_wrap(int channel, int* dim) const {
+  const int a = network_.channel_source(channel), b = network_.channel_target(channel);
+  for (size_t d = 0; d < dims_.size(); ++d) {
+    const int ca = coordinate(a, d), cb = coordinate(b, d);
+    if (ca != cb) {
+      *dim = static_cast<int>(d);
+      return std::abs(ca - cb) > 1;
+    }
+  }
+  *dim = -1;
+  return false;
+}
+
+void DimensionOrderRouting::virtual_channels(const std::vector<int>& channels, std::vector<int>& vcs) const {
+  vcs.assign(channels.size(), 0);
+  int current_dim = -1, vc = 0;
+  for (size_t i = 0; i < channels.size(); ++i) {
+    int dim;
+    const bool wrap = is_wrap(channels[i], &dim);
+    if (dim != current_dim) {
+      current_dim = dim;
+      vc = 0;
+    }
+    if (wrap_ && wrap) vc = 1;
+    vcs[i] = vc;
+  }
+}
+
+std::string DimensionOrderRouting::rule_violation(int src_switch, int dst_node,
+                                                  const std::vector<int>& channels) const {
+  int last_dim = -1, last_direction = 0;
+  for (size_t i = 0; i < channels.size(); ++i) {
+    int dim;
+    is_wrap(channels[i], &dim);
+    const int a = coordinate(network_.channel_source(channels[i]), dim);
+    const int b = coordinate(network_.channel_target(channels[i]), dim);
+    const int direction = steps(dim, a, b);
+    if (dim < last_dim) return "hop " + std::to_string(i) + " returns to an earlier dimension";
+    if (dim == last_dim && direction != last_direction) return "hop " + std::to_string(i) + " reverses direction";
+    last_dim = dim;
+    last_direction = direction;
+  }
+  if (static_cast<int>(channels.size()) != hops(src_switch, dst_node)) return "route is not minimal";
+  return {};
+}
+
+// ---- d-mod-k --------------------------------------------------------------------------------
+
+DmodkRouting::DmodkRouting(const Network& network)
+    : network_(network), k_(network.shape.k), levels_(network.shape.levels) {
+  if (network.shape.family != "fattree") throw Error("dmodk routing needs a fattree network, not a " + network.shape.family + " network");
+  per_level_ = network.num_switches() / levels_;
+}
+
+int DmodkRouting::channel_between(int a, int b) const {
+  for (const Network::Port& port : network_.ports_of(a))
+    if (port.neighbor == b) return network_.channel(port.link, a);
+  throw Error("dmodk: switches '" + network_.switch_at(a).name + "' and '" + network_.switch_at(b).name + "' are not linked");
+}
+
+int DmodkRouting::common_level(int src_leaf, int dst_leaf) const {
+  // Leaves share an ancestor at level m when their labels agree in digits m.. (base k).
+  int m = 0;
+  for (int a = src_leaf, b = dst_leaf; a != b; a /= k_, b /= k_) ++m;
+  return m;
+}
+
+void DmodkRouting::route(int src_switch, int dst_node, std::vector<int>& channels) const {
+  channels.clear();
+  const int dst_leaf = network_.node(dst_node).switch_id;
+  const int m = common_level(src_switch, dst_leaf);
+  int label = src_switch, digit = 1, node_digits = dst_node;
+  std::vector<int> digits;  // base-k digits of the destination node id, least significant first
+  for (int l = 0; l < levels_; ++l, node_digits /= k_) digits.push_back(node_digits % k_);
+  for (int l = 0; l < m; ++l, digit *= k_) {  // up: set label digit l to node digit l
+    const int next = label - ((label / digit) % k_) * digit + digits[l] * digit;
+    channels.push_back(channel_between(l * per_level_ + label, (l + 1) * per_level_ + next));
+    label = next;
+  }
+  for (int l = m - 1; l >= 0; --l) {  // down: set label digit l to the destination leaf's digit l
+    digit /= k_;
+    const int next = label - ((label / digit) % k_) * digit + ((dst_leaf / digit) % k_) * digit;
+    channels.push_back(channel_between((l + 1) * per_level_ + label, l * per_level_ + next));
+    label = next;
+  }
+}
+
+int DmodkRouting::hops(int src_switch, int dst_node) const {
+  return 2 * common_level(src_switch, network_.node(dst_node).switch_id);
+}
+
+std::string DmodkRouting::rule_violation(int src_switch, int dst_node, const std::vector<int>& channels) const {
+  bool down = false;
+  for (size_t i = 0; i < channels.size(); ++i) {
+    const bool up = level_of(network_.channel_target(channels[i])) > level_of(network_.channel_source(channels[i]));
+    if (!up) down = true;
+    else if (down) return "hop " + std::to_string(i) + " goes up after a down hop";
+  }
+  if (static_cast<int>(channels.size()) != hops(src_switch, dst_node)) return "route is not minimal";
+  return {};
+}
+
+// ---- SUPRENUM -------------------------------------------------------------------------------
+
+SuprenumRouting::SuprenumRouting(const Network& network) : network_(network), c_(network.shape.clusters_per_side) {
+  if (network.shape.family != "suprenum") throw Error("suprenum routing needs a suprenum network, not a " + network.shape.family + " network");
+}
+
+int SuprenumRouting::channel_between(int a, int b) const {
+  for (const Network::Port& port : network_.ports_of(a))
+    if (port.neighbor == b) return network_.channel(port.link, a);
+  throw Error("suprenum: '" + network_.switch_at(a).name + "' and '" + network_.switch_at(b).name + "' are not linked");
+}
+
+void SuprenumRouting::route(int src_switch, int dst_node, std::vector<int>& channels) const {
+  channels.clear();
+  const int dst = network_.node(dst_node).switch_id;
+  const int r1 = src_switch / c_, c1 = src_switch % c_, r2 = dst / c_, c2 = dst % c_;
+  auto via = [&](int from, int ring, int to) {
+    channels.push_back(channel_between(from, ring));
+    channels.push_back(channel_between(ring, to));
+  };
+  if (src_switch == dst) return;
+  if (r1 == r2) return via(src_switch, c_ * c_ + r1, dst);
+  if (c1 == c2) return via(src_switch, c_ * c_ + c_ + c1, dst);
+  const int corner = r1 * c_ + c2;
+  via(src_switch, c_ * c_ + r1, corner);
+  via(corner, c_ * c_ + c_ + c2, dst);
+}
+
+std::string SuprenumRouting::rule_violation(int src_switch, int dst_node, const std::vector<int>& channels) const {
+  const int dst = network_.node(dst_node).switch_id;
+  const int r1 = src_switch / c_, c1 = src_switch % c_, r2 = dst / c_, c2 = dst % c_;
+  const size_t expected = src_switch == dst ? 0 : (r1 == r2 || c1 == c2) ? 2 : 4;
+  if (channels.size() != expected) return "route has " + std::to_string(channels.size()) + " hops, expected " + std::to_string(expected);
+  if (expected == 4 && network_.channel_target(channels[0]) != c_ * c_ + r1) return "route does not take the row ring first";
+  return {};
+}
+
+}  // namespace mapsim

@@ -1,0 +1,127 @@
+#include "topologies/table_routing.h"
+
+#include <deque>
+#include <limits>
+
+#include "topologies/error.h"
+
+namespace mapsim {
+namespace {
+constexpr uint16_t kUnreached = std::numeric_limits<uint16_t>::max();
+constexpr int kMaxTableSwitches = 8192;
+}  // namespace
+
+void TableRouting::build() {
+  const int S = network_.num_switches();
+  if (S > kMaxTableSwitches)
+    throw Error(name() + " routing keeps an S x S table; " + std::to_string(S) + " switches exceed its limit of " +
+                std::to_string(kMaxTableSwitches) + " (use ecube or dmodk on regular networks)");
+  next_.assign(static_cast<size_t>(S) * S * states_, -1);
+  dist_.assign(next_.size(), kUnreached);
+  std::deque<std::pair<int, int>> queue;
+  for (int dst = 0; dst < S; ++dst) {
+    for (int s = 0; s < states_; ++s) {
+      dist_[index(dst, s, dst)] = 0;
+      queue.push_back({dst, s});
+    }
+    // Backward BFS: (v, sv) reaches (u, su) in one hop over channel v->u if transition(sv, c) == su.
+    while (!queue.empty()) {
+      auto [u, su] = queue.front();
+      queue.pop_front();
+      const uint16_t du = dist_[index(dst, su, u)];
+      for (const Network::Port& port : network_.ports_of(u)) {
+        const int v = port.neighbor;
+        const int c = network_.channel(port.link, v);
+        for (int sv = 0; sv < states_; ++sv) {
+          uint16_t& dv = dist_[index(dst, sv, v)];
+          if (dv == kUnreached && transition(sv, c) == su) {
+            dv = du + 1;
+            queue.push_back({v, sv});
+          }
+        }
+      }
+    }
+    // Next hop: the first port in (neighbour id, link id) order that keeps a shortest legal route.
+    for (int v = 0; v < S; ++v)
+      for (int sv = 0; sv < states_; ++sv) {
+        const uint16_t dv = dist_[index(dst, sv, v)];
+        if (dv == 0 || dv == kUnreached) continue;
+        for (const Network::Port& port : network_.ports_of(v)) {
+          const int c = network_.channel(port.link, v);
+          const int s2 = transition(sv, c);
+          if (s2 >= 0 && dist_[index(dst, s2, port.neighbor)] + 1 == dv) {
+            next_[index(dst, sv, v)] = c;
+            break;
+          }
+        }
+      }
+  }
+}
+
+void TableRouting::route(int src_switch, int dst_node, std::vector<int>& channels) const {
+  channels.clear();
+  const int dst = network_.node(dst_node).switch_id;
+  int sw = src_switch, state = 0;
+  if (dist_[index(dst, 0, sw)] == kUnreached)
+    throw Error(name() + ": no route from switch '" + network_.switch_at(sw).name + "' to switch '" +
+                network_.switch_at(dst).name + "'");
+  while (sw != dst) {
+    const int c = next_[index(dst, state, sw)];
+    channels.push_back(c);
+    state = transition(state, c);
+    sw = network_.channel_target(c);
+  }
+}
+
+int TableRouting::hops(int src_switch, int dst_node) const {
+  const uint16_t d = dist_[index(network_.node(dst_node).switch_id, 0, src_switch)];
+  return d == kUnreached ? -1 : d;
+}
+
+ShortestPathRouting::ShortestPathRouting(const Network& network) : TableRouting(network, 1) { build(); }
+
+std::string ShortestPathRouting::rule_violation(int src_switch, int dst_node,
+                                                const std::vector<int>& channels) const {
+  const int expected = bfs_distances(network_, src_switch)[network_.node(dst_node).switch_id];
+  if (static_cast<int>(channels.size()) != expected)
+    return "route has " + std::to_string(channels.size()) + " hops, the shortest path " + std::to_string(expected);
+  return {};
+}
+
+UpDownRouting::UpDownRouting(const Network& network) : TableRouting(network, 2) {
+  // Root: the switch whose BFS tree is lowest (smallest eccentricity), lowest id on ties.
+  const int S = network.num_switches();
+  int best_height = std::numeric_limits<int>::max();
+  root_ = 0;
+  for (int s = 0; s < S; ++s) {
+    int height = 0;
+    for (int d : bfs_distances(network, s)) height = std::max(height, d);
+    if (height < best_height) {
+      best_height = height;
+      root_ = s;
+    }
+  }
+  level_ = bfs_distances(network, root_);
+  build();
+}
+
+bool UpDownRouting::is_up(int channel) const {
+  const int from = network_.channel_source(channel), to = network_.channel_target(channel);
+  return level_[to] < level_[from] || (level_[to] == level_[from] && to < from);
+}
+
+int UpDownRouting::transition(int state, int channel) const {
+  if (is_up(channel)) return state == 0 ? 0 : -1;
+  return 1;
+}
+
+std::string UpDownRouting::rule_violation(int, int, const std::vector<int>& channels) const {
+  bool went_down = false;
+  for (size_t i = 0; i < channels.size(); ++i) {
+    if (!is_up(channels[i])) went_down = true;
+    else if (went_down) return "hop " + std::to_string(i) + " goes up after a down hop";
+  }
+  return {};
+}
+
+}  // namespace mapsim

@@ -1,0 +1,64 @@
+// Next-hop table routing with a small per-route state, built by one backward BFS per destination
+// switch over (switch, state) pairs. The state machine decides which channels may follow which:
+// shortest has one state; up*/down* has "may still go up" and "going down".
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "topologies/routing.h"
+
+namespace mapsim {
+
+class TableRouting : public Routing {
+ public:
+  void route(int src_switch, int dst_node, std::vector<int>& channels) const override;
+  int hops(int src_switch, int dst_node) const override;
+
+ protected:
+  TableRouting(const Network& network, int states) : network_(network), states_(states) {}
+  // Builds the tables; call once from the derived constructor.
+  void build();
+  // State after taking `channel` in `state`, or -1 if the channel may not be taken then.
+  virtual int transition(int state, int channel) const = 0;
+
+  const Network& network_;
+
+ private:
+  size_t index(int dst, int state, int sw) const {
+    return (static_cast<size_t>(dst) * states_ + state) * network_.num_switches() + sw;
+  }
+  int states_;
+  std::vector<int32_t> next_;    // channel to take, -1 where none
+  std::vector<uint16_t> dist_;   // remaining hops
+};
+
+class ShortestPathRouting : public TableRouting {
+ public:
+  explicit ShortestPathRouting(const Network& network);
+  std::string name() const override { return "shortest"; }
+  std::string rule_violation(int src_switch, int dst_node, const std::vector<int>& channels) const override;
+
+ protected:
+  int transition(int, int) const override { return 0; }
+};
+
+class UpDownRouting : public TableRouting {
+ public:
+  explicit UpDownRouting(const Network& network);
+  std::string name() const override { return "updown"; }
+  std::string rule_violation(int src_switch, int dst_node, const std::vector<int>& channels) const override;
+
+  int root() const { return root_; }
+  int level(int sw) const { return level_[sw]; }
+  // A channel is "up" when it leads to a lower level, or to a lower id on the same level.
+  bool is_up(int channel) const;
+
+ protected:
+  int transition(int state, int channel) const override;
+
+ private:
+  int root_;
+  std::vector<int> level_;
+};
+
+}  // namespace mapsim

@@ -1,0 +1,100 @@
+#include "topologies/units.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+#include "topologies/error.h"
+
+namespace mapsim {
+namespace {
+
+// value * mul / div: dividing by 1e9 instead of multiplying by 1e-9 keeps "20ns" == 20 / 1e9
+// exactly (correctly rounded), which the exact-latency tests rely on.
+struct Unit {
+  const char* suffix;
+  double mul;
+  double div = 1;
+};
+
+// Splits "12.5Gbps" into 12.5 and "Gbps"; the number must be finite and non-negative.
+std::pair<double, std::string> split_number(const std::string& text, const char* what,
+                                            const char* expected) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  double value = std::strtod(begin, &end);
+  if (end == begin || !std::isfinite(value) || value < 0)
+    throw Error("bad " + std::string(what) + " '" + text + "': expected " + expected);
+  std::string suffix(end);
+  while (!suffix.empty() && suffix.front() == ' ') suffix.erase(suffix.begin());
+  return {value, suffix};
+}
+
+double parse_with(const std::string& text, const std::vector<Unit>& units, const char* what,
+                  const char* expected) {
+  auto [value, suffix] = split_number(text, what, expected);
+  for (const Unit& unit : units)
+    if (suffix == unit.suffix) return value * unit.mul / unit.div;
+  throw Error("bad " + std::string(what) + " '" + text + "': expected " + expected);
+}
+
+}  // namespace
+
+double parse_bandwidth(const std::string& text) {
+  static const std::vector<Unit> units = {
+      {"", 1},         {"B/s", 1},        {"Bps", 1},        {"bps", 1, 8},
+      {"kbps", 1e3, 8}, {"Kbps", 1e3, 8},  {"Mbps", 1e6, 8},  {"Gbps", 1e9, 8},
+      {"Tbps", 1e12, 8}, {"kB/s", 1e3},    {"KB/s", 1e3},     {"MB/s", 1e6},
+      {"GB/s", 1e9},   {"TB/s", 1e12},    {"KiB/s", 1024.0}, {"MiB/s", 1048576.0},
+      {"GiB/s", 1073741824.0}};
+  return parse_with(text, units, "bandwidth",
+                    "a number with bps, kbps, Mbps, Gbps, Tbps, B/s, kB/s, MB/s, GB/s, TB/s, "
+                    "KiB/s, MiB/s or GiB/s (e.g. 10Gbps)");
+}
+
+double parse_time(const std::string& text) {
+  static const std::vector<Unit> units = {{"", 1},        {"s", 1},        {"ms", 1, 1e3},
+                                          {"us", 1, 1e6}, {"ns", 1, 1e9}, {"ps", 1, 1e12}};
+  return parse_with(text, units, "time", "a number with s, ms, us, ns or ps (e.g. 20ns)");
+}
+
+double parse_size(const std::string& text) {
+  static const std::vector<Unit> units = {
+      {"", 1},           {"B", 1},           {"kB", 1e3},          {"KB", 1e3},
+      {"MB", 1e6},       {"GB", 1e9},        {"KiB", 1024.0},      {"MiB", 1048576.0},
+      {"GiB", 1073741824.0}};
+  return parse_with(text, units, "size",
+                    "a number with B, kB, MB, GB, KiB, MiB or GiB (e.g. 4KiB)");
+}
+
+namespace {
+std::string format_scaled(double value, const std::vector<Unit>& units) {
+  // units sorted from largest to smallest; pick the first that gives a value >= 1.
+  for (const Unit& unit : units) {
+    double scaled = value * unit.div / unit.mul;
+    if (scaled >= 1 || &unit == &units.back()) {
+      char buffer[64];
+      std::snprintf(buffer, sizeof buffer, "%g%s", scaled, unit.suffix);
+      return buffer;
+    }
+  }
+  return {};
+}
+}  // namespace
+
+std::string format_bandwidth(double bytes_per_second) {
+  static const std::vector<Unit> units = {
+      {"Tbps", 1e12, 8}, {"Gbps", 1e9, 8}, {"Mbps", 1e6, 8}, {"kbps", 1e3, 8}, {"bps", 1, 8}};
+  return format_scaled(bytes_per_second, units);
+}
+
+std::string format_time(double seconds) {
+  if (seconds == 0) return "0s";
+  static const std::vector<Unit> units = {
+      {"s", 1}, {"ms", 1, 1e3}, {"us", 1, 1e6}, {"ns", 1, 1e9}, {"ps", 1, 1e12}};
+  return format_scaled(seconds, units);
+}
+
+}  // namespace mapsim

@@ -1,0 +1,17 @@
+// Physical quantities with units, as users write them in specs and YAML:
+// bandwidth "10Gbps", "1.25GB/s"; time "20ns", "2us"; size "4KiB".
+// Results are SI base units: bytes/s, seconds, bytes. A bare number is taken as the base unit.
+#pragma once
+#include <string>
+
+namespace mapsim {
+
+double parse_bandwidth(const std::string& text);  // -> bytes per second
+double parse_time(const std::string& text);       // -> seconds
+double parse_size(const std::string& text);       // -> bytes
+
+// Short human-readable forms used in reports ("10Gbps", "300ns", "4KiB").
+std::string format_bandwidth(double bytes_per_second);
+std::string format_time(double seconds);
+
+}  // namespace mapsim

@@ -1,0 +1,111 @@
+#include "topologies/yaml_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+
+#include "topologies/error.h"
+#include "topologies/units.h"
+
+namespace mapsim {
+
+YAML::Node YamlReader::load() const {
+  std::ifstream in(path_);
+  if (!in) throw Error(path_ + ": cannot open file");
+  try {
+    return YAML::Load(in);
+  } catch (const YAML::ParserException& e) {
+    throw Error(path_ + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                ": malformed YAML: " + e.msg);
+  }
+}
+
+void YamlReader::fail(const YAML::Node& at, const std::string& message) const {
+  YAML::Mark mark = at.Mark();
+  if (mark.is_null()) throw Error(path_ + ": " + message);
+  throw Error(path_ + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1) + ": " + message);
+}
+
+void YamlReader::expect_map(const YAML::Node& node, const std::string& what) const {
+  if (!node.IsMap()) fail(node, "expected " + what + " to be a mapping (key: value)");
+}
+
+void YamlReader::expect_sequence(const YAML::Node& node, const std::string& what) const {
+  if (!node.IsSequence()) fail(node, "expected " + what + " to be a list");
+}
+
+void YamlReader::check_keys(const YAML::Node& map, const std::vector<std::string>& allowed) const {
+  for (const auto& entry : map) {
+    std::string key = entry.first.Scalar();
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string near = nearest_word(key, allowed);
+    std::string valid;
+    for (const std::string& a : allowed) valid += (valid.empty() ? "" : ", ") + a;
+    fail(entry.first, "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                          "; valid keys: " + valid);
+  }
+}
+
+std::string YamlReader::scalar(const YAML::Node& node, const std::string& what) const {
+  if (!node.IsScalar()) fail(node, "expected " + what + " to be a single value");
+  return node.Scalar();
+}
+
+long YamlReader::integer(const YAML::Node& node, const std::string& what) const {
+  std::string text = scalar(node, what);
+  char* end = nullptr;
+  long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0') fail(node, "expected " + what + " to be an integer, got '" + text + "'");
+  return value;
+}
+
+double YamlReader::number(const YAML::Node& node, const std::string& what) const {
+  std::string text = scalar(node, what);
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value))
+    fail(node, "expected " + what + " to be a number, got '" + text + "'");
+  return value;
+}
+
+namespace {
+template <typename Parse>
+double with_unit(const YamlReader& reader, const YAML::Node& node, Parse parse) {
+  std::string text = reader.scalar(node, "a quantity");
+  try {
+    return parse(text);
+  } catch (const Error& e) {
+    reader.fail(node, e.what());
+  }
+}
+}  // namespace
+
+double YamlReader::bandwidth(const YAML::Node& node) const { return with_unit(*this, node, parse_bandwidth); }
+double YamlReader::time(const YAML::Node& node) const { return with_unit(*this, node, parse_time); }
+double YamlReader::size(const YAML::Node& node) const { return with_unit(*this, node, parse_size); }
+
+std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(2, word.size() / 2) + 1;
+  for (const std::string& candidate : candidates) {
+    std::vector<size_t> row(candidate.size() + 1);
+    for (size_t j = 0; j <= candidate.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= word.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= candidate.size(); ++j) {
+        size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (word[i - 1] == candidate[j - 1] ? 0 : 1)});
+        diagonal = above;
+      }
+    }
+    if (row.back() < best_distance) {
+      best_distance = row.back();
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+}  // namespace mapsim
