@@ -82,16 +82,26 @@ RouteAnalysis analyse_routes(const Network& net, const Routing& routing) {
     for (int t : sources) result.diameter = std::max(result.diameter, dist[t]);
   }
 
+  // Dependencies (channel c1, vc1) -> (c2, vc2) are recorded in a bitset indexed by c1, vc1 and
+  // c2's position among its switch's ports: no duplicates, no sorting of millions of edges.
   const int vcs = routing.num_virtual_channels();
-  std::vector<uint64_t> edges;
-  size_t unique_edges = 0;
+  int max_degree = 1;
+  std::vector<int> port_position(net.num_channels());
+  for (int s = 0; s < net.num_switches(); ++s) {
+    const auto& ports = net.ports_of(s);
+    max_degree = std::max(max_degree, static_cast<int>(ports.size()));
+    for (size_t p = 0; p < ports.size(); ++p) port_position[net.channel(ports[p].link, s)] = static_cast<int>(p);
+  }
+  const size_t fan = static_cast<size_t>(max_degree) * vcs;
+  std::vector<bool> depends(static_cast<size_t>(net.num_channels()) * vcs * fan, false);
   std::vector<int> channels, vc;
   double hop_sum = 0, core_sum = 0, pair_count = 0;
-  for (size_t i = 0; i < sources.size(); i += stride) {
-    const int src = sources[i];
-    const double src_nodes = static_cast<double>(net.nodes_of(src).size());
-    for (int dst_node : destinations) {
-      const int dst = net.node(dst_node).switch_id;
+  // Destination outermost: table routings keep one block per destination, which stays in cache.
+  for (int dst_node : destinations) {
+    const int dst = net.node(dst_node).switch_id;
+    for (size_t i = 0; i < sources.size(); i += stride) {
+      const int src = sources[i];
+      const double src_nodes = static_cast<double>(net.nodes_of(src).size());
       routing.route(src, dst_node, channels);
       ++result.routes_checked;
       // Pairs of distinct nodes this route stands for.
@@ -121,17 +131,18 @@ RouteAnalysis analyse_routes(const Network& net, const Routing& routing) {
       if (pairs > 0) result.max_route_hops = std::max(result.max_route_hops, static_cast<int>(channels.size()));
       routing.virtual_channels(channels, vc);
       for (size_t h = 1; h < channels.size(); ++h)
-        edges.push_back(static_cast<uint64_t>(channels[h - 1] * vcs + vc[h - 1]) << 32 |
-                        static_cast<uint32_t>(channels[h] * vcs + vc[h]));
-    }
-    if (edges.size() > 2 * unique_edges + (1u << 20)) {  // keep the edge list compact as it grows
-      std::sort(edges.begin(), edges.end());
-      edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-      unique_edges = edges.size();
+        depends[(static_cast<size_t>(channels[h - 1]) * vcs + vc[h - 1]) * fan +
+                static_cast<size_t>(port_position[channels[h]]) * vcs + vc[h]] = true;
     }
   }
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  std::vector<uint64_t> edges;  // sorted by source vertex, as acyclic() expects
+  for (size_t i = 0; i < depends.size(); ++i) {
+    if (!depends[i]) continue;
+    const size_t from = i / fan, slot = i % fan;
+    const int at = net.channel_target(static_cast<int>(from / vcs));
+    const int to_channel = net.channel(net.ports_of(at)[slot / vcs].link, at);
+    edges.push_back(static_cast<uint64_t>(from) << 32 | static_cast<uint32_t>(to_channel * vcs + slot % vcs));
+  }
   result.dependencies = static_cast<long>(edges.size());
   result.deadlock_free = acyclic(net, vcs, edges, &result.cycle);
   if (pair_count > 0) {

@@ -34,6 +34,15 @@ DimensionOrderRouting::DimensionOrderRouting(const Network& network)
         if (up) step_[(static_cast<size_t>(sw) * D + dim) * 2 + 1] = network.channel(port.link, sw);
         if (down) step_[(static_cast<size_t>(sw) * D + dim) * 2 + 0] = network.channel(port.link, sw);
       }
+  channel_dim_.assign(network.num_channels(), -1);
+  channel_wrap_.assign(network.num_channels(), false);
+  for (int c = 0; c < network.num_channels(); ++c)
+    for (int dim = 0; dim < D; ++dim) {
+      const int a = coordinate(network.channel_source(c), dim), b = coordinate(network.channel_target(c), dim);
+      if (a == b) continue;
+      channel_dim_[c] = dim;
+      channel_wrap_[c] = std::abs(a - b) > 1;
+    }
 }
 
 int DimensionOrderRouting::step_channel(int sw, int dim, int direction) const {
@@ -69,19 +78,6 @@ int DimensionOrderRouting::hops(int src_switch, int dst_node) const {
   for (size_t dim = 0; dim < dims_.size(); ++dim)
     total += std::abs(steps(dim, coordinate(src_switch, dim), coordinate(dst, dim)));
   return total;
-}
-
-bool DimensionOrderRouting::is_wrap(int channel, int* dim) const {
-  const int a = network_.channel_source(channel), b = network_.channel_target(channel);
-  for (size_t d = 0; d < dims_.size(); ++d) {
-    const int ca = coordinate(a, d), cb = coordinate(b, d);
-    if (ca != cb) {
-      *dim = static_cast<int>(d);
-      return std::abs(ca - cb) > 1;
-    }
-  }
-  *dim = -1;
-  return false;
 }
 
 void DimensionOrderRouting::virtual_channels(const std::vector<int>& channels, std::vector<int>& vcs) const {

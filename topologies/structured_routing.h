@@ -24,12 +24,17 @@ class DimensionOrderRouting : public Routing {
   int steps(int dim, int a, int b) const;
   int coordinate(int sw, int dim) const { return (sw / stride_[dim]) % dims_[dim]; }
   int step_channel(int sw, int dim, int direction) const;
-  bool is_wrap(int channel, int* dim) const;
+  bool is_wrap(int channel, int* dim) const {
+    *dim = channel_dim_[channel];
+    return channel_wrap_[channel];
+  }
 
   const Network& network_;
   std::vector<int> dims_, stride_;
   bool wrap_;
   std::vector<int> step_;  // [sw][dim][direction] -> channel, -1 at a mesh border
+  std::vector<int> channel_dim_;       // dimension each channel moves in
+  std::vector<bool> channel_wrap_;     // true on a torus wrap-around channel
 };
 
 // D-mod-k on a k-ary n-tree: up to the lowest common level, choosing at level l the up port given
