@@ -10,11 +10,7 @@
 namespace mapsim {
 namespace {
 
-std::string exact(double value) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
+std::string exact(double value) { return format_number(value, 17); }
 
 std::string quote(const std::string& text) {
   std::string out = "\"";

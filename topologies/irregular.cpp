@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <set>
 #include <string>
 #include <utility>
@@ -8,19 +7,14 @@
 #include "topologies/error.h"
 #include "topologies/generators.h"
 #include "topologies/random.h"
+#include "topologies/units.h"
 
 namespace mapsim {
 namespace {
 
-std::string shortest_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
 std::string numbers(const IrregularParams& p) {
   return std::to_string(p.switches) + " switches of " + std::to_string(p.ports) + " ports at connectivity " +
-         shortest_text(p.connectivity);
+         format_number(p.connectivity);
 }
 
 // Number of switch-to-switch links implied by the parameters; throws if impossible.
@@ -28,7 +22,7 @@ int link_count(const IrregularParams& p) {
   if (p.nodes < 1 || p.switches < 1 || p.ports < 1)
     throw Error("irregular: nodes, switches and ports must be >= 1");
   if (!(p.connectivity > 0 && p.connectivity <= 1))
-    throw Error("irregular: connectivity must be in (0, 1], got " + shortest_text(p.connectivity));
+    throw Error("irregular: connectivity must be in (0, 1], got " + format_number(p.connectivity));
   const long total_ports = static_cast<long>(p.ports) * p.switches;
   const long used = std::lround(p.connectivity * static_cast<double>(total_ports));
   const long for_links = used - p.nodes;

@@ -35,6 +35,12 @@ int Network::add_link(int a, int b, double bandwidth, double latency) {
   return id;
 }
 
+int Network::channel_between(int a, int b) const {
+  for (const Port& port : adjacency_[a])
+    if (port.neighbor == b) return channel(port.link, a);
+  throw Error("switches '" + switches_[a].name + "' and '" + switches_[b].name + "' are not linked");
+}
+
 int Network::total_ports_used() const {
   int total = 0;
   for (int s = 0; s < num_switches(); ++s) total += ports_used(s);

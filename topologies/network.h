@@ -86,6 +86,8 @@ class Network {
   int channel(int link, int from_switch) const { return 2 * link + (links_[link].a == from_switch ? 0 : 1); }
   int channel_source(int channel) const { const Link& l = links_[channel / 2]; return channel % 2 ? l.b : l.a; }
   int channel_target(int channel) const { const Link& l = links_[channel / 2]; return channel % 2 ? l.a : l.b; }
+  // The channel of the lowest-id link from switch a to switch b; throws if they are not linked.
+  int channel_between(int a, int b) const;
 
   // Throws mapsim::Error if a port is over-subscribed, a node-less network, or the switch graph
   // is disconnected (naming the offending switch).

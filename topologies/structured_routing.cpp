@@ -121,12 +121,6 @@ DmodkRouting::DmodkRouting(const Network& network)
   per_level_ = network.num_switches() / levels_;
 }
 
-int DmodkRouting::channel_between(int a, int b) const {
-  for (const Network::Port& port : network_.ports_of(a))
-    if (port.neighbor == b) return network_.channel(port.link, a);
-  throw Error("dmodk: switches '" + network_.switch_at(a).name + "' and '" + network_.switch_at(b).name + "' are not linked");
-}
-
 int DmodkRouting::common_level(int src_leaf, int dst_leaf) const {
   // Leaves share an ancestor at level m when their labels agree in digits m.. (base k).
   int m = 0;
@@ -143,13 +137,13 @@ void DmodkRouting::route(int src_switch, int dst_node, std::vector<int>& channel
   for (int l = 0; l < levels_; ++l, node_digits /= k_) digits.push_back(node_digits % k_);
   for (int l = 0; l < m; ++l, digit *= k_) {  // up: set label digit l to node digit l
     const int next = label - ((label / digit) % k_) * digit + digits[l] * digit;
-    channels.push_back(channel_between(l * per_level_ + label, (l + 1) * per_level_ + next));
+    channels.push_back(network_.channel_between(l * per_level_ + label, (l + 1) * per_level_ + next));
     label = next;
   }
   for (int l = m - 1; l >= 0; --l) {  // down: set label digit l to the destination leaf's digit l
     digit /= k_;
     const int next = label - ((label / digit) % k_) * digit + ((dst_leaf / digit) % k_) * digit;
-    channels.push_back(channel_between((l + 1) * per_level_ + label, l * per_level_ + next));
+    channels.push_back(network_.channel_between((l + 1) * per_level_ + label, l * per_level_ + next));
     label = next;
   }
 }
@@ -175,19 +169,13 @@ SuprenumRouting::SuprenumRouting(const Network& network) : network_(network), c_
   if (network.shape.family != "suprenum") throw Error("suprenum routing needs a suprenum network, not a " + network.shape.family + " network");
 }
 
-int SuprenumRouting::channel_between(int a, int b) const {
-  for (const Network::Port& port : network_.ports_of(a))
-    if (port.neighbor == b) return network_.channel(port.link, a);
-  throw Error("suprenum: '" + network_.switch_at(a).name + "' and '" + network_.switch_at(b).name + "' are not linked");
-}
-
 void SuprenumRouting::route(int src_switch, int dst_node, std::vector<int>& channels) const {
   channels.clear();
   const int dst = network_.node(dst_node).switch_id;
   const int r1 = src_switch / c_, c1 = src_switch % c_, r2 = dst / c_, c2 = dst % c_;
   auto via = [&](int from, int ring, int to) {
-    channels.push_back(channel_between(from, ring));
-    channels.push_back(channel_between(ring, to));
+    channels.push_back(network_.channel_between(from, ring));
+    channels.push_back(network_.channel_between(ring, to));
   };
   if (src_switch == dst) return;
   if (r1 == r2) return via(src_switch, c_ * c_ + r1, dst);

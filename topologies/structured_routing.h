@@ -50,7 +50,6 @@ class DmodkRouting : public Routing {
 
  private:
   int level_of(int sw) const { return sw / per_level_; }
-  int channel_between(int a, int b) const;
   int common_level(int src_leaf, int dst_leaf) const;
 
   const Network& network_;
@@ -67,7 +66,6 @@ class SuprenumRouting : public Routing {
   std::string rule_violation(int src_switch, int dst_node, const std::vector<int>& channels) const override;
 
  private:
-  int channel_between(int a, int b) const;
   const Network& network_;
   int c_;
 };

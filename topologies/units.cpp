@@ -84,6 +84,12 @@ std::string format_scaled(double value, const std::vector<Unit>& units) {
 }
 }  // namespace
 
+std::string format_number(double value, int significant_digits) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.*g", significant_digits, value);
+  return buffer;
+}
+
 std::string format_bandwidth(double bytes_per_second) {
   static const std::vector<Unit> units = {
       {"Tbps", 1e12, 8}, {"Gbps", 1e9, 8}, {"Mbps", 1e6, 8}, {"kbps", 1e3, 8}, {"bps", 1, 8}};

@@ -13,5 +13,7 @@ double parse_size(const std::string& text);       // -> bytes
 // Short human-readable forms used in reports ("10Gbps", "300ns", "4KiB").
 std::string format_bandwidth(double bytes_per_second);
 std::string format_time(double seconds);
+// printf("%.*g"): 17 significant digits round-trip a double exactly.
+std::string format_number(double value, int significant_digits = 6);
 
 }  // namespace mapsim
