@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     if (quiet) spdlog::set_level(spdlog::level::err);
   });
   mapsim::add_topo_command(app);
+  mapsim::add_map_command(app);
 
   try {
     app.parse(argc, argv);

@@ -63,5 +63,27 @@ check "unwritable output fails" test $? -ne 0
 "$mapsim" topo >/dev/null 2>&1
 check "missing spec is a usage error" test $? -ne 0
 
+# mapsim map: placement file, launch files, JSON keys.
+"$mapsim" map --topology irregular:nodes=64,switches=20,seed=3 --process mesh:8x8 --mapper switch \
+  -o "$tmp/map.txt" --rankfile "$tmp/rankfile" --hostlist "$tmp/hosts" --json >"$tmp/map.json"
+check "map exit" test $? -eq 0
+check "map placement lines" test "$(grep -vc '^#' "$tmp/map.txt")" -eq 64
+check "rankfile format" grep -q '^rank 0=node-[0-9]* slot=0$' "$tmp/rankfile"
+check "hostlist lines" test "$(wc -l <"$tmp/hosts")" -eq 64
+python3 - "$tmp/map.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for key in ["mapper", "weighted_cardinality", "cardinality", "max_link_load", "load_variance", "map_seconds"]:
+    assert key in d, key
+assert d["mapper"] == "switch" and d["load_variance"] == 0
+PY
+check "map json keys" test $? -eq 0
+a=$("$mapsim" map --topology irregular:nodes=64,switches=20 --process mesh:8x8 --mapper random --seed 5)
+b=$("$mapsim" map --topology irregular:nodes=64,switches=20 --process mesh:8x8 --mapper random --seed 5)
+check "map output deterministic" test "$a" = "$b"
+expect_error "unknown mapper" "unknown mapper 'oracle'" map --topology mesh:4x4 --process mesh:4x4 --mapper oracle
+expect_error "too many tasks" "256 tasks do not fit in 16 slots" map --topology mesh:4x4 --process mesh:16x16
+expect_error "bad process spec" "unknown process topology 'star'" map --topology mesh:4x4 --process star:3
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,114 @@
+// mapsim map: place a process topology on a network with one mapper; write the placement and
+// launch files, print the quality metrics.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "apps/commands.h"
+#include "apps/output.h"
+#include "mappers/mapper.h"
+#include "mappers/metrics.h"
+#include "topologies/network_factory.h"
+#include "topologies/units.h"
+
+namespace mapsim {
+namespace {
+
+struct MapOptions {
+  std::string topology, process, mapper = "default", routing = "default", allocation = "all";
+  int slots = 1;
+  uint64_t seed = 1;
+  std::string output, rankfile, hostlist;
+  bool json = false;
+};
+
+nlohmann::ordered_json metrics_json(const std::string& mapper, const MappingMetrics& m) {
+  return {{"mapper", mapper},
+          {"weighted_cardinality", m.weighted_cardinality},
+          {"cardinality", m.cardinality},
+          {"hop_bytes", m.hop_bytes},
+          {"dilation", m.dilation},
+          {"max_link_load", m.max_link_load},
+          {"max_link_messages", m.max_link_messages},
+          {"load_variance", m.load_variance},
+          {"total_communication", m.total_communication},
+          {"network_traffic", m.network_traffic},
+          {"gamma_c", m.gamma_c},
+          {"gamma_l", m.gamma_l},
+          {"avg_latency", m.avg_latency}};
+}
+
+void run_map(const MapOptions& o) {
+  RoutedNetwork routed(make_network(o.topology), o.routing);
+  ProcessGraph graph = make_process_graph(o.process);
+  MappingProblem problem = make_problem(routed, graph, o.allocation, o.slots, o.seed);
+  auto mapper = make_mapper(o.mapper);
+  auto start = std::chrono::steady_clock::now();
+  Placement placement = mapper->map(problem);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  check_placement(problem, placement);
+  MappingMetrics m = evaluate(problem, placement);
+  const Network& net = routed.network();
+
+  if (!o.output.empty())
+    write_file_atomically(o.output, [&](std::ostream& out) {
+      out << "# rank node (mapsim map --mapper " << o.mapper << ")\n";
+      for (size_t t = 0; t < placement.size(); ++t) out << t << " " << placement[t] << "\n";
+    });
+  if (!o.rankfile.empty())
+    write_file_atomically(o.rankfile, [&](std::ostream& out) {  // Open MPI: mpirun --rankfile F
+      std::map<int, int> next_slot;
+      for (size_t t = 0; t < placement.size(); ++t)
+        out << "rank " << t << "=" << net.node(placement[t]).name << " slot=" << next_slot[placement[t]]++ << "\n";
+    });
+  if (!o.hostlist.empty())
+    write_file_atomically(o.hostlist, [&](std::ostream& out) {  // MPICH: mpiexec -f F, one host per rank
+      for (int node : placement) out << net.node(node).name << "\n";
+    });
+
+  if (o.json) {
+    nlohmann::ordered_json j = metrics_json(mapper->name(), m);
+    j["tasks"] = graph.num_tasks();
+    j["edges"] = graph.edges().size();
+    j["map_seconds"] = seconds;
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  std::printf("mapper               %s (%d tasks, %zu edges, %zu allowed nodes)\n", mapper->name().c_str(),
+              graph.num_tasks(), graph.edges().size(), problem.nodes.size());
+  std::printf("weighted cardinality %.6g\ncardinality          %.6g\nhop-bytes            %.6g\n", m.weighted_cardinality,
+              m.cardinality, m.hop_bytes);
+  std::printf("dilation             %d\nmax link load        %.6g (%g messages)\n", m.dilation, m.max_link_load,
+              m.max_link_messages);
+  std::printf("load variance        %.6g\nnetwork traffic      %.6g of %.6g\n", m.load_variance, m.network_traffic,
+              m.total_communication);
+  std::printf("gamma_c              %.6g\navg latency          %s zero-load\n", m.gamma_c, format_time(m.avg_latency).c_str());
+  spdlog::debug("mapped in {:.4f} s", seconds);
+}
+
+}  // namespace
+
+void add_map_command(CLI::App& app) {
+  auto o = std::make_shared<MapOptions>();
+  CLI::App* cmd = app.add_subcommand("map", "Place a process topology on a network and measure the placement");
+  cmd->footer("Process topologies: mesh:16x16 torus:8x8 ring:64 bintree:levels=7 hypercube:dim=7\n"
+              "  random:tasks=128,edges=448,seed=1 graph:PATH pattern:mesh:16x16,distant=0.1,seed=1\n"
+              "Example:\n  mapsim map --topology irregular:nodes=256,switches=75 --process mesh:16x16 --mapper switch");
+  cmd->add_option("--topology", o->topology, "Network spec (see mapsim topo --help)")->required();
+  cmd->add_option("--process", o->process, "Process topology spec")->required();
+  cmd->add_option("--mapper", o->mapper, "Mapper: random, default, switch");
+  cmd->add_option("--routing", o->routing, "Routing (default: the network's own)");
+  cmd->add_option("--allocation", o->allocation, "all, random[:seed=S] or list:FILE");
+  cmd->add_option("--slots", o->slots, "Slots (ranks) per node")->check(CLI::PositiveNumber);
+  cmd->add_option("--seed", o->seed, "Seed of the mapper");
+  cmd->add_option("-o,--output", o->output, "Write the placement: one 'rank node' line per rank");
+  cmd->add_option("--rankfile", o->rankfile, "Write an Open MPI rankfile");
+  cmd->add_option("--hostlist", o->hostlist, "Write an MPICH host list (one host per rank)");
+  cmd->add_flag("--json", o->json, "Print one JSON object");
+  cmd->callback([o] { run_map(*o); });
+}
+
+}  // namespace mapsim

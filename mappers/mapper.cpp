@@ -1,0 +1,20 @@
+#include "mappers/mapper.h"
+
+#include "mappers/simple_mappers.h"
+#include "mappers/switch_mapper.h"
+#include "topologies/error.h"
+
+namespace mapsim {
+
+std::vector<std::string> mapper_names() { return {"random", "default", "switch"}; }
+
+std::unique_ptr<Mapper> make_mapper(const std::string& name) {
+  if (name == "random") return std::make_unique<RandomMapper>();
+  if (name == "default") return std::make_unique<DefaultMapper>();
+  if (name == "switch") return std::make_unique<SwitchMapper>();
+  std::string known;
+  for (const std::string& n : mapper_names()) known += (known.empty() ? "" : ", ") + n;
+  throw Error("unknown mapper '" + name + "': expected one of " + known);
+}
+
+}  // namespace mapsim

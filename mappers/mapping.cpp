@@ -1,0 +1,94 @@
+#include "mappers/mapping.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <sstream>
+
+#include "topologies/error.h"
+#include "topologies/random.h"
+#include "topologies/spec.h"
+
+namespace mapsim {
+
+int MappingProblem::total_slots() const { return std::accumulate(slots.begin(), slots.end(), 0); }
+
+namespace {
+std::vector<int> read_node_list(const std::string& path, const Network& net) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open file");
+  std::map<std::string, int> by_name;
+  for (int n = 0; n < net.num_nodes(); ++n) by_name[net.node(n).name] = n;
+  std::vector<int> nodes;
+  std::vector<bool> seen(net.num_nodes(), false);
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream words(line);
+    std::string word;
+    if (!(words >> word) || word[0] == '#') continue;
+    int node = -1;
+    if (by_name.count(word)) node = by_name[word];
+    else if (word.find_first_not_of("0123456789") == std::string::npos && std::stol(word) < net.num_nodes()) node = std::stoi(word);
+    if (node < 0) throw Error(path + ":" + std::to_string(number) + ": '" + word + "' is neither a node name nor a node id below " + std::to_string(net.num_nodes()));
+    if (seen[node]) throw Error(path + ":" + std::to_string(number) + ": node '" + word + "' listed twice");
+    seen[node] = true;
+    nodes.push_back(node);
+  }
+  if (nodes.empty()) throw Error(path + ": no nodes listed");
+  return nodes;
+}
+}  // namespace
+
+MappingProblem make_problem(const RoutedNetwork& network, const ProcessGraph& graph, const std::string& allocation,
+                            int slots_per_node, uint64_t seed) {
+  if (slots_per_node < 1) throw Error("slots per node must be >= 1");
+  MappingProblem problem;
+  problem.network = &network;
+  problem.graph = &graph;
+  problem.seed = seed;
+  const Network& net = network.network();
+  const int tasks = graph.num_tasks();
+  Spec spec = Spec::parse(allocation, {"list"});
+  if (spec.name() == "all") {
+    for (int n = 0; n < net.num_nodes(); ++n) problem.nodes.push_back(n);
+  } else if (spec.name() == "random") {
+    const int needed = (tasks + slots_per_node - 1) / slots_per_node;
+    if (needed > net.num_nodes())
+      throw Error(std::to_string(tasks) + " tasks need " + std::to_string(needed) + " nodes of " + std::to_string(slots_per_node) +
+                  " slots; the network has " + std::to_string(net.num_nodes()));
+    std::vector<int> all(net.num_nodes());
+    std::iota(all.begin(), all.end(), 0);
+    Rng rng(static_cast<uint64_t>(spec.get_int("seed", static_cast<long>(seed))));
+    rng.shuffle(all);
+    all.resize(needed);
+    std::sort(all.begin(), all.end());
+    problem.nodes = all;
+  } else if (spec.name() == "list") {
+    problem.nodes = read_node_list(spec.require_positional("FILE"), net);
+  } else {
+    throw Error("unknown allocation '" + allocation + "': expected all, random[:seed=S] or list:FILE");
+  }
+  spec.finish();
+  problem.slots.assign(problem.nodes.size(), slots_per_node);
+  if (problem.total_slots() < tasks)
+    throw Error(std::to_string(tasks) + " tasks do not fit in " + std::to_string(problem.total_slots()) +
+                " slots (" + std::to_string(problem.nodes.size()) + " nodes x " + std::to_string(slots_per_node) +
+                "); give more slots per node or a larger allocation");
+  return problem;
+}
+
+void check_placement(const MappingProblem& problem, const Placement& placement) {
+  const int tasks = problem.graph->num_tasks();
+  if (static_cast<int>(placement.size()) != tasks)
+    throw Error("placement has " + std::to_string(placement.size()) + " entries for " + std::to_string(tasks) + " tasks");
+  std::map<int, int> room;
+  for (size_t i = 0; i < problem.nodes.size(); ++i) room[problem.nodes[i]] = problem.slots[i];
+  for (int t = 0; t < tasks; ++t) {
+    auto it = room.find(placement[t]);
+    if (it == room.end()) throw Error("task " + std::to_string(t) + " is placed on node " + std::to_string(placement[t]) + ", which is not in the allocation");
+    if (--it->second < 0) throw Error("task " + std::to_string(t) + " overfills node " + std::to_string(placement[t]));
+  }
+}
+
+}  // namespace mapsim

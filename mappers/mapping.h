@@ -1,0 +1,35 @@
+// The mapping problem and its answer. A Placement gives each task (rank) the compute node it runs
+// on. The problem lists the nodes the job may use (the papers' "member processors") with their
+// slots; a valid placement puts every task on an allowed node within its slots.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mappers/process_graph.h"
+#include "topologies/routed_network.h"
+
+namespace mapsim {
+
+using Placement = std::vector<int>;  // task -> node id
+
+struct MappingProblem {
+  const RoutedNetwork* network = nullptr;
+  const ProcessGraph* graph = nullptr;
+  std::vector<int> nodes;     // allowed nodes, in allocation order
+  std::vector<int> slots;     // slots of each allowed node (same order)
+  uint64_t seed = 1;
+
+  int total_slots() const;
+};
+
+// Allocation: `all` (every node), `random:seed=S` (as many random nodes as tasks need, one slot
+// each, like the papers' member processors), `list:FILE` (node ids or names, one per line).
+// `slots` gives every node that many slots.
+MappingProblem make_problem(const RoutedNetwork& network, const ProcessGraph& graph, const std::string& allocation,
+                            int slots_per_node, uint64_t seed);
+
+// Throws mapsim::Error naming the first task that is unplaced, off the allocation or over capacity.
+void check_placement(const MappingProblem& problem, const Placement& placement);
+
+}  // namespace mapsim

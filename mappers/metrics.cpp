@@ -1,0 +1,57 @@
+#include "mappers/metrics.h"
+
+#include <algorithm>
+#include <map>
+
+namespace mapsim {
+
+MappingMetrics evaluate(const MappingProblem& problem, const Placement& placement) {
+  const RoutedNetwork& routed = *problem.network;
+  const Network& net = routed.network();
+  const ProcessGraph& graph = *problem.graph;
+  MappingMetrics m;
+  // Directed load: switch channels first, then per node an injection and an ejection slot.
+  const size_t node_base = net.num_channels();
+  std::vector<double> volume(node_base + 2 * static_cast<size_t>(net.num_nodes()), 0), messages(volume.size(), 0);
+  std::vector<int> channels;
+  double latency_sum = 0;
+  for (const ProcessEdge& e : graph.edges()) {
+    const int a = placement[e.a], b = placement[e.b];
+    const int d = routed.hops(a, b);
+    m.weighted_cardinality += e.volume * d;
+    m.cardinality += d;
+    m.dilation = std::max(m.dilation, d);
+    m.total_communication += e.volume;
+    m.gamma_c += e.volume * routed.cost(a, b);
+    latency_sum += routed.latency(a, b);
+    if (a == b) continue;
+    m.network_traffic += e.volume;
+    m.hop_bytes += 2 * e.volume * (d + 2);
+    for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+      routed.route(from, to, channels);
+      channels.push_back(static_cast<int>(node_base + 2 * from));
+      channels.push_back(static_cast<int>(node_base + 2 * to + 1));
+      for (int c : channels) {
+        volume[c] += e.volume;
+        messages[c] += 1;
+      }
+    }
+  }
+  const double edges = static_cast<double>(graph.edges().size());
+  if (edges > 0) {
+    m.cardinality /= edges;
+    m.avg_latency = latency_sum / edges;
+  }
+  m.max_link_load = volume.empty() ? 0 : *std::max_element(volume.begin(), volume.end());
+  m.max_link_messages = messages.empty() ? 0 : *std::max_element(messages.begin(), messages.end());
+  std::map<int, int> per_node;
+  for (int node : problem.nodes) per_node[node] = 0;
+  for (int node : placement) ++per_node[node];
+  const double mean = static_cast<double>(graph.num_tasks()) / static_cast<double>(per_node.size());
+  for (const auto& [node, count] : per_node) m.load_variance += (count - mean) * (count - mean);
+  m.load_variance /= static_cast<double>(per_node.size());
+  m.gamma_l = m.load_variance;
+  return m;
+}
+
+}  // namespace mapsim

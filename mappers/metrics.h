@@ -1,0 +1,26 @@
+// Quality of a placement, from the routed paths of the network's routing (not shortest paths).
+// An edge {a, b} of volume v means a and b exchange v each way; hop counts d are switch-to-switch
+// links (0 on one switch and on one node).
+#pragma once
+#include "mappers/mapping.h"
+
+namespace mapsim {
+
+struct MappingMetrics {
+  double weighted_cardinality = 0;  // sum over edges of v * d                          (moh2001)
+  double cardinality = 0;           // mean d over edges (= avg Hamming distance on a hypercube; moh2010, antonio eq. 1)
+  double hop_bytes = 0;             // sum over edges of v * links crossed, node links included, both ways
+  int dilation = 0;                 // max d over edges
+  double load_variance = 0;         // sigma^2_pmn over the allocated nodes (antonio); = Gamma_L for unit tasks
+  double total_communication = 0;   // sum of v over edges
+  double network_traffic = 0;       // sum of v over edges whose tasks sit on different nodes
+  double max_link_load = 0;         // max over directed links (node links included) of the volume routed
+  double max_link_messages = 0;     // same, counting edges instead of volume (OMARS max link usage)
+  double gamma_c = 0;               // sum over edges of v * cost (Kramer & Muhlenbein eq. 1)
+  double gamma_l = 0;               // variance of processor loads (eq. 2)
+  double avg_latency = 0;           // mean zero-load latency t_s + d*t_p + (d+1)*t_r over edges, seconds
+};
+
+MappingMetrics evaluate(const MappingProblem& problem, const Placement& placement);
+
+}  // namespace mapsim

@@ -1,0 +1,245 @@
+#include "mappers/process_graph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "topologies/error.h"
+#include "topologies/random.h"
+#include "topologies/spec.h"
+
+namespace mapsim {
+
+void ProcessGraph::add_edge(int a, int b, double volume, bool distant) {
+  if (a == b || a < 0 || b < 0 || a >= tasks_ || b >= tasks_)
+    throw Error("process edge " + std::to_string(a) + "-" + std::to_string(b) + " is invalid for " +
+                std::to_string(tasks_) + " tasks");
+  if (a > b) std::swap(a, b);
+  edges_.push_back({a, b, volume, distant});
+  adjacency_.clear();
+}
+
+double ProcessGraph::total_volume() const {
+  double total = 0;
+  for (const ProcessEdge& e : edges_) total += e.volume;
+  return total;
+}
+
+const std::vector<ProcessGraph::Neighbour>& ProcessGraph::neighbours(int task) const {
+  if (adjacency_.empty()) {
+    adjacency_.assign(tasks_, {});
+    for (const ProcessEdge& e : edges_) {
+      adjacency_[e.a].push_back({e.b, e.volume});
+      adjacency_[e.b].push_back({e.a, e.volume});
+    }
+  }
+  return adjacency_[task];
+}
+
+namespace {
+
+void add_grid(ProcessGraph& g, const std::vector<int>& dims, bool torus, double volume) {
+  long stride = 1;
+  const int tasks = g.num_tasks();
+  for (int extent : dims) {
+    for (int t = 0; t < tasks; ++t) {
+      const int coord = static_cast<int>((t / stride) % extent);
+      if (coord + 1 < extent) g.add_edge(t, static_cast<int>(t + stride), volume);
+      else if (torus && extent > 2) g.add_edge(t, static_cast<int>(t - (extent - 1) * stride), volume);
+    }
+    stride *= extent;
+  }
+}
+
+ProcessGraph grid(const std::vector<int>& dims, bool torus, double volume) {
+  long tasks = 1;
+  for (int extent : dims) tasks *= extent;
+  if (tasks > (1L << 24)) throw Error("process grid: at most 2^24 tasks");
+  ProcessGraph g(static_cast<int>(tasks));
+  g.family = torus ? "torus" : "mesh";
+  g.dims = dims;
+  add_grid(g, dims, torus, volume);
+  return g;
+}
+
+// Edge list: "a b [volume]" per line, '#' comments; or METIS: header "n m [fmt]" then one line of
+// 1-based neighbours (with weights if fmt ends in 1) per vertex.
+ProcessGraph load_graph(const std::string& path, double volume) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open file");
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  auto is_comment = [](const std::string& l) {
+    size_t p = l.find_first_not_of(" \t\r");
+    return p == std::string::npos || l[p] == '#' || l[p] == '%';
+  };
+  const bool metis = path.size() > 6 && (path.rfind(".graph") == path.size() - 6 || path.rfind(".metis") == path.size() - 6);
+  std::vector<std::tuple<int, int, double, int>> edges;  // a, b, volume, line
+  int tasks = 0;
+  if (metis) {
+    size_t i = 0;
+    while (i < lines.size() && is_comment(lines[i])) ++i;
+    if (i == lines.size()) throw Error(path + ": empty METIS graph: expected a header 'vertices edges [fmt]'");
+    std::istringstream header(lines[i]);
+    long n = 0, m = 0;
+    std::string fmt = "0";
+    if (!(header >> n >> m) || n < 1) throw Error(path + ":" + std::to_string(i + 1) + ": expected a METIS header 'vertices edges [fmt]'");
+    header >> fmt;
+    const bool weighted = !fmt.empty() && fmt.back() == '1';
+    if (fmt.size() >= 2 && fmt[fmt.size() - 2] == '1') throw Error(path + ": METIS vertex weights are not supported");
+    tasks = static_cast<int>(n);
+    int vertex = 0;
+    for (++i; i < lines.size(); ++i) {
+      if (is_comment(lines[i]) && lines[i].find_first_not_of(" \t\r") != std::string::npos) continue;
+      if (vertex >= tasks) {
+        if (lines[i].find_first_not_of(" \t\r") == std::string::npos) continue;
+        throw Error(path + ":" + std::to_string(i + 1) + ": more vertex lines than the header's " + std::to_string(n));
+      }
+      std::istringstream row(lines[i]);
+      long neighbour;
+      while (row >> neighbour) {
+        double w = volume;
+        if (weighted && !(row >> w)) throw Error(path + ":" + std::to_string(i + 1) + ": expected a weight after neighbour " + std::to_string(neighbour));
+        if (neighbour < 1 || neighbour > n) throw Error(path + ":" + std::to_string(i + 1) + ": neighbour " + std::to_string(neighbour) + " is out of 1.." + std::to_string(n));
+        if (neighbour - 1 > vertex) edges.emplace_back(vertex, static_cast<int>(neighbour - 1), w, static_cast<int>(i + 1));
+      }
+      if (!row.eof()) throw Error(path + ":" + std::to_string(i + 1) + ": expected numbers");
+      ++vertex;
+    }
+    if (vertex < tasks) throw Error(path + ": the header announces " + std::to_string(n) + " vertices, the file has " + std::to_string(vertex) + " lines (truncated?)");
+    if (static_cast<long>(edges.size()) != m)
+      throw Error(path + ": the header announces " + std::to_string(m) + " edges, the lines hold " + std::to_string(edges.size()));
+  } else {
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (is_comment(lines[i])) continue;
+      std::istringstream row(lines[i]);
+      long a, b;
+      double w = volume;
+      std::string rest;
+      if (!(row >> a >> b) || a < 0 || b < 0 || a == b) throw Error(path + ":" + std::to_string(i + 1) + ": expected 'task task [volume]' with two different task ids >= 0");
+      if (row >> rest) {
+        char* end = nullptr;
+        w = std::strtod(rest.c_str(), &end);
+        if (*end != '\0' || !(w >= 0)) throw Error(path + ":" + std::to_string(i + 1) + ": bad volume '" + rest + "'");
+        if (row >> rest) throw Error(path + ":" + std::to_string(i + 1) + ": expected 'task task [volume]', got more");
+      }
+      tasks = std::max<int>(tasks, static_cast<int>(std::max(a, b) + 1));
+      edges.emplace_back(static_cast<int>(a), static_cast<int>(b), w, static_cast<int>(i + 1));
+    }
+    if (tasks == 0) throw Error(path + ": no edges: expected lines 'task task [volume]'");
+  }
+  ProcessGraph g(tasks);
+  g.family = "graph";
+  std::map<std::pair<int, int>, size_t> index;
+  std::vector<ProcessEdge> merged;
+  for (auto [a, b, w, l] : edges) {
+    auto key = std::make_pair(std::min(a, b), std::max(a, b));
+    auto it = index.find(key);
+    if (it == index.end()) {
+      index.emplace(key, merged.size());
+      merged.push_back({key.first, key.second, w});
+    } else {
+      merged[it->second].volume += w;  // both directions listed: volumes add up
+    }
+  }
+  for (const ProcessEdge& e : merged) g.add_edge(e.a, e.b, e.volume);
+  return g;
+}
+
+// Random distant partners on top of a neighbour pattern: their number is distant/(1-distant) of the
+// neighbour edges, so that a fraction `distant` of all messages goes to random non-neighbours
+// (moh2001 section 5.1, cases ii and iii).
+void add_distant(ProcessGraph& g, double distant, uint64_t seed, double volume) {
+  if (!(distant >= 0 && distant < 1)) throw Error("pattern: distant must be in [0, 1)");
+  std::set<std::pair<int, int>> present;
+  for (const ProcessEdge& e : g.edges()) present.insert({e.a, e.b});
+  const long wanted = std::lround(distant / (1 - distant) * static_cast<double>(g.edges().size()));
+  const long possible = static_cast<long>(g.num_tasks()) * (g.num_tasks() - 1) / 2 - static_cast<long>(present.size());
+  if (wanted > possible) throw Error("pattern: " + std::to_string(wanted) + " distant pairs do not fit");
+  Rng rng(seed);
+  for (long added = 0; added < wanted;) {
+    int a = static_cast<int>(rng.below(g.num_tasks())), b = static_cast<int>(rng.below(g.num_tasks()));
+    if (a == b || !present.insert({std::min(a, b), std::max(a, b)}).second) continue;
+    g.add_edge(a, b, volume, true);
+    ++added;
+  }
+}
+
+ProcessGraph build(Spec& spec, const std::string& text) {
+  const std::string& name = spec.name();
+  if (name == "graph") return load_graph(spec.require_positional("PATH"), 1);
+  const double volume = spec.get_double("volume", 1);
+  if (!(volume > 0)) throw Error("bad spec '" + text + "': volume must be > 0");
+  if (name == "mesh" || name == "torus") {
+    std::vector<int> dims = parse_dims(spec.require_positional("16x16"), "spec '" + text + "'");
+    if (dims.size() > 3) throw Error("bad spec '" + text + "': a mesh or torus has 1 to 3 dimensions");
+    return grid(dims, name == "torus", volume);
+  }
+  if (name == "ring") {
+    const int n = parse_dims(spec.require_positional("N"), "spec '" + text + "'").front();
+    if (n < 2) throw Error("bad spec '" + text + "': a ring needs at least 2 tasks");
+    ProcessGraph g = grid({n}, n > 2, volume);
+    g.family = "ring";
+    return g;
+  }
+  if (name == "hypercube") {
+    const long dim = spec.get_int("dim", -1);
+    if (dim < 1 || dim > 24) throw Error("bad spec '" + text + "': expected hypercube:dim=N with N in 1..24");
+    ProcessGraph g = grid(std::vector<int>(dim, 2), false, volume);
+    g.family = "hypercube";
+    return g;
+  }
+  if (name == "bintree") {
+    const long levels = spec.get_int("levels", -1);
+    if (levels < 1 || levels > 24) throw Error("bad spec '" + text + "': expected bintree:levels=N with N in 1..24");
+    ProcessGraph g(static_cast<int>((1L << levels) - 1));
+    g.family = "bintree";
+    for (int t = 1; t < g.num_tasks(); ++t) g.add_edge((t - 1) / 2, t, volume);
+    return g;
+  }
+  if (name == "random") {
+    const long tasks = spec.get_int("tasks", 128);
+    const double expected = spec.get_double("edges", 448);
+    const uint64_t seed = static_cast<uint64_t>(spec.get_int("seed", 1));
+    const double pairs = tasks * (tasks - 1) / 2.0;
+    if (tasks < 2 || tasks > (1L << 16) || !(expected >= 0 && expected <= pairs))
+      throw Error("bad spec '" + text + "': need 2 <= tasks <= 65536 and 0 <= edges <= tasks*(tasks-1)/2");
+    // Each pair communicates with probability edges/pairs (antonio1994 section 2.6: E|W| = edges).
+    ProcessGraph g(static_cast<int>(tasks));
+    g.family = "random";
+    Rng rng(seed);
+    const double p = expected / pairs;
+    for (int a = 0; a < tasks; ++a)
+      for (int b = a + 1; b < tasks; ++b)
+        if (rng.uniform() < p) g.add_edge(a, b, volume);
+    return g;
+  }
+  if (name == "pattern") {
+    // pattern:mesh:16x16,distant=0.1,seed=1 -- the base is the positional up to the first comma.
+    std::string base = spec.require_positional("BASE (e.g. pattern:mesh:16x16,distant=0.1)");
+    const double distant = spec.get_double("distant", 0.1);
+    const uint64_t seed = static_cast<uint64_t>(spec.get_int("seed", 1));
+    ProcessGraph g = make_process_graph(base + ",volume=" + std::to_string(volume));
+    add_distant(g, distant, seed, volume);
+    g.family = "pattern";
+    return g;
+  }
+  throw Error("unknown process topology '" + name + "' in spec '" + text +
+              "': expected mesh, torus, ring, bintree, hypercube, random, graph:PATH or pattern:BASE,...");
+}
+
+}  // namespace
+
+ProcessGraph make_process_graph(const std::string& text) {
+  // pattern's base spec contains a ':' of its own; Spec splits on the first one only.
+  Spec spec = Spec::parse(text, {"graph"});
+  ProcessGraph g = build(spec, text);
+  spec.finish();
+  return g;
+}
+
+}  // namespace mapsim

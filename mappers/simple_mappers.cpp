@@ -1,0 +1,38 @@
+// The reference mappers of the papers: random (RM) and default.
+#include "mappers/simple_mappers.h"
+
+#include "topologies/random.h"
+
+namespace mapsim {
+
+std::vector<int> slot_list(const MappingProblem& problem) {
+  std::vector<int> slots;
+  for (size_t i = 0; i < problem.nodes.size(); ++i) slots.insert(slots.end(), problem.slots[i], problem.nodes[i]);
+  return slots;
+}
+
+Placement RandomMapper::map(const MappingProblem& problem) const {
+  std::vector<int> slots = slot_list(problem);
+  Rng rng(problem.seed);
+  rng.shuffle(slots);
+  slots.resize(problem.graph->num_tasks());
+  return slots;
+}
+
+Placement DefaultMapper::map(const MappingProblem& problem) const {
+  // Task i on node i mod N first, so that extra slots fill round robin like mpirun --map-by node.
+  const int tasks = problem.graph->num_tasks();
+  const int nodes = static_cast<int>(problem.nodes.size());
+  std::vector<int> used(nodes, 0);
+  Placement placement(tasks);
+  int next = 0;
+  for (int t = 0; t < tasks; ++t) {
+    while (used[next % nodes] >= problem.slots[next % nodes]) ++next;
+    placement[t] = problem.nodes[next % nodes];
+    ++used[next % nodes];
+    ++next;
+  }
+  return placement;
+}
+
+}  // namespace mapsim

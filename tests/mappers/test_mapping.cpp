@@ -1,0 +1,122 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "mappers/mapper.h"
+#include "mappers/metrics.h"
+#include "mappers/switch_mapper.h"
+#include "topologies/error.h"
+#include "topologies/network_factory.h"
+
+using namespace mapsim;
+
+TEST_CASE("every mapper returns a valid placement over many random instances") {
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    RoutedNetwork routed(make_network("irregular:nodes=96,switches=30,seed=" + std::to_string(seed)));
+    for (const char* process : {"mesh:8x8", "ring:40", "random:tasks=90,edges=200", "torus:4x4x4"}) {
+      ProcessGraph graph = make_process_graph(process);
+      for (const std::string& allocation : {std::string("all"), std::string("random:seed=") + std::to_string(seed)}) {
+        MappingProblem problem = make_problem(routed, graph, allocation, 1, seed);
+        for (const std::string& name : mapper_names()) {
+          Placement p = make_mapper(name)->map(problem);
+          CHECK_NOTHROW(check_placement(problem, p));
+          CHECK(p == make_mapper(name)->map(problem));  // deterministic
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("several slots per node: placements respect capacity") {
+  RoutedNetwork routed(make_network("fattree:k=4,levels=2"));
+  ProcessGraph graph = make_process_graph("mesh:8x6");
+  MappingProblem problem = make_problem(routed, graph, "all", 3, 9);
+  for (const std::string& name : mapper_names()) {
+    Placement p = make_mapper(name)->map(problem);
+    CHECK_NOTHROW(check_placement(problem, p));
+  }
+  CHECK_THROWS_WITH_AS(make_problem(routed, make_process_graph("mesh:8x8"), "all", 3, 1),
+                       doctest::Contains("64 tasks do not fit in 48 slots"), Error);
+}
+
+TEST_CASE("check_placement rejects bad placements") {
+  RoutedNetwork routed(make_network("mesh:2x2"));
+  ProcessGraph graph = make_process_graph("ring:4");
+  MappingProblem problem = make_problem(routed, graph, "all", 1, 1);
+  CHECK_THROWS_WITH_AS(check_placement(problem, {0, 1, 2}), doctest::Contains("3 entries for 4 tasks"), Error);
+  CHECK_THROWS_WITH_AS(check_placement(problem, {0, 1, 2, 2}), doctest::Contains("task 3 overfills node 2"), Error);
+  CHECK_THROWS_WITH_AS(check_placement(problem, {0, 1, 2, 7}), doctest::Contains("not in the allocation"), Error);
+}
+
+TEST_CASE("metrics match brute force on small cases") {
+  RoutedNetwork routed(make_network("irregular:nodes=24,switches=8,seed=5"));
+  ProcessGraph graph = make_process_graph("random:tasks=20,edges=40,seed=2,volume=3");
+  MappingProblem problem = make_problem(routed, graph, "all", 2, 4);
+  Placement p = make_mapper("random")->map(problem);
+  MappingMetrics m = evaluate(problem, p);
+  double wc = 0, card = 0, traffic = 0, lat = 0;
+  int dil = 0;
+  std::vector<double> load(routed.network().num_channels(), 0);
+  std::vector<int> channels;
+  for (const ProcessEdge& e : graph.edges()) {
+    const int d = routed.hops(p[e.a], p[e.b]);
+    wc += e.volume * d;
+    card += d;
+    dil = std::max(dil, d);
+    lat += routed.latency(p[e.a], p[e.b]);
+    if (p[e.a] != p[e.b]) traffic += e.volume;
+    routed.route(p[e.a], p[e.b], channels);
+    for (int c : channels) load[c] += e.volume;
+    routed.route(p[e.b], p[e.a], channels);
+    for (int c : channels) load[c] += e.volume;
+  }
+  CHECK(m.weighted_cardinality == doctest::Approx(wc));
+  CHECK(m.cardinality == doctest::Approx(card / graph.edges().size()));
+  CHECK(m.dilation == dil);
+  CHECK(m.network_traffic == doctest::Approx(traffic));
+  CHECK(m.avg_latency == doctest::Approx(lat / graph.edges().size()));
+  CHECK(m.max_link_load >= *std::max_element(load.begin(), load.end()));  // node links may carry more
+  // Load variance over the 24 nodes holding 20 tasks in up to 2 slots each.
+  std::vector<int> count(24, 0);
+  for (int node : p) ++count[node];
+  double var = 0;
+  for (int c : count) var += (c - 20.0 / 24) * (c - 20.0 / 24);
+  CHECK(m.load_variance == doctest::Approx(var / 24));
+}
+
+TEST_CASE("one-to-one identity on a hypercube: every edge is one hop") {
+  RoutedNetwork routed(make_network("hypercube:dim=5"));
+  ProcessGraph graph = make_process_graph("hypercube:dim=5");
+  MappingProblem problem = make_problem(routed, graph, "all", 1, 1);
+  MappingMetrics m = evaluate(problem, make_mapper("default")->map(problem));
+  CHECK(m.cardinality == 1);
+  CHECK(m.weighted_cardinality == 80);
+  CHECK(m.load_variance == 0);
+  CHECK(m.hop_bytes == 2 * 80 * 3);  // both ways, one switch link + two node links
+}
+
+TEST_CASE("buddy order lists aligned power-of-two blocks as compact sub-meshes") {
+  std::vector<int> order = buddy_order({4, 4});
+  CHECK(order.size() == 16);
+  CHECK(std::set<int>(order.begin(), order.end()).size() == 16);
+  // The first four tasks form the 2x2 block at the origin.
+  CHECK(std::set<int>(order.begin(), order.begin() + 4) == std::set<int>{0, 1, 4, 5});
+  CHECK(std::set<int>(order.begin(), order.begin() + 8) == std::set<int>{0, 1, 4, 5, 8, 9, 12, 13});
+}
+
+TEST_CASE("switch-based mapping beats random on the papers' networks (moh2001)") {
+  double random_sum = 0, switch_sum = 0;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    RoutedNetwork routed(make_network("irregular:nodes=256,switches=75,ports=8,connectivity=0.75,seed=" + std::to_string(seed)));
+    ProcessGraph graph = make_process_graph("mesh:16x16");
+    MappingProblem problem = make_problem(routed, graph, "all", 1, seed);
+    random_sum += evaluate(problem, make_mapper("random")->map(problem)).cardinality;
+    switch_sum += evaluate(problem, make_mapper("switch")->map(problem)).cardinality;
+  }
+  CHECK(switch_sum < 0.8 * random_sum);
+}
+
+TEST_CASE("unknown mapper names the known ones") {
+  CHECK_THROWS_WITH_AS(make_mapper("oracle"), doctest::Contains("unknown mapper 'oracle': expected one of random, default, switch"), Error);
+}
