@@ -99,7 +99,7 @@ void add_map_command(CLI::App& app) {
               "Example:\n  mapsim map --topology irregular:nodes=256,switches=75 --process mesh:16x16 --mapper switch");
   cmd->add_option("--topology", o->topology, "Network spec (see mapsim topo --help)")->required();
   cmd->add_option("--process", o->process, "Process topology spec")->required();
-  cmd->add_option("--mapper", o->mapper, "Mapper: random, default, switch");
+  cmd->add_option("--mapper", o->mapper, "Mapper: random, default, switch, greedy");
   cmd->add_option("--routing", o->routing, "Routing (default: the network's own)");
   cmd->add_option("--allocation", o->allocation, "all, random[:seed=S] or list:FILE");
   cmd->add_option("--slots", o->slots, "Slots (ranks) per node")->check(CLI::PositiveNumber);

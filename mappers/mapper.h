@@ -3,6 +3,7 @@
 //   random   RM: tasks on a random permutation of the slots            O(T)
 //   default  task i on the i-th slot in allocation order (i mod N)     O(T)
 //   switch   SM (moh2001): largest switch first, buddy order of tasks  O(T log T)
+//   greedy   OMARS greedy: most mapped neighbours next, Gray-code/BFS slots  O(E log E)
 #pragma once
 #include <memory>
 #include <string>

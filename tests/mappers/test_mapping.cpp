@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "mappers/greedy_mapper.h"
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"
 #include "mappers/switch_mapper.h"
@@ -118,5 +119,32 @@ TEST_CASE("switch-based mapping beats random on the papers' networks (moh2001)")
 }
 
 TEST_CASE("unknown mapper names the known ones") {
-  CHECK_THROWS_WITH_AS(make_mapper("oracle"), doctest::Contains("unknown mapper 'oracle': expected one of random, default, switch"), Error);
+  CHECK_THROWS_WITH_AS(make_mapper("oracle"), doctest::Contains("unknown mapper 'oracle': expected one of random, default, switch, greedy"), Error);
+}
+
+TEST_CASE("antonio1994 Table II: default and greedy on random patterns, 128 tasks on a 7-cube, 100 runs") {
+  RoutedNetwork routed(make_network("hypercube:dim=7"));
+  double default_sum = 0, greedy_sum = 0;
+  for (int seed = 1; seed <= 100; ++seed) {
+    ProcessGraph graph = make_process_graph("random:tasks=128,edges=448,seed=" + std::to_string(seed));
+    MappingProblem problem = make_problem(routed, graph, "all", 1, seed);
+    default_sum += evaluate(problem, make_mapper("default")->map(problem)).cardinality;
+    MappingMetrics greedy = evaluate(problem, make_mapper("greedy")->map(problem));
+    CHECK(greedy.load_variance == 0);  // one-to-one
+    greedy_sum += greedy.cardinality;
+  }
+  CHECK(default_sum / 100 == doctest::Approx(3.50).epsilon(0.05));  // paper: 3.50
+  CHECK(greedy_sum / 100 == doctest::Approx(2.867).epsilon(0.05));  // paper: 2.867
+}
+
+TEST_CASE("greedy processor order: Gray code on a hypercube, BFS over switches elsewhere") {
+  RoutedNetwork cube(make_network("hypercube:dim=3"));
+  ProcessGraph ring = make_process_graph("ring:8");
+  MappingProblem problem = make_problem(cube, ring, "all", 1, 1);
+  CHECK(locality_slot_order(problem) == std::vector<int>{0, 1, 3, 2, 6, 7, 5, 4});
+  // A ring follows the Gray code around the cube: every edge is one hop.
+  CHECK(evaluate(problem, make_mapper("greedy")->map(problem)).cardinality == 1);
+  RoutedNetwork tree(make_network("tree2:switches=2,nodes_per_switch=2"));
+  MappingProblem p2 = make_problem(tree, make_process_graph("ring:4"), "all", 1, 1);
+  CHECK(locality_slot_order(p2) == std::vector<int>{0, 1, 2, 3});
 }
