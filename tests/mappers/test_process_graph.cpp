@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "test_files.h"
+
 #include <cstdio>
 #include <fstream>
 
@@ -7,14 +9,6 @@
 #include "topologies/error.h"
 
 using namespace mapsim;
-
-namespace {
-std::string temp_file(const std::string& name, const std::string& text) {
-  std::string path = std::string(P_tmpdir) + "/mapsim-test-" + name;
-  std::ofstream(path) << text;
-  return path;
-}
-}  // namespace
 
 TEST_CASE("regular process topologies have the textbook edge counts") {
   CHECK(make_process_graph("mesh:16x16").edges().size() == 480);

@@ -1,4 +1,6 @@
 #include <doctest/doctest.h>
+
+#include "test_files.h"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,7 +20,6 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-std::string temp_path(const std::string& name) { return std::string(P_tmpdir) + "/mapsim-test-" + name; }
 
 // SimGrid allows one engine per process: each platform is checked in a child process.
 // Returns the number of node pairs whose SimGrid route differs from mapsim's.

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "test_files.h"
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -14,12 +16,6 @@
 using namespace mapsim;
 
 namespace {
-// A file in the test's temporary directory holding `text`.
-std::string temp_file(const std::string& name, const std::string& text) {
-  std::string path = std::string(P_tmpdir) + "/mapsim-test-" + name;
-  std::ofstream(path) << text;
-  return path;
-}
 const std::string kSource = MAPSIM_SOURCE_DIR;
 }  // namespace
 
