@@ -29,7 +29,7 @@ std::vector<int> read_node_list(const std::string& path, const Network& net) {
     if (!(words >> word) || word[0] == '#') continue;
     int node = -1;
     if (by_name.count(word)) node = by_name[word];
-    else if (word.find_first_not_of("0123456789") == std::string::npos && std::stol(word) < net.num_nodes()) node = std::stoi(word);
+    else if (word.size() <= 9 && word.find_first_not_of("0123456789") == std::string::npos && std::stol(word) < net.num_nodes()) node = std::stoi(word);
     if (node < 0) throw Error(path + ":" + std::to_string(number) + ": '" + word + "' is neither a node name nor a node id below " + std::to_string(net.num_nodes()));
     if (seen[node]) throw Error(path + ":" + std::to_string(number) + ": node '" + word + "' listed twice");
     seen[node] = true;

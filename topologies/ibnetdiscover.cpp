@@ -29,7 +29,7 @@ struct PortLink {
 }  // namespace
 
 double infiniband_rate(const std::string& text) {
-  static const std::regex pattern(R"re((\d+)x([A-Z]+[0-9]*))re");
+  static const std::regex pattern(R"re((\d{1,3})x([A-Z]+[0-9]*))re");
   std::smatch m;
   if (!std::regex_match(text, m, pattern)) return 0;
   static const std::map<std::string, double> lane_gbps = {
@@ -43,9 +43,9 @@ double infiniband_rate(const std::string& text) {
 Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults) {
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open file");
-  static const std::regex header(R"re(^(Switch|Ca|Rt)\s+(\d+)\s+"([SHR]-[0-9a-fA-F]+)"(?:\s*#\s*"([^"]*)".*)?\s*$)re");
+  static const std::regex header(R"re(^(Switch|Ca|Rt)\s+(\d{1,6})\s+"([SHR]-[0-9a-fA-F]+)"(?:\s*#\s*"([^"]*)".*)?\s*$)re");
   static const std::regex port(
-      R"re(^\[(\d+)\](?:\([0-9a-fA-F]+\))?\s+"([SHR]-[0-9a-fA-F]+)"\[(\d+)\](?:\([0-9a-fA-F]+\))?\s*(#.*)?$)re");
+      R"re(^\[(\d{1,6})\](?:\([0-9a-fA-F]+\))?\s+"([SHR]-[0-9a-fA-F]+)"\[(\d{1,6})\](?:\([0-9a-fA-F]+\))?\s*(#.*)?$)re");
   static const std::regex rate(R"re((\d+x[A-Z]+[0-9]*)\s*$)re");
   static const std::regex ignored(R"re(^\s*(#.*)?$|^[a-z_]+=.*$|^(Non-)?Chassis.*$)re");
 
