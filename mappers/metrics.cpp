@@ -23,12 +23,12 @@ MappingMetrics evaluate(const MappingProblem& problem, const Placement& placemen
     m.dilation = std::max(m.dilation, d);
     m.total_communication += e.volume;
     m.gamma_c += e.volume * routed.cost(a, b);
-    latency_sum += routed.latency(a, b);
     if (a == b) continue;
     m.network_traffic += e.volume;
     m.hop_bytes += 2 * e.volume * (d + 2);
     for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
       routed.route(from, to, channels);
+      if (from == a) latency_sum += routed.route_latency(a, b, channels);
       channels.push_back(static_cast<int>(node_base + 2 * from));
       channels.push_back(static_cast<int>(node_base + 2 * to + 1));
       for (int c : channels) {

@@ -16,9 +16,14 @@ int RoutedNetwork::hops(int src_node, int dst_node) const {
 
 double RoutedNetwork::latency(int src_node, int dst_node) const {
   if (src_node == dst_node) return 0;
-  const Network& net = *network_;
   std::vector<int> channels;
   route(src_node, dst_node, channels);
+  return route_latency(src_node, dst_node, channels);
+}
+
+double RoutedNetwork::route_latency(int src_node, int dst_node, const std::vector<int>& channels) const {
+  if (src_node == dst_node) return 0;
+  const Network& net = *network_;
   // Sum in path order: injection link, first switch, then each link and the switch it enters.
   double total = net.startup + net.node(src_node).latency;
   total += net.switch_at(net.node(src_node).switch_id).router_delay;

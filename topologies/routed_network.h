@@ -24,6 +24,8 @@ class RoutedNetwork {
   int hops(int src_node, int dst_node) const;
   // Zero-load latency in seconds; 0 from a node to itself.
   double latency(int src_node, int dst_node) const;
+  // The same for a route already computed by route(src_node, dst_node, channels).
+  double route_latency(int src_node, int dst_node, const std::vector<int>& channels) const;
   double cost(int src_node, int dst_node) const;
 
  private:
