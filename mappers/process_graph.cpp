@@ -61,6 +61,7 @@ ProcessGraph grid(const std::vector<int>& dims, bool torus, double volume) {
   ProcessGraph g(static_cast<int>(tasks));
   g.family = torus ? "torus" : "mesh";
   g.dims = dims;
+  g.periodic = torus;
   add_grid(g, dims, torus, volume);
   return g;
 }

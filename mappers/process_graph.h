@@ -20,6 +20,7 @@ class ProcessGraph {
  public:
   std::string family;       // mesh, torus, ring, bintree, hypercube, random, graph, pattern
   std::vector<int> dims;    // mesh/torus extents (x fastest); task id = x + X*(y + Y*z)
+  bool periodic = false;    // the grid wraps around (torus, ring)
 
   explicit ProcessGraph(int tasks = 0) : tasks_(tasks) {}
   // Adds edge {a, b}: the two tasks exchange `volume` each way. Callers add each pair once.

@@ -1,0 +1,83 @@
+#include "mappers/local_search.h"
+
+#include <algorithm>
+
+namespace mapsim {
+
+double weighted_cardinality(const MappingProblem& problem, const Placement& placement) {
+  double total = 0;
+  for (const ProcessEdge& e : problem.graph->edges()) total += e.volume * problem.network->hops(placement[e.a], placement[e.b]);
+  return total;
+}
+
+double refine_placement(const MappingProblem& problem, Placement& placement, int max_passes) {
+  const RoutedNetwork& routed = *problem.network;
+  const Network& net = routed.network();
+  const ProcessGraph& graph = *problem.graph;
+  const int tasks = graph.num_tasks();
+  std::vector<int> room(net.num_nodes(), 0);  // free slots
+  std::vector<std::vector<int>> occupants(net.num_nodes());
+  for (size_t i = 0; i < problem.nodes.size(); ++i) room[problem.nodes[i]] = problem.slots[i];
+  for (int t = 0; t < tasks; ++t) {
+    occupants[placement[t]].push_back(t);
+    --room[placement[t]];
+  }
+  // Change of the objective when task u goes to node `to` and, if x >= 0, x goes to u's node.
+  auto delta = [&](int u, int to, int x) {
+    const int from = placement[u];
+    double change = 0;
+    for (const ProcessGraph::Neighbour& n : graph.neighbours(u)) {
+      if (n.task == x) continue;  // the u-x edge keeps its length
+      change += n.volume * (routed.hops(to, placement[n.task]) - routed.hops(from, placement[n.task]));
+    }
+    if (x >= 0)
+      for (const ProcessGraph::Neighbour& n : graph.neighbours(x)) {
+        if (n.task == u) continue;
+        change += n.volume * (routed.hops(from, placement[n.task]) - routed.hops(to, placement[n.task]));
+      }
+    return change;
+  };
+  auto relocate = [&](int t, int to) {
+    auto& list = occupants[placement[t]];
+    list.erase(std::find(list.begin(), list.end(), t));
+    ++room[placement[t]];
+    placement[t] = to;
+    occupants[to].push_back(t);
+    --room[to];
+  };
+  double objective = weighted_cardinality(problem, placement);
+  std::vector<int> tried(net.num_switches(), -1);
+  for (int pass = 0; pass < max_passes; ++pass) {
+    const double before = objective;
+    for (int u = 0; u < tasks; ++u) {
+      double best = -1e-9;
+      int best_node = -1, best_partner = -1;
+      const int own_switch = net.node(placement[u]).switch_id;
+      for (const ProcessGraph::Neighbour& n : graph.neighbours(u)) {
+        const int s = net.node(placement[n.task]).switch_id;
+        if (s == own_switch || tried[s] == u) continue;
+        tried[s] = u;
+        for (int node : net.nodes_of(s)) {
+          if (room[node] > 0) {
+            const double d = delta(u, node, -1);
+            if (d < best) best = d, best_node = node, best_partner = -1;
+          }
+          for (int x : occupants[node]) {
+            const double d = delta(u, node, x);
+            if (d < best) best = d, best_node = node, best_partner = x;
+          }
+        }
+      }
+      if (best_node < 0) continue;
+      const int from = placement[u];
+      relocate(u, best_node);
+      if (best_partner >= 0) relocate(best_partner, from);
+      objective += best;
+    }
+    std::fill(tried.begin(), tried.end(), -1);
+    if (before - objective <= 1e-4 * before) break;
+  }
+  return weighted_cardinality(problem, placement);
+}
+
+}  // namespace mapsim

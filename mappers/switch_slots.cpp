@@ -1,0 +1,54 @@
+#include "mappers/switch_slots.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "mappers/mapper.h"
+
+namespace mapsim {
+
+std::vector<SwitchSlots> group_by_switch(const Network& network, const std::vector<int>& slots) {
+  std::vector<int> index(network.num_switches(), -1);
+  std::vector<SwitchSlots> groups;
+  for (int node : slots) {
+    const int s = network.node(node).switch_id;
+    if (index[s] < 0) {
+      index[s] = static_cast<int>(groups.size());
+      groups.push_back({s, {}});
+    }
+    groups[index[s]].slots.push_back(node);
+  }
+  return groups;
+}
+
+int group_hops(const RoutedNetwork& network, const SwitchSlots& a, const SwitchSlots& b) {
+  return a.switch_id == b.switch_id ? 0 : network.hops(a.slots.front(), b.slots.front());
+}
+
+std::vector<int> compact_slots(const MappingProblem& problem, int count) {
+  std::vector<int> all = slot_list(problem);
+  if (count >= static_cast<int>(all.size())) return all;
+  const RoutedNetwork& routed = *problem.network;
+  const std::vector<SwitchSlots> groups = group_by_switch(routed.network(), all);
+  const size_t n = groups.size();
+  // The centre minimises the slot-weighted distance to all groups; large networks try a sample.
+  const size_t step = std::max<size_t>(1, n / 256);
+  size_t centre = 0;
+  double best = -1;
+  for (size_t c = 0; c < n; c += step) {
+    double total = 0;
+    for (size_t g = 0; g < n; ++g) total += static_cast<double>(groups[g].slots.size()) * group_hops(routed, groups[c], groups[g]);
+    if (best < 0 || total < best) best = total, centre = c;
+  }
+  std::vector<int> distance(n), order(n);
+  for (size_t g = 0; g < n; ++g) distance[g] = group_hops(routed, groups[centre], groups[g]);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return distance[a] < distance[b]; });
+  std::vector<int> chosen;
+  for (int g : order)
+    for (int node : groups[g].slots)
+      if (static_cast<int>(chosen.size()) < count) chosen.push_back(node);
+  return chosen;
+}
+
+}  // namespace mapsim

@@ -1,0 +1,25 @@
+// The allowed slots seen at switch level. Hop-based metrics treat the nodes of one switch alike, so
+// the partition-based mappers decide how many tasks each switch gets, then fill its nodes.
+#pragma once
+#include <vector>
+
+#include "mappers/mapping.h"
+
+namespace mapsim {
+
+struct SwitchSlots {
+  int switch_id;
+  std::vector<int> slots;  // node id of each slot, nodes in allocation order
+};
+
+// Groups `slots` (node ids, one entry per slot) by switch, switches in order of first appearance.
+std::vector<SwitchSlots> group_by_switch(const Network& network, const std::vector<int>& slots);
+
+// Routed switch-to-switch hops between two groups (through their first nodes).
+int group_hops(const RoutedNetwork& network, const SwitchSlots& a, const SwitchSlots& b);
+
+// `count` slots of the problem chosen compactly: all of them when count is the total; otherwise
+// whole switches by routed distance from the most central allowed switch.
+std::vector<int> compact_slots(const MappingProblem& problem, int count);
+
+}  // namespace mapsim
