@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mappers/hop_table.h"
+
 namespace mapsim {
 
 double weighted_cardinality(const MappingProblem& problem, const Placement& placement) {
@@ -11,8 +13,8 @@ double weighted_cardinality(const MappingProblem& problem, const Placement& plac
 }
 
 double refine_placement(const MappingProblem& problem, Placement& placement, int max_passes) {
-  const RoutedNetwork& routed = *problem.network;
-  const Network& net = routed.network();
+  const HopTable hops(*problem.network);
+  const Network& net = problem.network->network();
   const ProcessGraph& graph = *problem.graph;
   const int tasks = graph.num_tasks();
   std::vector<int> room(net.num_nodes(), 0);  // free slots
@@ -28,12 +30,12 @@ double refine_placement(const MappingProblem& problem, Placement& placement, int
     double change = 0;
     for (const ProcessGraph::Neighbour& n : graph.neighbours(u)) {
       if (n.task == x) continue;  // the u-x edge keeps its length
-      change += n.volume * (routed.hops(to, placement[n.task]) - routed.hops(from, placement[n.task]));
+      change += n.volume * (hops(to, placement[n.task]) - hops(from, placement[n.task]));
     }
     if (x >= 0)
       for (const ProcessGraph::Neighbour& n : graph.neighbours(x)) {
         if (n.task == u) continue;
-        change += n.volume * (routed.hops(from, placement[n.task]) - routed.hops(to, placement[n.task]));
+        change += n.volume * (hops(from, placement[n.task]) - hops(to, placement[n.task]));
       }
     return change;
   };
