@@ -2,10 +2,13 @@
 
 #include "mappers/adjacency_mapper.h"
 #include "mappers/annealing_mapper.h"
+#include "mappers/best_mapper.h"
 #include "mappers/binary_mapper.h"
 #include "mappers/greedy_mapper.h"
 #include "mappers/hypersphere_mapper.h"
+#include "mappers/metis_mapper.h"
 #include "mappers/partition_mappers.h"
+#include "mappers/scotch_mapper.h"
 #include "mappers/simple_mappers.h"
 #include "mappers/switch_mapper.h"
 #include "topologies/error.h"
@@ -13,23 +16,31 @@
 
 namespace mapsim {
 
-std::vector<std::string> mapper_names() { return {"random", "default", "switch", "binary", "adjacency", "greedy", "annealing", "part", "parts", "hypersphere"}; }
+std::vector<std::string> mapper_names() {
+  return {"random", "default", "switch", "binary", "adjacency", "greedy", "hypersphere",
+          "annealing", "part", "parts", "scotch", "metis", "best"};
+}
 
-std::unique_ptr<Mapper> make_mapper(const std::string& text) {
-  Spec spec = Spec::parse(text);
+namespace {
+
+std::unique_ptr<Mapper> build(Spec& spec, const std::string& text) {
   const std::string& name = spec.name();
-  std::unique_ptr<Mapper> mapper;
-  if (name == "random") mapper = std::make_unique<RandomMapper>();
-  else if (name == "default") mapper = std::make_unique<DefaultMapper>();
-  else if (name == "switch") mapper = std::make_unique<SwitchMapper>();
-  else if (name == "binary") mapper = std::make_unique<BinaryMapper>();
-  else if (name == "adjacency") mapper = std::make_unique<AdjacencyMapper>();
-  else if (name == "annealing") {
+  if (name == "random") return std::make_unique<RandomMapper>();
+  if (name == "default") return std::make_unique<DefaultMapper>();
+  if (name == "switch") return std::make_unique<SwitchMapper>();
+  if (name == "binary") return std::make_unique<BinaryMapper>();
+  if (name == "adjacency") return std::make_unique<AdjacencyMapper>();
+  if (name == "greedy") return std::make_unique<GreedyMapper>();
+  if (name == "part" || name == "parts") return std::make_unique<PartMapper>(name == "parts");
+  if (name == "scotch") return std::make_unique<ScotchMapper>();
+  if (name == "metis") return std::make_unique<MetisMapper>();
+  if (name == "best") return std::make_unique<BestMapper>();
+  if (name == "annealing") {
     const long moves = spec.get_int("moves", 100);
     if (moves < 1 || moves > 1000000) throw Error("mapper '" + text + "': moves must be in 1..1000000");
-    mapper = std::make_unique<AnnealingMapper>(static_cast<int>(moves));
-  } else if (name == "part" || name == "parts") mapper = std::make_unique<PartMapper>(name == "parts");
-  else if (name == "hypersphere") {
+    return std::make_unique<AnnealingMapper>(static_cast<int>(moves));
+  }
+  if (name == "hypersphere") {
     HypersphereOptions o;
     o.spreading = static_cast<int>(spec.get_int("spreading", -1));
     o.gamma = spec.get_double("gamma", 1);
@@ -37,13 +48,18 @@ std::unique_ptr<Mapper> make_mapper(const std::string& text) {
     o.iterations = static_cast<int>(spec.get_int("iterations", o.iterations));
     if (o.spreading < -1 || !(o.gamma > 0) || !(o.step > 0) || o.iterations < 0)
       throw Error("mapper '" + text + "': need spreading >= 0, gamma > 0, step > 0, iterations >= 0");
-    mapper = std::make_unique<HypersphereMapper>(o);
-  } else if (name == "greedy") mapper = std::make_unique<GreedyMapper>();
-  else {
-    std::string known;
-    for (const std::string& n : mapper_names()) known += (known.empty() ? "" : ", ") + n;
-    throw Error("unknown mapper '" + name + "': expected one of " + known);
+    return std::make_unique<HypersphereMapper>(o);
   }
+  std::string known;
+  for (const std::string& n : mapper_names()) known += (known.empty() ? "" : ", ") + n;
+  throw Error("unknown mapper '" + name + "': expected one of " + known);
+}
+
+}  // namespace
+
+std::unique_ptr<Mapper> make_mapper(const std::string& text) {
+  Spec spec = Spec::parse(text);
+  std::unique_ptr<Mapper> mapper = build(spec, text);
   spec.finish();
   return mapper;
 }

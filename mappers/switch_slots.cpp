@@ -51,4 +51,46 @@ std::vector<int> compact_slots(const MappingProblem& problem, int count) {
   return chosen;
 }
 
+Placement place_groups(const MappingProblem& problem, const std::vector<SwitchSlots>& groups,
+                       std::vector<int> group_of_task) {
+  const ProcessGraph& graph = *problem.graph;
+  const int tasks = graph.num_tasks();
+  const int k = static_cast<int>(groups.size());
+  std::vector<std::vector<int>> members(k);
+  for (int t = 0; t < tasks; ++t) members[group_of_task[t]].push_back(t);
+  std::vector<int> room(k);
+  for (int g = 0; g < k; ++g) room[g] = static_cast<int>(groups[g].slots.size()) - static_cast<int>(members[g].size());
+  for (int g = 0; g < k; ++g) {
+    if (room[g] >= 0) continue;
+    auto attached = [&](int t) {
+      double v = 0;
+      for (const ProcessGraph::Neighbour& n : graph.neighbours(t))
+        if (group_of_task[n.task] == g) v += n.volume;
+      return v;
+    };
+    std::vector<std::pair<double, int>> order;
+    for (int t : members[g]) order.push_back({attached(t), t});
+    std::sort(order.begin(), order.end());
+    for (int i = 0; room[g] < 0; ++i) {
+      const int t = order[i].second;
+      int best = -1;
+      double best_cost = 0;
+      for (int h = 0; h < k; ++h) {
+        if (room[h] <= 0) continue;
+        double cost = 0;
+        for (const ProcessGraph::Neighbour& n : graph.neighbours(t))
+          cost += n.volume * group_hops(*problem.network, groups[h], groups[group_of_task[n.task]]);
+        if (best < 0 || cost < best_cost) best = h, best_cost = cost;
+      }
+      group_of_task[t] = best;
+      ++room[g];
+      --room[best];
+    }
+  }
+  std::vector<size_t> next(k, 0);
+  Placement placement(tasks);
+  for (int t = 0; t < tasks; ++t) placement[t] = groups[group_of_task[t]].slots[next[group_of_task[t]]++];
+  return placement;
+}
+
 }  // namespace mapsim

@@ -22,4 +22,10 @@ int group_hops(const RoutedNetwork& network, const SwitchSlots& a, const SwitchS
 // whole switches by routed distance from the most central allowed switch.
 std::vector<int> compact_slots(const MappingProblem& problem, int count);
 
+// Turns a task -> group assignment (from a partitioner) into a placement: tasks beyond a group's
+// slots move, least attached first, to the group with room that is closest (routed hops, weighted
+// by volume) to their neighbours; then each group's tasks fill its slots in order.
+Placement place_groups(const MappingProblem& problem, const std::vector<SwitchSlots>& groups,
+                       std::vector<int> group_of_task);
+
 }  // namespace mapsim

@@ -1,0 +1,24 @@
+// best: mapsim's own mapper. It builds several placements -- the exact embedding of a process grid
+// into a regular network when one exists (Gray-code blocks on a hypercube, scaled blocks on a
+// mesh/torus of the same dimension), binary (BM), adjacency (AM, 2-D grids), scotch, metis, switch
+// and greedy -- refines each with local search on the TRUE routed hop counts (refine_placement),
+// and keeps the one with the smallest weighted cardinality (ties: the earlier candidate). So it is
+// never worse than any of those mappers. Cost: the sum of theirs plus the refinement passes.
+#pragma once
+#include <optional>
+
+#include "mappers/mapper.h"
+
+namespace mapsim {
+
+class BestMapper : public Mapper {
+ public:
+  std::string name() const override { return "best"; }
+  Placement map(const MappingProblem& problem) const override;
+};
+
+// Switch of each task for a grid process topology on a hypercube, mesh or torus network (whole
+// network allocated), or nothing when the shapes do not fit.
+std::optional<std::vector<int>> regular_embedding(const MappingProblem& problem);
+
+}  // namespace mapsim

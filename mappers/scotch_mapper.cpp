@@ -1,0 +1,122 @@
+#include "mappers/scotch_mapper.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <set>
+
+extern "C" {
+#include <scotch.h>
+}
+
+#include "mappers/switch_slots.h"
+#include "topologies/error.h"
+
+namespace mapsim {
+
+std::vector<int> integer_volumes(const ProcessGraph& graph) {
+  double top = 0;
+  for (const ProcessEdge& e : graph.edges()) top = std::max(top, e.volume);
+  std::vector<int> w;
+  for (const ProcessEdge& e : graph.edges()) w.push_back(std::max(1, static_cast<int>(std::lround(e.volume / top * 1000))));
+  return w;
+}
+
+namespace {
+
+// CSR arrays of an undirected graph; Scotch keeps pointers to them, so they outlive the graph.
+struct Csr {
+  std::vector<SCOTCH_Num> start{0}, adjacent, edge_weight, vertex_weight;
+};
+
+
+}  // namespace
+
+Placement ScotchMapper::map(const MappingProblem& problem) const {
+  const ProcessGraph& graph = *problem.graph;
+  const Network& net = problem.network->network();
+  const int tasks = graph.num_tasks();
+  const std::vector<SwitchSlots> groups = group_by_switch(net, compact_slots(problem, tasks));
+  std::vector<int> group_of_switch(net.num_switches(), -1);
+  for (size_t g = 0; g < groups.size(); ++g) group_of_switch[groups[g].switch_id] = static_cast<int>(g);
+
+  Csr target;  // the switch graph, vertex weight = slots (1 on switches without slots)
+  for (int s = 0; s < net.num_switches(); ++s) {
+    std::set<int> neighbours;
+    for (const Network::Port& p : net.ports_of(s))
+      if (p.neighbor != s) neighbours.insert(p.neighbor);
+    target.adjacent.insert(target.adjacent.end(), neighbours.begin(), neighbours.end());
+    target.start.push_back(static_cast<SCOTCH_Num>(target.adjacent.size()));
+    const int g = group_of_switch[s];
+    target.vertex_weight.push_back(g >= 0 ? static_cast<SCOTCH_Num>(groups[g].slots.size()) : 1);
+  }
+  Csr process;
+  const std::vector<int> weights = integer_volumes(graph);
+  std::vector<std::vector<std::pair<int, int>>> adjacency(tasks);
+  for (size_t i = 0; i < graph.edges().size(); ++i) {
+    const ProcessEdge& e = graph.edges()[i];
+    adjacency[e.a].push_back({e.b, weights[i]});
+    adjacency[e.b].push_back({e.a, weights[i]});
+  }
+  for (int t = 0; t < tasks; ++t) {
+    for (auto [n, w] : adjacency[t]) process.adjacent.push_back(n), process.edge_weight.push_back(w);
+    process.start.push_back(static_cast<SCOTCH_Num>(process.adjacent.size()));
+  }
+  std::vector<SCOTCH_Num> terminals;
+  for (const SwitchSlots& g : groups) terminals.push_back(g.switch_id);
+
+  SCOTCH_Graph switch_graph, task_graph, bound_graph;
+  SCOTCH_Arch arch;
+  SCOTCH_Strat strategy, arch_strategy;  // separate: archBuild0 fills its own with a bipartitioning strategy
+  SCOTCH_Context context;
+  SCOTCH_graphInit(&switch_graph);
+  SCOTCH_graphInit(&task_graph);
+  SCOTCH_graphInit(&bound_graph);
+  SCOTCH_archInit(&arch);
+  SCOTCH_stratInit(&strategy);
+  SCOTCH_stratInit(&arch_strategy);
+  SCOTCH_contextInit(&context);
+  std::vector<SCOTCH_Num> parts(tasks, -1);
+  int status = 0;
+  std::string failed;
+  auto step = [&](int result, const char* what) {
+    if (status == 0 && result != 0) status = result, failed = what;
+    return status == 0;
+  };
+  step(SCOTCH_graphBuild(&switch_graph, 0, net.num_switches(), target.start.data(), nullptr, target.vertex_weight.data(),
+                         nullptr, static_cast<SCOTCH_Num>(target.adjacent.size()), target.adjacent.data(), nullptr),
+       "building the switch graph") &&
+      step(SCOTCH_graphBuild(&task_graph, 0, tasks, process.start.data(), nullptr, nullptr, nullptr,
+                             static_cast<SCOTCH_Num>(process.adjacent.size()), process.adjacent.data(),
+                             process.edge_weight.data()),
+           "building the process graph") &&
+      step(SCOTCH_graphCheck(&task_graph), "checking the process graph") &&
+      step(SCOTCH_archBuild0(&arch, &switch_graph, static_cast<SCOTCH_Num>(terminals.size()), terminals.data(), &arch_strategy),
+           "building the target architecture") &&
+      step(SCOTCH_archSize(&arch) == static_cast<SCOTCH_Num>(terminals.size()) ? 0 : 1,
+           "building the target architecture (it lost terminals)") &&
+      step(SCOTCH_contextOptionSetNum(&context, SCOTCH_OPTIONNUMDETERMINISTIC, 1), "setting determinism") &&
+      step(SCOTCH_contextRandomClone(&context), "cloning the random state") &&
+      (SCOTCH_contextRandomSeed(&context, static_cast<SCOTCH_Num>(problem.seed % INT32_MAX)), true) &&
+      step(SCOTCH_contextBindGraph(&context, &task_graph, &bound_graph), "binding the context") &&
+      step(SCOTCH_graphMap(&bound_graph, &arch, &strategy, parts.data()), "mapping");
+  SCOTCH_graphExit(&bound_graph);
+  SCOTCH_contextExit(&context);
+  SCOTCH_stratExit(&strategy);
+  SCOTCH_stratExit(&arch_strategy);
+  SCOTCH_archExit(&arch);
+  SCOTCH_graphExit(&task_graph);
+  SCOTCH_graphExit(&switch_graph);
+  if (status != 0) throw Error("scotch: " + failed + " failed");
+  std::vector<int> group_of_task(tasks);
+  for (int t = 0; t < tasks; ++t) {
+    // Decomposition-defined targets return the target vertex label, i.e. the switch id.
+    const int g = parts[t] >= 0 && parts[t] < net.num_switches() ? group_of_switch[parts[t]] : -1;
+    if (g < 0) throw Error("scotch: mapped task " + std::to_string(t) + " onto a switch without slots");
+    group_of_task[t] = g;
+  }
+  return place_groups(problem, groups, group_of_task);
+}
+
+}  // namespace mapsim
