@@ -25,22 +25,6 @@ struct MapOptions {
   bool json = false;
 };
 
-nlohmann::ordered_json metrics_json(const std::string& mapper, const MappingMetrics& m) {
-  return {{"mapper", mapper},
-          {"weighted_cardinality", m.weighted_cardinality},
-          {"cardinality", m.cardinality},
-          {"hop_bytes", m.hop_bytes},
-          {"dilation", m.dilation},
-          {"max_link_load", m.max_link_load},
-          {"max_link_messages", m.max_link_messages},
-          {"load_variance", m.load_variance},
-          {"total_communication", m.total_communication},
-          {"network_traffic", m.network_traffic},
-          {"gamma_c", m.gamma_c},
-          {"gamma_l", m.gamma_l},
-          {"avg_latency", m.avg_latency}};
-}
-
 void run_map(const MapOptions& o) {
   RoutedNetwork routed(make_network(o.topology), o.routing);
   ProcessGraph graph = make_process_graph(o.process);
@@ -70,7 +54,8 @@ void run_map(const MapOptions& o) {
     });
 
   if (o.json) {
-    nlohmann::ordered_json j = metrics_json(mapper->name(), m);
+    nlohmann::ordered_json j{{"mapper", o.mapper}};
+    for (const auto& [key, value] : metric_list(m)) j[key] = value;
     j["tasks"] = graph.num_tasks();
     j["edges"] = graph.edges().size();
     j["map_seconds"] = seconds;
@@ -99,7 +84,7 @@ void add_map_command(CLI::App& app) {
               "Example:\n  mapsim map --topology irregular:nodes=256,switches=75 --process mesh:16x16 --mapper switch");
   cmd->add_option("--topology", o->topology, "Network spec (see mapsim topo --help)")->required();
   cmd->add_option("--process", o->process, "Process topology spec")->required();
-  cmd->add_option("--mapper", o->mapper, "Mapper: random, default, switch, greedy");
+  cmd->add_option("--mapper", o->mapper, "Mapper NAME[:key=value,...] (see docs/mappers.md)");
   cmd->add_option("--routing", o->routing, "Routing (default: the network's own)");
   cmd->add_option("--allocation", o->allocation, "all, random[:seed=S] or list:FILE");
   cmd->add_option("--slots", o->slots, "Slots (ranks) per node")->check(CLI::PositiveNumber);

@@ -54,4 +54,19 @@ MappingMetrics evaluate(const MappingProblem& problem, const Placement& placemen
   return m;
 }
 
+std::vector<std::pair<std::string, double>> metric_list(const MappingMetrics& m) {
+  return {{"weighted_cardinality", m.weighted_cardinality},
+          {"cardinality", m.cardinality},
+          {"hop_bytes", m.hop_bytes},
+          {"dilation", m.dilation},
+          {"max_link_load", m.max_link_load},
+          {"max_link_messages", m.max_link_messages},
+          {"load_variance", m.load_variance},
+          {"total_communication", m.total_communication},
+          {"network_traffic", m.network_traffic},
+          {"gamma_c", m.gamma_c},
+          {"gamma_l", m.gamma_l},
+          {"avg_latency", m.avg_latency}};
+}
+
 }  // namespace mapsim

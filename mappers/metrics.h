@@ -2,6 +2,10 @@
 // An edge {a, b} of volume v means a and b exchange v each way; hop counts d are switch-to-switch
 // links (0 on one switch and on one node).
 #pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "mappers/mapping.h"
 
 namespace mapsim {
@@ -22,5 +26,8 @@ struct MappingMetrics {
 };
 
 MappingMetrics evaluate(const MappingProblem& problem, const Placement& placement);
+
+// Every metric as (JSON/CSV key, value), in a fixed order.
+std::vector<std::pair<std::string, double>> metric_list(const MappingMetrics& m);
 
 }  // namespace mapsim
