@@ -123,6 +123,18 @@ void hypersphere_spread(SpherePoints& x, int phases) {
   }
 }
 
+SpherePoints hypersphere_start(int tasks, int n, uint64_t seed) {
+  // Jittered so that no two points coincide when T > N.
+  Rng rng(seed);
+  SpherePoints x(tasks);
+  for (int t = 0; t < tasks; ++t) {
+    x[t] = sector_centre(t % (1 << n), n);
+    for (double& v : x[t]) v += 0.5 * (rng.uniform() - 0.5);
+    normalise(x[t]);
+  }
+  return x;
+}
+
 Placement HypersphereMapper::map(const MappingProblem& problem) const {
   const Network& net = problem.network->network();
   const ProcessGraph& graph = *problem.graph;
@@ -133,14 +145,7 @@ Placement HypersphereMapper::map(const MappingProblem& problem) const {
   if (static_cast<int>(problem.nodes.size()) != net.num_nodes())
     throw Error("the hypersphere mapper maps onto the whole hypercube: use --allocation all");
   const int tasks = graph.num_tasks();
-  Rng rng(problem.seed);
-  // Start: task i near the centre of sector i mod N, jittered so no two points coincide.
-  SpherePoints x(tasks);
-  for (int t = 0; t < tasks; ++t) {
-    x[t] = sector_centre(t % net.num_switches(), n);
-    for (double& v : x[t]) v += 0.5 * (rng.uniform() - 0.5);
-    normalise(x[t]);
-  }
+  SpherePoints x = hypersphere_start(tasks, n, problem.seed);
   x = hypersphere_solve(graph, x, options_);
   hypersphere_spread(x, options_.spreading < 0 ? n : options_.spreading);
   const std::vector<int> pe = hypersphere_discretise(x);

@@ -7,6 +7,7 @@
 // (T = N: one-to-one) mapping. T > N is supported. Hypercube networks only (the sectors are the
 // cube's vertices). O(iterations x T^2) for the all-pairs term.
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "mappers/mapper.h"
@@ -22,6 +23,8 @@ struct HypersphereOptions {
 
 using SpherePoints = std::vector<std::vector<double>>;  // one unit n-vector per task
 
+// The mapper's start: task i near the centre of sector i mod 2^n, jittered by the seed.
+SpherePoints hypersphere_start(int tasks, int n, uint64_t seed);
 // Gradient projection from `points`; returns the fixed point reached.
 SpherePoints hypersphere_solve(const ProcessGraph& graph, SpherePoints points, const HypersphereOptions& options);
 // PE address of each point: bit l set when coordinate l >= 0.

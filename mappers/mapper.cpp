@@ -36,7 +36,7 @@ std::unique_ptr<Mapper> build(Spec& spec, const std::string& text) {
   if (name == "metis") return std::make_unique<MetisMapper>();
   if (name == "best") return std::make_unique<BestMapper>();
   if (name == "annealing") {
-    const long moves = spec.get_int("moves", 100);
+    const long moves = spec.get_int("moves", 200);
     if (moves < 1 || moves > 1000000) throw Error("mapper '" + text + "': moves must be in 1..1000000");
     return std::make_unique<AnnealingMapper>(static_cast<int>(moves));
   }

@@ -70,6 +70,9 @@ Placement ScotchMapper::map(const MappingProblem& problem) const {
   SCOTCH_Arch arch;
   SCOTCH_Strat strategy, arch_strategy;  // separate: archBuild0 fills its own with a bipartitioning strategy
   SCOTCH_Context context;
+  // archBuild0 draws from the global generator: seed and reset it so every run is the same.
+  SCOTCH_randomSeed(static_cast<SCOTCH_Num>(problem.seed % INT32_MAX));
+  SCOTCH_randomReset();
   SCOTCH_graphInit(&switch_graph);
   SCOTCH_graphInit(&task_graph);
   SCOTCH_graphInit(&bound_graph);
