@@ -37,6 +37,11 @@ Placement ScotchMapper::map(const MappingProblem& problem) const {
   const ProcessGraph& graph = *problem.graph;
   const Network& net = problem.network->network();
   const int tasks = graph.num_tasks();
+  // libscotch 7.0.3 runs out of memory building decomposition targets of ~4700 switches and then
+  // crashes in SCOTCH_graphMap (../shared/notes/scotch.md): refuse before that.
+  if (net.num_switches() > 4096)
+    throw Error("scotch: the network has " + std::to_string(net.num_switches()) +
+                " switches; libscotch 7.0.3 cannot build targets above 4096 (use binary or best)");
   const std::vector<SwitchSlots> groups = group_by_switch(net, compact_slots(problem, tasks));
   std::vector<int> group_of_switch(net.num_switches(), -1);
   for (size_t g = 0; g < groups.size(); ++g) group_of_switch[groups[g].switch_id] = static_cast<int>(g);
