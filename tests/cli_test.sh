@@ -82,6 +82,24 @@ a=$("$mapsim" map --topology irregular:nodes=64,switches=20 --process mesh:8x8 -
 b=$("$mapsim" map --topology irregular:nodes=64,switches=20 --process mesh:8x8 --mapper random --seed 5)
 check "map output deterministic" test "$a" = "$b"
 expect_error "unknown mapper" "unknown mapper 'oracle'" map --topology mesh:4x4 --process mesh:4x4 --mapper oracle
+expect_error "mapper option" "unknown key 'speed'" map --topology hypercube:dim=3 --process ring:8 --mapper annealing:speed=2
+expect_error "hypersphere off a hypercube" "needs a hypercube network" map --topology mesh:4x4 --process ring:16 --mapper hypersphere
+expect_error "adjacency on a random graph" "adjacency mapper" map --topology mesh:4x4 --process random:tasks=16,edges=20 --mapper adjacency
+expect_error "hypersphere over capacity" "more --slots or spreading" map --topology hypercube:dim=7 --process random:tasks=128,edges=448 --mapper hypersphere:spreading=0
+
+# compare: table, CSV with mean and stddev of every metric, one row per mapper
+"$mapsim" compare --topology irregular:nodes=64,switches=20 --process mesh:8x8 --mappers random,binary,best,hypersphere:spreading=7,gamma=1 \
+  --replicates 3 --csv "$tmp/cmp.csv" >"$tmp/cmp.txt" 2>"$tmp/cmp.err"
+check "compare rejects hypersphere on irregular" grep -q "needs a hypercube" "$tmp/cmp.err"
+check "compare wrote nothing after an error" test ! -e "$tmp/cmp.csv"
+"$mapsim" compare --topology irregular:nodes=64,switches=20 --process mesh:8x8 --mappers random,binary,best --replicates 3 \
+  --csv "$tmp/cmp.csv" >"$tmp/cmp.txt"
+check "compare exit" test $? -eq 0
+check "compare table rows" test "$(grep -cE '^(random|binary|best) ' "$tmp/cmp.txt")" -eq 3
+check "compare csv rows" test "$(wc -l <"$tmp/cmp.csv")" -eq 4
+check "compare csv header" grep -q '^mapper,replicates,weighted_cardinality_mean,weighted_cardinality_sd' "$tmp/cmp.csv"
+"$mapsim" compare --topology hypercube:dim=3 --process ring:8 --mappers "hypersphere:spreading=3,gamma=2,default" --csv "$tmp/h.csv" >/dev/null
+check "compare quotes mapper specs with commas" grep -q '^"hypersphere:spreading=3,gamma=2",1,' "$tmp/h.csv"
 expect_error "too many tasks" "256 tasks do not fit in 16 slots" map --topology mesh:4x4 --process mesh:16x16
 expect_error "bad process spec" "unknown process topology 'star'" map --topology mesh:4x4 --process star:3
 
