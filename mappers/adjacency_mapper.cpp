@@ -11,15 +11,10 @@
 namespace mapsim {
 namespace {
 
-struct Share {
-  int group;
-  int count;
-};
-
 struct Call {
   std::vector<int> tasks;  // includes the base
   int base;
-  std::vector<Share> shares;
+  std::vector<SlotShare> shares;
 };
 
 }  // namespace
@@ -38,17 +33,8 @@ Placement AdjacencyMapper::map(const MappingProblem& problem) const {
   const int k = static_cast<int>(groups.size());
 
   // Routing root and each group's routed distance from it.
-  int root;
-  if (const auto* updown = dynamic_cast<const UpDownRouting*>(&routed.routing())) root = updown->root();
-  else {
-    root = groups.front().switch_id;
-    long best = -1;
-    for (const SwitchSlots& c : groups) {
-      long total = 0;
-      for (const SwitchSlots& g : groups) total += static_cast<long>(g.slots.size()) * group_hops(routed, c, g);
-      if (best < 0 || total < best) best = total, root = c.switch_id;
-    }
-  }
+  const auto* updown = dynamic_cast<const UpDownRouting*>(&routed.routing());
+  const int root = updown ? updown->root() : groups[central_group(routed, groups)].switch_id;
   std::vector<int> from_root(k);
   for (int g = 0; g < k; ++g)
     from_root[g] = groups[g].switch_id == root ? 0 : routed.routing().hops(root, groups[g].slots.front());
@@ -63,7 +49,7 @@ Placement AdjacencyMapper::map(const MappingProblem& problem) const {
   std::vector<int> centre(tasks);
   std::iota(centre.begin(), centre.end(), 0);
   const int middle = width / 2 + width * (tasks / width / 2);
-  std::vector<Share> all;
+  std::vector<SlotShare> all;
   for (int g = 0; g < k; ++g) all.push_back({g, static_cast<int>(groups[g].slots.size())});
   std::vector<Call> stack{{centre, middle, all}};
   std::vector<int> quadrant_of(k, -1), stamp(k, -1);
@@ -76,7 +62,7 @@ Placement AdjacencyMapper::map(const MappingProblem& problem) const {
     size_t closest = 0;
     for (size_t i = 1; i < call.shares.size(); ++i)
       if (from_root[call.shares[i].group] < from_root[call.shares[closest].group]) closest = i;
-    Share& home = call.shares[closest];
+    SlotShare& home = call.shares[closest];
     placement[call.base] = groups[home.group].slots[next_slot[home.group]++];
     --home.count;
     // Step 3: pinwheel quadrants +X, +Y, -X, -Y (counter-clockwise).
@@ -89,16 +75,16 @@ Placement AdjacencyMapper::map(const MappingProblem& problem) const {
       quadrant[q].push_back(t);
     }
     // Steps 4-7: deal the switches, farthest from the root first.
-    std::vector<Share> order;
-    for (const Share& s : call.shares)
+    std::vector<SlotShare> order;
+    for (const SlotShare& s : call.shares)
       if (s.count > 0) order.push_back(s);
     std::stable_sort(order.begin(), order.end(),
-                     [&](const Share& a, const Share& b) { return from_root[a.group] > from_root[b.group]; });
+                     [&](const SlotShare& a, const SlotShare& b) { return from_root[a.group] > from_root[b.group]; });
     int need[4], dealt[4] = {0, 0, 0, 0};
     long distance_sum[4] = {0, 0, 0, 0};
-    std::vector<Share> sets[4];
+    std::vector<SlotShare> sets[4];
     for (int q = 0; q < 4; ++q) need[q] = static_cast<int>(quadrant[q].size());
-    for (Share s : order) {
+    for (SlotShare s : order) {
       while (s.count > 0) {
         int votes[4] = {0, 0, 0, 0};
         for (const Network::Port& port : net.ports_of(groups[s.group].switch_id)) {

@@ -9,18 +9,13 @@
 namespace mapsim {
 namespace {
 
-struct Share {
-  int group;
-  int count;
-};
-
 class Bisection {
  public:
   Bisection(const RoutedNetwork& routed, const std::vector<SwitchSlots>& groups) : routed_(routed), groups_(groups) {}
 
   // Splits the slots `set` into a first half of `first_size` slots with the largest routed hop sum
   // across the cut.
-  std::pair<std::vector<Share>, std::vector<Share>> split(const std::vector<Share>& set, int first_size) const {
+  std::pair<std::vector<SlotShare>, std::vector<SlotShare>> split(const std::vector<SlotShare>& set, int first_size) const {
     const size_t k = set.size();
     std::vector<int> a(k, 0), b(k, 0);
     std::vector<size_t> by_size(k);
@@ -89,7 +84,7 @@ class Bisection {
       }
       if (best_moves == 0) break;
     }
-    std::vector<Share> first, second;
+    std::vector<SlotShare> first, second;
     for (size_t i = 0; i < k; ++i) {
       if (a[i] > 0) first.push_back({set[i].group, a[i]});
       if (b[i] > 0) second.push_back({set[i].group, b[i]});
@@ -109,7 +104,7 @@ Placement BinaryMapper::map(const MappingProblem& problem) const {
   const int tasks = graph.num_tasks();
   const std::vector<SwitchSlots> groups =
       group_by_switch(problem.network->network(), compact_slots(problem, tasks));
-  std::vector<Share> all;
+  std::vector<SlotShare> all;
   for (size_t g = 0; g < groups.size(); ++g) all.push_back({static_cast<int>(g), static_cast<int>(groups[g].slots.size())});
   std::vector<int> everyone(tasks);
   std::iota(everyone.begin(), everyone.end(), 0);
@@ -119,13 +114,13 @@ Placement BinaryMapper::map(const MappingProblem& problem) const {
   std::vector<size_t> next_slot(groups.size(), 0);
   Placement placement(tasks, -1);
   // Explicit stack instead of recursion: (tasks, their slots).
-  std::vector<std::pair<std::vector<int>, std::vector<Share>>> stack{{everyone, all}};
+  std::vector<std::pair<std::vector<int>, std::vector<SlotShare>>> stack{{everyone, all}};
   while (!stack.empty()) {
     auto [set, shares] = std::move(stack.back());
     stack.pop_back();
     if (shares.size() == 1 || set.size() <= 1) {
       size_t i = 0;
-      for (const Share& share : shares)
+      for (const SlotShare& share : shares)
         for (int c = 0; c < share.count; ++c) placement[set[i++]] = groups[share.group].slots[next_slot[share.group]++];
       continue;
     }

@@ -11,7 +11,8 @@ GraphPartitioner::GraphPartitioner(const ProcessGraph& graph)
       visit_(graph.num_tasks(), 0),
       side_(graph.num_tasks(), 0),
       locked_(graph.num_tasks(), 0),
-      gain_(graph.num_tasks(), 0) {}
+      gain_(graph.num_tasks(), 0),
+      part_of_(graph.num_tasks(), -1) {}
 
 std::vector<int> GraphPartitioner::initial_split(const std::vector<int>& tasks) {
   if (!graph_.dims.empty()) {
@@ -121,23 +122,24 @@ std::vector<int> GraphPartitioner::bisect(const std::vector<int>& tasks, int fir
 }
 
 void GraphPartitioner::split_parts(const std::vector<int>& tasks, const std::vector<int>& sizes, size_t first,
-                                   size_t count, std::vector<int>& part_of) {
+                                   size_t count) {
   if (count == 1) {
-    for (int t : tasks) part_of[t] = static_cast<int>(first);
+    for (int t : tasks) part_of_[t] = static_cast<int>(first);
     return;
   }
   const size_t half = count / 2;
   int left_size = 0;
   for (size_t p = first; p < first + half; ++p) left_size += sizes[p];
   std::vector<int> order = bisect(tasks, left_size);
-  split_parts({order.begin(), order.begin() + left_size}, sizes, first, half, part_of);
-  split_parts({order.begin() + left_size, order.end()}, sizes, first + half, count - half, part_of);
+  split_parts({order.begin(), order.begin() + left_size}, sizes, first, half);
+  split_parts({order.begin() + left_size, order.end()}, sizes, first + half, count - half);
 }
 
 std::vector<int> GraphPartitioner::partition(const std::vector<int>& tasks, const std::vector<int>& sizes) {
-  std::vector<int> part_of(graph_.num_tasks(), -1), result;
-  if (!sizes.empty()) split_parts(tasks, sizes, 0, sizes.size(), part_of);
-  for (int t : tasks) result.push_back(part_of[t]);
+  std::vector<int> result;
+  if (sizes.empty()) return std::vector<int>(tasks.size(), -1);
+  split_parts(tasks, sizes, 0, sizes.size());
+  for (int t : tasks) result.push_back(part_of_[t]);
   return result;
 }
 

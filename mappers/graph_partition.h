@@ -21,14 +21,14 @@ class GraphPartitioner {
  private:
   std::vector<int> initial_split(const std::vector<int>& tasks);
   void refine(const std::vector<int>& tasks, int first_size);
-  void split_parts(const std::vector<int>& tasks, const std::vector<int>& sizes, size_t first, size_t count,
-                   std::vector<int>& part_of);
+  void split_parts(const std::vector<int>& tasks, const std::vector<int>& sizes, size_t first, size_t count);
 
   const ProcessGraph& graph_;
   // Scratch indexed by task id, valid for the tasks of the current call only.
   std::vector<int> member_, visit_;  // stamps: task is in the current set / was reached
   std::vector<char> side_, locked_;
   std::vector<double> gain_;
+  std::vector<int> part_of_;  // result of partition(), indexed by task id
   int stamp_ = 0;
   int member_stamp_ = 0;
 };

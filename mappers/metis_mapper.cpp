@@ -3,7 +3,7 @@
 #include <map>
 #include <metis.h>
 
-#include "mappers/scotch_mapper.h"
+#include "mappers/process_csr.h"
 #include "mappers/switch_slots.h"
 #include "topologies/error.h"
 
@@ -17,17 +17,7 @@ Placement MetisMapper::map(const MappingProblem& problem) const {
   const int k = static_cast<int>(groups.size());
   std::vector<idx_t> part(tasks, 0);
   if (k > 1) {
-    std::vector<idx_t> xadj{0}, adjncy, adjwgt;
-    const std::vector<int> weights = integer_volumes(graph);
-    std::vector<std::vector<std::pair<int, int>>> adjacency(tasks);
-    for (size_t i = 0; i < graph.edges().size(); ++i) {
-      adjacency[graph.edges()[i].a].push_back({graph.edges()[i].b, weights[i]});
-      adjacency[graph.edges()[i].b].push_back({graph.edges()[i].a, weights[i]});
-    }
-    for (int t = 0; t < tasks; ++t) {
-      for (auto [n, w] : adjacency[t]) adjncy.push_back(n), adjwgt.push_back(w);
-      xadj.push_back(static_cast<idx_t>(adjncy.size()));
-    }
+    ProcessCsr<idx_t> csr = process_csr<idx_t>(graph);
     std::vector<real_t> share;
     for (const SwitchSlots& g : groups) share.push_back(static_cast<real_t>(g.slots.size()) / static_cast<real_t>(tasks));
     idx_t vertices = tasks, constraints = 1, parts = k, cut = 0;
@@ -35,8 +25,8 @@ Placement MetisMapper::map(const MappingProblem& problem) const {
     METIS_SetDefaultOptions(options);
     options[METIS_OPTION_SEED] = static_cast<idx_t>(problem.seed % 1000000007);
     options[METIS_OPTION_UFACTOR] = 1;
-    const int status = METIS_PartGraphRecursive(&vertices, &constraints, xadj.data(), adjncy.data(), nullptr, nullptr,
-                                                adjwgt.data(), &parts, share.data(), nullptr, options, &cut, part.data());
+    const int status = METIS_PartGraphRecursive(&vertices, &constraints, csr.start.data(), csr.adjacent.data(), nullptr,
+                                                nullptr, csr.weight.data(), &parts, share.data(), nullptr, options, &cut, part.data());
     if (status != METIS_OK) throw Error("metis: METIS_PartGraphRecursive failed (status " + std::to_string(status) + ")");
   }
   // Place the groups: quotient graph volumes, heaviest group first, greedy by routed distance.

@@ -1,7 +1,6 @@
 #include "mappers/scotch_mapper.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <set>
@@ -10,28 +9,11 @@ extern "C" {
 #include <scotch.h>
 }
 
+#include "mappers/process_csr.h"
 #include "mappers/switch_slots.h"
 #include "topologies/error.h"
 
 namespace mapsim {
-
-std::vector<int> integer_volumes(const ProcessGraph& graph) {
-  double top = 0;
-  for (const ProcessEdge& e : graph.edges()) top = std::max(top, e.volume);
-  std::vector<int> w;
-  for (const ProcessEdge& e : graph.edges()) w.push_back(std::max(1, static_cast<int>(std::lround(e.volume / top * 1000))));
-  return w;
-}
-
-namespace {
-
-// CSR arrays of an undirected graph; Scotch keeps pointers to them, so they outlive the graph.
-struct Csr {
-  std::vector<SCOTCH_Num> start{0}, adjacent, edge_weight, vertex_weight;
-};
-
-
-}  // namespace
 
 Placement ScotchMapper::map(const MappingProblem& problem) const {
   const ProcessGraph& graph = *problem.graph;
@@ -46,28 +28,19 @@ Placement ScotchMapper::map(const MappingProblem& problem) const {
   std::vector<int> group_of_switch(net.num_switches(), -1);
   for (size_t g = 0; g < groups.size(); ++g) group_of_switch[groups[g].switch_id] = static_cast<int>(g);
 
-  Csr target;  // the switch graph, vertex weight = slots (1 on switches without slots)
+  // The switch graph, vertex weight = slots (1 on switches without slots). Scotch keeps pointers
+  // to these arrays, so they outlive its graphs.
+  std::vector<SCOTCH_Num> target_start{0}, target_adjacent, target_weight;
   for (int s = 0; s < net.num_switches(); ++s) {
     std::set<int> neighbours;
     for (const Network::Port& p : net.ports_of(s))
       if (p.neighbor != s) neighbours.insert(p.neighbor);
-    target.adjacent.insert(target.adjacent.end(), neighbours.begin(), neighbours.end());
-    target.start.push_back(static_cast<SCOTCH_Num>(target.adjacent.size()));
+    target_adjacent.insert(target_adjacent.end(), neighbours.begin(), neighbours.end());
+    target_start.push_back(static_cast<SCOTCH_Num>(target_adjacent.size()));
     const int g = group_of_switch[s];
-    target.vertex_weight.push_back(g >= 0 ? static_cast<SCOTCH_Num>(groups[g].slots.size()) : 1);
+    target_weight.push_back(g >= 0 ? static_cast<SCOTCH_Num>(groups[g].slots.size()) : 1);
   }
-  Csr process;
-  const std::vector<int> weights = integer_volumes(graph);
-  std::vector<std::vector<std::pair<int, int>>> adjacency(tasks);
-  for (size_t i = 0; i < graph.edges().size(); ++i) {
-    const ProcessEdge& e = graph.edges()[i];
-    adjacency[e.a].push_back({e.b, weights[i]});
-    adjacency[e.b].push_back({e.a, weights[i]});
-  }
-  for (int t = 0; t < tasks; ++t) {
-    for (auto [n, w] : adjacency[t]) process.adjacent.push_back(n), process.edge_weight.push_back(w);
-    process.start.push_back(static_cast<SCOTCH_Num>(process.adjacent.size()));
-  }
+  const ProcessCsr<SCOTCH_Num> process = process_csr<SCOTCH_Num>(graph);
   std::vector<SCOTCH_Num> terminals;
   for (const SwitchSlots& g : groups) terminals.push_back(g.switch_id);
 
@@ -92,12 +65,12 @@ Placement ScotchMapper::map(const MappingProblem& problem) const {
     if (status == 0 && result != 0) status = result, failed = what;
     return status == 0;
   };
-  step(SCOTCH_graphBuild(&switch_graph, 0, net.num_switches(), target.start.data(), nullptr, target.vertex_weight.data(),
-                         nullptr, static_cast<SCOTCH_Num>(target.adjacent.size()), target.adjacent.data(), nullptr),
+  step(SCOTCH_graphBuild(&switch_graph, 0, net.num_switches(), target_start.data(), nullptr, target_weight.data(),
+                         nullptr, static_cast<SCOTCH_Num>(target_adjacent.size()), target_adjacent.data(), nullptr),
        "building the switch graph") &&
       step(SCOTCH_graphBuild(&task_graph, 0, tasks, process.start.data(), nullptr, nullptr, nullptr,
                              static_cast<SCOTCH_Num>(process.adjacent.size()), process.adjacent.data(),
-                             process.edge_weight.data()),
+                             process.weight.data()),
            "building the process graph") &&
       step(SCOTCH_graphCheck(&task_graph), "checking the process graph") &&
       step(SCOTCH_archBuild0(&arch, &switch_graph, static_cast<SCOTCH_Num>(terminals.size()), terminals.data(), &arch_strategy),

@@ -14,7 +14,4 @@ class ScotchMapper : public Mapper {
   Placement map(const MappingProblem& problem) const override;
 };
 
-// Integer edge weights for the partitioning libraries: volumes scaled to 1..1000.
-std::vector<int> integer_volumes(const ProcessGraph& graph);
-
 }  // namespace mapsim

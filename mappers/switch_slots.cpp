@@ -25,21 +25,25 @@ int group_hops(const RoutedNetwork& network, const SwitchSlots& a, const SwitchS
   return a.switch_id == b.switch_id ? 0 : network.hops(a.slots.front(), b.slots.front());
 }
 
+size_t central_group(const RoutedNetwork& network, const std::vector<SwitchSlots>& groups, size_t stride) {
+  size_t centre = 0;
+  long best = -1;
+  for (size_t c = 0; c < groups.size(); c += stride) {
+    long total = 0;
+    for (const SwitchSlots& g : groups) total += static_cast<long>(g.slots.size()) * group_hops(network, groups[c], g);
+    if (best < 0 || total < best) best = total, centre = c;
+  }
+  return centre;
+}
+
 std::vector<int> compact_slots(const MappingProblem& problem, int count) {
   std::vector<int> all = slot_list(problem);
   if (count >= static_cast<int>(all.size())) return all;
   const RoutedNetwork& routed = *problem.network;
   const std::vector<SwitchSlots> groups = group_by_switch(routed.network(), all);
   const size_t n = groups.size();
-  // The centre minimises the slot-weighted distance to all groups; large networks try a sample.
-  const size_t step = std::max<size_t>(1, n / 256);
-  size_t centre = 0;
-  double best = -1;
-  for (size_t c = 0; c < n; c += step) {
-    double total = 0;
-    for (size_t g = 0; g < n; ++g) total += static_cast<double>(groups[g].slots.size()) * group_hops(routed, groups[c], groups[g]);
-    if (best < 0 || total < best) best = total, centre = c;
-  }
+  // Large networks try a sample of centres.
+  const size_t centre = central_group(routed, groups, std::max<size_t>(1, n / 256));
   std::vector<int> distance(n), order(n);
   for (size_t g = 0; g < n; ++g) distance[g] = group_hops(routed, groups[centre], groups[g]);
   std::iota(order.begin(), order.end(), 0);

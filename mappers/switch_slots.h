@@ -12,11 +12,21 @@ struct SwitchSlots {
   std::vector<int> slots;  // node id of each slot, nodes in allocation order
 };
 
+// Some of a group's slots: the switch-level mappers hand these to halves or quadrants.
+struct SlotShare {
+  int group;  // index into the groups
+  int count;
+};
+
 // Groups `slots` (node ids, one entry per slot) by switch, switches in order of first appearance.
 std::vector<SwitchSlots> group_by_switch(const Network& network, const std::vector<int>& slots);
 
 // Routed switch-to-switch hops between two groups (through their first nodes).
 int group_hops(const RoutedNetwork& network, const SwitchSlots& a, const SwitchSlots& b);
+
+// Index of the group with the smallest slot-weighted routed distance to all groups, trying every
+// `stride`-th group as the centre (ties: the first).
+size_t central_group(const RoutedNetwork& network, const std::vector<SwitchSlots>& groups, size_t stride = 1);
 
 // `count` slots of the problem chosen compactly: all of them when count is the total; otherwise
 // whole switches by routed distance from the most central allowed switch.
