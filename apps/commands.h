@@ -8,5 +8,6 @@ namespace mapsim {
 void add_topo_command(CLI::App& app);
 void add_map_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
+void add_simulate_command(CLI::App& app);
 
 }  // namespace mapsim

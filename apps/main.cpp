@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   mapsim::add_topo_command(app);
   mapsim::add_map_command(app);
   mapsim::add_compare_command(app);
+  mapsim::add_simulate_command(app);
 
   try {
     app.parse(argc, argv);

@@ -40,6 +40,46 @@ std::vector<int> read_node_list(const std::string& path, const Network& net) {
 }
 }  // namespace
 
+Placement read_placement(const std::string& path, const Network& net) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open placement file");
+  std::map<std::string, int> by_name;
+  for (int n = 0; n < net.num_nodes(); ++n) by_name[net.node(n).name] = n;
+  std::map<long, int> node_of;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream words(line);
+    std::string rank_text, node_text, extra;
+    if (!(words >> rank_text) || rank_text[0] == '#') continue;
+    const std::string where = path + ":" + std::to_string(number) + ": ";
+    if (!(words >> node_text) || (words >> extra))
+      throw Error(where + "expected 'RANK NODE', got '" + line + "'");
+    char* end = nullptr;
+    const long rank = std::strtol(rank_text.c_str(), &end, 10);
+    if (*end != '\0' || rank < 0) throw Error(where + "expected a rank number, got '" + rank_text + "'");
+    int node = -1;
+    if (by_name.count(node_text)) {
+      node = by_name[node_text];
+    } else {
+      const long id = std::strtol(node_text.c_str(), &end, 10);
+      if (*end == '\0' && id >= 0 && id < net.num_nodes()) node = static_cast<int>(id);
+    }
+    if (node < 0)
+      throw Error(where + "'" + node_text + "' is neither a node name nor a node id below " +
+                  std::to_string(net.num_nodes()));
+    if (!node_of.emplace(rank, node).second) throw Error(where + "rank " + rank_text + " placed twice");
+  }
+  if (node_of.empty()) throw Error(path + ": no 'RANK NODE' lines");
+  Placement placement(node_of.size());
+  for (const auto& [rank, node] : node_of) {
+    if (rank >= static_cast<long>(placement.size()))
+      throw Error(path + ": ranks must be 0.." + std::to_string(placement.size() - 1) + "; rank " +
+                  std::to_string(rank) + " is beyond a gap");
+    placement[rank] = node;
+  }
+  return placement;
+}
+
 MappingProblem make_problem(const RoutedNetwork& network, const ProcessGraph& graph, const std::string& allocation,
                             int slots_per_node, uint64_t seed) {
   if (slots_per_node < 1) throw Error("slots per node must be >= 1");

@@ -29,6 +29,10 @@ struct MappingProblem {
 MappingProblem make_problem(const RoutedNetwork& network, const ProcessGraph& graph, const std::string& allocation,
                             int slots_per_node, uint64_t seed);
 
+// Reads the "rank node" lines that `mapsim map -o` writes (node id or name; '#' comments);
+// every rank 0..R-1 exactly once. Throws "FILE:LINE: ..." otherwise.
+Placement read_placement(const std::string& path, const Network& network);
+
 // Throws mapsim::Error naming the first task that is unplaced, off the allocation or over capacity.
 void check_placement(const MappingProblem& problem, const Placement& placement);
 

@@ -1,0 +1,137 @@
+// Store-and-forward and packet models. Every directed link end is an output port with a FIFO
+// queue served one packet at a time: a packet occupies the port for bytes/bandwidth, reaches the
+// next switch after the link's propagation delay, and is queued at its next port after that
+// switch's router delay. A whole message is one packet in the store-and-forward model.
+// Port ids: node n's injection port n, its ejection port N + n, channel c at 2N + c.
+#include <cmath>
+#include <deque>
+#include <simgrid/s4u/NetZone.hpp>
+
+#include "sim/transport.h"
+
+namespace mapsim::sim {
+namespace {
+
+class PortTransport : public Transport {
+ public:
+  PortTransport(const RoutedNetwork& routed, const SimOptions& options, std::vector<Message>& messages,
+                Delivered delivered)
+      : routed_(routed), messages_(messages), delivered_(std::move(delivered)),
+        mtu_(options.model == Fidelity::Packet ? options.mtu : INFINITY) {
+    simgrid::s4u::create_full_zone("mapsim")->seal();  // no SimGrid resources: SimGrid runs the event queue
+    const Network& net = routed.network();
+    const int n = net.num_nodes();
+    ports_.resize(2 * n + net.num_channels());
+    for (int i = 0; i < n; ++i) {
+      const Node& node = net.node(i);
+      const double switch_delay = net.switch_at(node.switch_id).router_delay;
+      set_port(i, node.bandwidth, node.latency + switch_delay);  // the packet then sits in the switch
+      set_port(n + i, node.bandwidth, node.latency);
+    }
+    for (int c = 0; c < net.num_channels(); ++c) {
+      const Link& link = net.link(c / 2);
+      set_port(2 * n + c, link.bandwidth, link.latency + net.switch_at(net.channel_target(c)).router_delay);
+    }
+  }
+
+  void start(int id, Message& m) override {
+    const Network& net = routed_.network();
+    const int n = net.num_nodes();
+    routed_.route(m.src_node, m.dst_node, channels_);
+    m.route.clear();
+    m.route.push_back(m.src_node);
+    for (int c : channels_) m.route.push_back(2 * n + c);
+    m.route.push_back(n + m.dst_node);
+    const long packets = m.bytes > 0 && std::isfinite(mtu_) ? static_cast<long>(std::ceil(m.bytes / mtu_)) : 1;
+    m.pending_packets = static_cast<int>(packets);
+    at(now() + net.startup, [this, id, packets] {
+      ++events_;
+      const double bytes = messages_[id].bytes;
+      for (long p = 0; p < packets; ++p) {
+        const double size = std::isfinite(mtu_) ? std::min(mtu_, bytes - p * mtu_) : bytes;
+        enqueue(Packet{id, 0, size});
+      }
+    });
+  }
+
+  long events() const override { return events_; }
+
+ private:
+  struct Packet {
+    int message;
+    int hop;  // index into the message's route
+    double bytes;
+  };
+  struct Port {
+    double bandwidth = 1, delay = 0;  // delay: propagation plus the next switch's router delay
+    bool busy = false;
+    std::deque<Packet> queue;
+  };
+
+  void set_port(int id, double bandwidth, double delay) {
+    ports_[id].bandwidth = bandwidth;
+    ports_[id].delay = delay;
+  }
+
+  void enqueue(const Packet& packet) {
+    Port& port = ports_[messages_[packet.message].route[packet.hop]];
+    if (port.busy) {
+      port.queue.push_back(packet);
+      return;
+    }
+    transmit(port, packet);
+  }
+
+  void transmit(Port& port, const Packet& packet) {
+    port.busy = true;
+    const int port_id = static_cast<int>(&port - ports_.data());
+    at(now() + packet.bytes / port.bandwidth, [this, port_id, packet] {
+      ++events_;
+      Port& p = ports_[port_id];
+      p.busy = false;
+      if (!p.queue.empty()) {
+        Packet next = p.queue.front();
+        p.queue.pop_front();
+        transmit(p, next);
+      }
+      arrive(packet, now() + p.delay);
+    });
+  }
+
+  void arrive(Packet packet, double date) {
+    Message& m = messages_[packet.message];
+    const bool last_hop = packet.hop + 1 == static_cast<int>(m.route.size());
+    auto next = [this, packet, last_hop] {
+      if (!last_hop) {
+        enqueue(Packet{packet.message, packet.hop + 1, packet.bytes});
+        return;
+      }
+      if (--messages_[packet.message].pending_packets == 0) delivered_(packet.message);
+    };
+    if (date > now()) {
+      at(date, [this, next] {
+        ++events_;
+        next();
+      });
+    } else {
+      next();
+    }
+  }
+
+  const RoutedNetwork& routed_;
+  std::vector<Message>& messages_;
+  Delivered delivered_;
+  double mtu_;
+  std::vector<Port> ports_;
+  std::vector<int> channels_;
+  long events_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_port_transport(const RoutedNetwork& routed, const SimOptions& options,
+                                               std::vector<Message>& messages, Transport::Delivered delivered) {
+  return std::make_unique<PortTransport>(routed, options, messages, std::move(delivered));
+}
+
+}  // namespace mapsim::sim

@@ -1,0 +1,352 @@
+#include "sim/replay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <simgrid/s4u/Engine.hpp>
+
+#include "topologies/error.h"
+#include "topologies/units.h"
+
+namespace mapsim::sim {
+namespace {
+
+LatencyStats summarise(std::vector<double>& values) {
+  LatencyStats s;
+  s.count = static_cast<long>(values.size());
+  if (values.empty()) return s;
+  std::sort(values.begin(), values.end());
+  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / values.size();
+  auto rank = [&](double q) {  // nearest-rank percentile
+    size_t k = static_cast<size_t>(std::ceil(q * values.size()));
+    return values[std::clamp<size_t>(k, 1, values.size()) - 1];
+  };
+  s.p50 = rank(0.50);
+  s.p99 = rank(0.99);
+  s.max = values.back();
+  return s;
+}
+
+}  // namespace
+
+Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, const SimOptions& options)
+    : routed_(routed), placement_(placement), trace_(trace), options_(options), ranks_(trace.num_ranks()) {
+  const Network& net = routed.network();
+  auto on_delivered = [this](int id) { delivered(id); };
+  transport_ = options.model == Fidelity::Flow ? make_flow_transport(routed, options, messages_, on_delivered)
+                                               : make_port_transport(routed, options, messages_, on_delivered);
+  stats_.model = fidelity_name(options.model);
+  stats_.rank_finish.assign(ranks_.size(), 0);
+  stats_.channels.assign(net.num_channels(), {});
+  stats_.node_out.assign(net.num_nodes(), {});
+  stats_.node_in.assign(net.num_nodes(), {});
+  stats_.switch_bytes.assign(net.num_switches(), 0);
+}
+
+void Replay::run() {
+  for (int r = 0; r < static_cast<int>(ranks_.size()); ++r) at(0, [this, r] { ++local_events_; advance(r); });
+  simgrid::s4u::Engine::get_instance()->run();
+
+  std::vector<std::string> problems;
+  int blocked = 0;
+  for (int r = 0; r < static_cast<int>(ranks_.size()); ++r) {
+    if (!ranks_[r].finished) {
+      if (++blocked <= 4) problems.push_back(describe_blocked(r));
+      continue;
+    }
+    for (const auto& [key, ids] : ranks_[r].stored)
+      for (int id : ids)
+        if (id >= 0 && !requests_[id].done && problems.size() < 4)
+          problems.push_back("rank " + std::to_string(r) + " ended with a pending " + describe_request(id));
+  }
+  if (blocked > 4) problems.push_back("and " + std::to_string(blocked - 4) + " more blocked ranks");
+  if (problems.empty())
+    for (const auto& [key, ids] : unexpected_)
+      for (int id : ids)
+        if (problems.empty())
+          problems.push_back("a send from rank " + std::to_string(messages_[id].src_rank) + " to rank " +
+                             std::to_string(messages_[id].dst_rank) + " tag " + std::to_string(messages_[id].tag) +
+                             " was never received");
+  if (!problems.empty()) {
+    std::string text = (blocked ? "deadlock at t=" + format_time(now()) + ": " : "inconsistent trace: ");
+    for (size_t i = 0; i < problems.size(); ++i) text += (i ? "; " : "") + problems[i];
+    throw Error(text);
+  }
+}
+
+void Replay::advance(int r) {
+  Rank& s = ranks_[r];
+  const RankTrace& trace = trace_.ranks[r];
+  while (true) {
+    if (s.op == s.ops.size()) {
+      if (s.pc == trace.actions.size()) {
+        s.finished = true;
+        stats_.rank_finish[r] = now();
+        return;
+      }
+      s.ops.clear();
+      s.op = 0;
+      expand_action(trace.actions[s.pc++], trace, r, static_cast<int>(ranks_.size()), s.ops);
+      continue;
+    }
+    const Op op = s.ops[s.op++];
+    switch (op.kind) {
+      case Op::Isend: post_send(r, op); break;
+      case Op::Irecv: post_recv(r, op); break;
+      case Op::WaitGroup: {
+        std::vector<int> group;
+        group.swap(s.group);
+        if (block_on(r, std::move(group))) return;
+        break;
+      }
+      case Op::WaitKey: case Op::TestKey: {
+        auto it = s.stored.find({op.peer, op.dst, op.tag});
+        if (it == s.stored.end()) break;  // as SMPI: already completed by an earlier test
+        const int id = it->second.front();
+        it->second.pop_front();
+        if (it->second.empty()) s.stored.erase(it);
+        if (id < 0) break;
+        if (op.kind == Op::WaitKey) {
+          if (block_on(r, {id})) return;
+        } else if (requests_[id].done) {
+          free_request(id);
+          s.stored[{op.peer, op.dst, op.tag}].push_back(-1);  // a later wait returns at once
+        } else {
+          s.stored[{op.peer, op.dst, op.tag}].push_back(id);
+        }
+        break;
+      }
+      case Op::WaitAll: {
+        std::vector<int> all;
+        for (const auto& [key, ids] : s.stored)
+          for (int id : ids)
+            if (id >= 0) all.push_back(id);
+        s.stored.clear();
+        if (block_on(r, std::move(all))) return;
+        break;
+      }
+      case Op::Compute: case Op::Sleep: {
+        const double seconds = op.kind == Op::Compute ? op.amount / options_.flops : op.amount;
+        s.computing = true;
+        at(now() + seconds, [this, r] {
+          ++local_events_;
+          ranks_[r].computing = false;
+          advance(r);
+        });
+        return;
+      }
+    }
+  }
+}
+
+bool Replay::block_on(int r, std::vector<int> ids) {
+  int pending = 0;
+  for (int id : ids)
+    if (!requests_[id].done) {
+      requests_[id].awaited = true;
+      ++pending;
+    }
+  if (pending == 0) {
+    for (int id : ids) free_request(id);
+    return false;
+  }
+  ranks_[r].blocked_on = std::move(ids);
+  ranks_[r].waiting = pending;
+  return true;
+}
+
+void Replay::complete(int id) {
+  Request& req = requests_[id];
+  req.done = true;
+  if (!req.awaited) return;
+  Rank& s = ranks_[req.rank];
+  if (--s.waiting > 0) return;
+  for (int waited : s.blocked_on) free_request(waited);
+  const int rank = req.rank;
+  s.blocked_on.clear();
+  advance(rank);
+}
+
+int Replay::new_request(const Request& r) {
+  if (free_requests_.empty()) {
+    requests_.push_back(r);
+    return static_cast<int>(requests_.size()) - 1;
+  }
+  const int id = free_requests_.back();
+  free_requests_.pop_back();
+  requests_[id] = r;
+  return id;
+}
+
+void Replay::free_request(int id) { free_requests_.push_back(id); }
+
+void Replay::post_send(int r, const Op& op) {
+  const int dst = op.peer;
+  Request req;
+  req.send = true;
+  req.rank = r;
+  req.peer = dst;
+  req.tag = op.tag;
+  req.bytes = op.amount;
+  const bool rendezvous = op.amount >= options_.eager_threshold;
+  req.done = !rendezvous;
+  const int rid = new_request(req);
+  if (op.user) ranks_[r].stored[{r, dst, op.tag}].push_back(rid);
+  else ranks_[r].group.push_back(rid);
+
+  int id;
+  if (free_messages_.empty()) {
+    messages_.emplace_back();
+    id = static_cast<int>(messages_.size()) - 1;
+  } else {
+    id = free_messages_.back();
+    free_messages_.pop_back();
+  }
+  Message& m = messages_[id];
+  m = Message{};
+  m.src_rank = r;
+  m.dst_rank = dst;
+  m.src_node = placement_[r];
+  m.dst_node = placement_[dst];
+  m.tag = op.tag;
+  m.bytes = op.amount;
+  m.posted = now();
+  m.rendezvous = rendezvous;
+  m.send_request = rendezvous ? rid : -1;  // an eager send's request may be freed before delivery
+  m.distant = op.distant;
+  m.collective = op.collective;
+
+  auto it = posted_.find(pair_key(dst, r));
+  if (it != posted_.end())
+    for (auto q = it->second.begin(); q != it->second.end(); ++q) {
+      const int tag = requests_[*q].tag;
+      if (tag == op.tag || (tag == -1 && op.tag >= 0)) {
+        const int recv = *q;
+        it->second.erase(q);
+        if (it->second.empty()) posted_.erase(it);
+        match(id, recv);
+        return;
+      }
+    }
+  unexpected_[pair_key(dst, r)].push_back(id);
+}
+
+void Replay::post_recv(int r, const Op& op) {
+  Request req;
+  req.rank = r;
+  req.peer = op.peer;
+  req.tag = op.tag;
+  req.bytes = op.amount;
+  const int rid = new_request(req);
+  if (op.user) ranks_[r].stored[{op.peer, r, op.tag}].push_back(rid);
+  else ranks_[r].group.push_back(rid);
+
+  auto it = unexpected_.find(pair_key(r, op.peer));
+  if (it != unexpected_.end())
+    for (auto q = it->second.begin(); q != it->second.end(); ++q) {
+      const int tag = messages_[*q].tag;
+      if (tag == op.tag || (op.tag == -1 && tag >= 0)) {
+        const int id = *q;
+        it->second.erase(q);
+        if (it->second.empty()) unexpected_.erase(it);
+        match(id, rid);
+        return;
+      }
+    }
+  posted_[pair_key(r, op.peer)].push_back(rid);
+}
+
+void Replay::match(int id, int recv) {
+  Message& m = messages_[id];
+  m.recv_request = recv;
+  m.started = now();
+  requests_[recv].message = id;
+  ++stats_.messages;
+  stats_.bytes += m.bytes;
+
+  const Network& net = routed_.network();
+  if (m.src_node == m.dst_node) {
+    at(now() + net.startup + m.bytes / options_.intra_node_bandwidth, [this, id] {
+      ++local_events_;
+      delivered(id);
+    });
+    return;
+  }
+  routed_.route(m.src_node, m.dst_node, route_);
+  zero_load_sum_ += routed_.route_latency(m.src_node, m.dst_node, route_);
+  const Node& src = net.node(m.src_node);
+  const Node& dst = net.node(m.dst_node);
+  stats_.node_out[m.src_node].bytes += m.bytes;
+  stats_.node_out[m.src_node].messages += 1;
+  stats_.node_out[m.src_node].busy += m.bytes / src.bandwidth;
+  stats_.node_in[m.dst_node].bytes += m.bytes;
+  stats_.node_in[m.dst_node].messages += 1;
+  stats_.node_in[m.dst_node].busy += m.bytes / dst.bandwidth;
+  stats_.switch_bytes[src.switch_id] += m.bytes;
+  for (int c : route_) {
+    PortLoad& load = stats_.channels[c];
+    load.bytes += m.bytes;
+    load.messages += 1;
+    load.busy += m.bytes / net.link(c / 2).bandwidth;
+    stats_.switch_bytes[net.channel_target(c)] += m.bytes;
+  }
+  transport_->start(id, m);
+}
+
+void Replay::delivered(int id) {
+  Message& m = messages_[id];
+  const double latency = now() - m.posted;
+  latencies_.push_back(latency);
+  if (!m.collective) (m.distant ? distant_latencies_ : neighbour_latencies_).push_back(latency);
+  if (options_.record_messages)
+    stats_.message_log.push_back({m.src_rank, m.dst_rank, m.tag, m.bytes, m.posted, m.started, now(),
+                                  m.src_node == m.dst_node ? 0 : routed_.hops(m.src_node, m.dst_node), m.distant,
+                                  m.collective});
+  const int recv = m.recv_request, send = m.send_request;
+  free_messages_.push_back(id);
+  complete(recv);
+  if (send >= 0) complete(send);
+}
+
+std::string Replay::describe_request(int id) const {
+  const Request& r = requests_[id];
+  std::string text = r.send ? "send to rank " + std::to_string(r.peer) : "recv from rank " + std::to_string(r.peer);
+  text += r.tag < -1 ? " (collective)" : " tag " + std::to_string(r.tag);
+  if (r.send) text += " (" + format_number(r.bytes) + " B, rendezvous)";
+  return text;
+}
+
+std::string Replay::describe_blocked(int r) const {
+  const Rank& s = ranks_[r];
+  const RankTrace& trace = trace_.ranks[r];
+  std::string where = "rank " + std::to_string(r);
+  if (s.pc > 0) {
+    const Action& a = trace.actions[s.pc - 1];
+    where += a.line ? " at " + trace.file + ":" + std::to_string(a.line) : std::string();
+    where += std::string(" (") + action_name(a.type) + ")";
+  }
+  for (int id : s.blocked_on)
+    if (!requests_[id].done) return where + " waits for " + describe_request(id);
+  return where + " is blocked";
+}
+
+SimResult Replay::result(double wall_seconds) const {
+  SimResult out = stats_;
+  auto copy = latencies_, neighbour = neighbour_latencies_, distant = distant_latencies_;
+  out.latency = summarise(copy);
+  out.neighbour_latency = summarise(neighbour);
+  out.distant_latency = summarise(distant);
+  out.makespan = out.rank_finish.empty() ? 0 : *std::max_element(out.rank_finish.begin(), out.rank_finish.end());
+  long network_messages = 0;
+  for (const auto& load : out.node_out) network_messages += static_cast<long>(load.messages);
+  out.avg_zero_load_latency = network_messages ? zero_load_sum_ / network_messages : 0;
+  for (const PortLoad& load : out.channels) {
+    out.max_link_load = std::max(out.max_link_load, load.bytes);
+    if (out.makespan > 0) out.max_link_utilisation = std::max(out.max_link_utilisation, load.busy / out.makespan);
+  }
+  out.events = local_events_ + transport_->events();
+  out.wall_seconds = wall_seconds;
+  return out;
+}
+
+}  // namespace mapsim::sim

@@ -1,0 +1,79 @@
+// Internal to sim/: MPI semantics over a transport. Each rank is an event-driven state machine
+// over its actions (no SimGrid actors: callbacks on SimGrid's event queue). Sends and receives
+// match per (receiver, source) in posting order, by tag; matched messages go to the transport.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/ops.h"
+#include "sim/simulate.h"
+#include "sim/transport.h"
+
+namespace mapsim::sim {
+
+class Replay {
+ public:
+  Replay(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, const SimOptions& options);
+  // Schedules every rank at time 0, runs SimGrid's engine (created by the caller) and checks
+  // that every rank finished; throws mapsim::Error naming blocked ranks otherwise.
+  void run();
+  SimResult result(double wall_seconds) const;
+
+ private:
+  struct Request {
+    bool send = false, done = false, awaited = false;
+    int rank = -1, peer = -1, tag = 0;
+    double bytes = 0;
+    int message = -1;
+  };
+  struct Rank {
+    size_t pc = 0;                 // next action
+    std::vector<Op> ops;           // expansion of the current action
+    size_t op = 0;
+    std::vector<int> group;        // requests of the current action, waited by WaitGroup
+    std::vector<int> blocked_on;   // requests the rank waits for
+    int waiting = 0;
+    bool computing = false, finished = false;
+    std::map<std::tuple<int, int, int>, std::deque<int>> stored;  // user requests by (src, dst, tag)
+  };
+
+  void advance(int rank);
+  bool block_on(int rank, std::vector<int> requests);
+  void post_send(int rank, const Op& op);
+  void post_recv(int rank, const Op& op);
+  void match(int message, int recv_request);
+  void delivered(int message);
+  void complete(int request);
+  int new_request(const Request& r);
+  void free_request(int id);
+  std::string describe_request(int id) const;
+  std::string describe_blocked(int rank) const;
+  static uint64_t pair_key(int receiver, int source) { return (static_cast<uint64_t>(receiver) << 32) | static_cast<uint32_t>(source); }
+
+  const RoutedNetwork& routed_;
+  const Placement& placement_;
+  const Trace& trace_;
+  SimOptions options_;
+  std::vector<Rank> ranks_;
+  std::vector<Request> requests_;
+  std::vector<int> free_requests_;
+  std::vector<Message> messages_;
+  std::vector<int> free_messages_;
+  std::unordered_map<uint64_t, std::deque<int>> unexpected_;  // sends waiting for a receive
+  std::unordered_map<uint64_t, std::deque<int>> posted_;      // receives waiting for a send
+  std::unique_ptr<Transport> transport_;
+  long local_events_ = 0;
+
+  // Statistics, accumulated as messages start and arrive.
+  SimResult stats_;
+  std::vector<double> latencies_, neighbour_latencies_, distant_latencies_;
+  double zero_load_sum_ = 0;
+  std::vector<int> route_;
+};
+
+}  // namespace mapsim::sim

@@ -1,0 +1,103 @@
+#include "sim/report.h"
+
+#include <cstdio>
+
+#include "topologies/units.h"
+
+namespace mapsim {
+namespace {
+
+nlohmann::ordered_json latency_json(const LatencyStats& s) {
+  return {{"count", s.count}, {"mean", s.mean}, {"p50", s.p50}, {"p99", s.p99}, {"max", s.max}};
+}
+
+std::string csv_name(const std::string& name) {
+  if (name.find_first_of(",\"\n") == std::string::npos) return name;
+  std::string out = "\"";
+  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+nlohmann::ordered_json summary_json(const SimResult& r, const RoutedNetwork& routed) {
+  const Network& net = routed.network();
+  double max_switch = 0;
+  int busiest = -1;
+  for (int s = 0; s < net.num_switches(); ++s)
+    if (r.switch_bytes[s] > max_switch) max_switch = r.switch_bytes[s], busiest = s;
+  double max_nic = 0;
+  for (int n = 0; n < net.num_nodes(); ++n) max_nic = std::max({max_nic, r.node_out[n].bytes, r.node_in[n].bytes});
+  nlohmann::ordered_json j{
+      {"model", r.model},
+      {"makespan", r.makespan},
+      {"messages", r.messages},
+      {"bytes", r.bytes},
+      {"avg_latency", r.latency.mean},
+      {"latency", latency_json(r.latency)},
+      {"neighbour_latency", latency_json(r.neighbour_latency)},
+      {"distant_latency", latency_json(r.distant_latency)},
+      {"avg_zero_load_latency", r.avg_zero_load_latency},
+      {"max_link_load", r.max_link_load},
+      {"max_link_utilisation", r.max_link_utilisation},
+      {"max_switch_load", max_switch},
+      {"busiest_switch", busiest < 0 ? std::string() : net.switch_at(busiest).name},
+      {"max_nic_load", max_nic},
+      {"events", r.events},
+      {"events_per_second", r.wall_seconds > 0 ? r.events / r.wall_seconds : 0.0},
+      {"wall_seconds", r.wall_seconds},
+      {"peak_memory_mb", r.peak_memory_kb / 1024.0},
+      {"rank_finish", r.rank_finish},
+      {"switch_bytes", r.switch_bytes},
+  };
+  return j;
+}
+
+void write_links_csv(const SimResult& r, const RoutedNetwork& routed, std::ostream& out) {
+  const Network& net = routed.network();
+  out << "kind,id,from,to,bandwidth,bytes,messages,busy_seconds,utilisation\n";
+  auto row = [&](const char* kind, int id, const std::string& from, const std::string& to, double bandwidth,
+                 const PortLoad& load) {
+    out << kind << "," << id << "," << csv_name(from) << "," << csv_name(to) << "," << format_number(bandwidth, 17)
+        << "," << format_number(load.bytes, 17) << "," << format_number(load.messages, 17) << ","
+        << format_number(load.busy, 17) << "," << format_number(r.makespan > 0 ? load.busy / r.makespan : 0, 6) << "\n";
+  };
+  for (int c = 0; c < net.num_channels(); ++c)
+    row("link", c, net.switch_at(net.channel_source(c)).name, net.switch_at(net.channel_target(c)).name,
+        net.link(c / 2).bandwidth, r.channels[c]);
+  for (int n = 0; n < net.num_nodes(); ++n) {
+    const Node& node = net.node(n);
+    row("nic-out", n, node.name, net.switch_at(node.switch_id).name, node.bandwidth, r.node_out[n]);
+    row("nic-in", n, net.switch_at(node.switch_id).name, node.name, node.bandwidth, r.node_in[n]);
+  }
+}
+
+void write_messages_csv(const SimResult& r, std::ostream& out) {
+  out << "src,dst,tag,bytes,posted,started,delivered,latency,hops,distant,collective\n";
+  for (const MessageRecord& m : r.message_log)
+    out << m.src << "," << m.dst << "," << m.tag << "," << format_number(m.bytes, 17) << ","
+        << format_number(m.posted, 17) << "," << format_number(m.started, 17) << "," << format_number(m.delivered, 17)
+        << "," << format_number(m.delivered - m.posted, 17) << "," << m.hops << "," << m.distant << ","
+        << m.collective << "\n";
+}
+
+void print_summary(const SimResult& r, std::ostream& out) {
+  char line[256];
+  auto print = [&](const char* key, const std::string& value) {
+    std::snprintf(line, sizeof line, "%-22s %s\n", key, value.c_str());
+    out << line;
+  };
+  print("model", r.model);
+  print("makespan", format_time(r.makespan));
+  print("messages", std::to_string(r.messages) + " (" + format_number(r.bytes) + " bytes)");
+  print("avg latency", format_time(r.latency.mean) + " (p50 " + format_time(r.latency.p50) + ", p99 " +
+                           format_time(r.latency.p99) + ", max " + format_time(r.latency.max) + ")");
+  if (r.distant_latency.count > 0)
+    print("  neighbour / distant", format_time(r.neighbour_latency.mean) + " / " + format_time(r.distant_latency.mean));
+  print("zero-load latency", format_time(r.avg_zero_load_latency));
+  print("max link load", format_number(r.max_link_load) + " bytes (utilisation " +
+                             format_number(r.max_link_utilisation, 3) + ")");
+  print("events", std::to_string(r.events) + " in " + format_number(r.wall_seconds, 3) + " s wall");
+}
+
+}  // namespace mapsim

@@ -1,0 +1,18 @@
+// The engine's outputs, as files and as a short table: summary.json (makespan, messages,
+// avg_latency, max_link_load, events, wall_seconds, ...), links.csv (one row per directed
+// switch-to-switch channel and node link), messages.csv (one row per message, on request).
+#pragma once
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+#include "sim/simulate.h"
+
+namespace mapsim {
+
+nlohmann::ordered_json summary_json(const SimResult& result, const RoutedNetwork& routed);
+void write_links_csv(const SimResult& result, const RoutedNetwork& routed, std::ostream& out);
+void write_messages_csv(const SimResult& result, std::ostream& out);
+void print_summary(const SimResult& result, std::ostream& out);
+
+}  // namespace mapsim

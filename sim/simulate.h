@@ -1,0 +1,76 @@
+// sim: replays an MPI program (TI actions, recorded or synthetic) on a routed network under a
+// placement, on SimGrid 3.32, and reports run time, message latencies and link loads.
+//   model flow               one fluid flow per message, exact max-min sharing (cut-through-like)
+//   model store-and-forward  whole messages, FIFO output ports, queueing under contention
+//   model packet             store-and-forward of MTU-sized packets, pipelined across hops
+// MPI semantics mirror SMPI: a send below the eager threshold completes at once for the sender,
+// a larger one when its data has arrived; data moves once send and receive are both posted.
+// Each simulate() call runs SimGrid in a child process (SimGrid allows one engine per process).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "mappers/mapping.h"
+#include "topologies/routed_network.h"
+#include "traces/ti_trace.h"
+
+namespace mapsim {
+
+enum class Fidelity { Flow, StoreAndForward, Packet };
+Fidelity parse_fidelity(const std::string& name);  // flow | store-and-forward | packet
+const char* fidelity_name(Fidelity model);
+
+struct SimOptions {
+  Fidelity model = Fidelity::Flow;
+  double eager_threshold = 65536;      // bytes; SMPI's smpi/send-is-detached-thresh
+  double mtu = 4096;                   // packet model, bytes
+  double flops = 1e9;                  // node speed for compute actions, flop/s
+  double intra_node_bandwidth = 1e10;  // ranks on one node, bytes/s (no network resources)
+  bool record_messages = false;        // keep one MessageRecord per message
+};
+
+struct PortLoad {
+  double bytes = 0;
+  double messages = 0;  // messages (packets in the packet model count once per message)
+  double busy = 0;      // seconds spent serialising
+};
+
+struct MessageRecord {
+  int src, dst, tag;
+  double bytes, posted, started, delivered;
+  int hops;
+  bool distant, collective;
+};
+
+struct LatencyStats {
+  long count = 0;
+  double mean = 0, p50 = 0, p99 = 0, max = 0;
+};
+
+struct SimResult {
+  std::string model;
+  double makespan = 0;                 // simulated seconds until the last rank finished
+  std::vector<double> rank_finish;
+  long messages = 0;
+  double bytes = 0;
+  LatencyStats latency;                // send invoked -> data delivered, all messages
+  LatencyStats neighbour_latency;      // synthetic workloads: neighbour partners
+  LatencyStats distant_latency;        //                      random distant partners
+  double avg_zero_load_latency = 0;    // t_s + d t_p + (d+1) t_r over the same messages
+  std::vector<PortLoad> channels;      // per directed switch-to-switch channel (Network::channel)
+  std::vector<PortLoad> node_out, node_in;  // per node: injection and ejection links
+  std::vector<double> switch_bytes;    // bytes received by each switch (takizawa2008's S0 load)
+  double max_link_load = 0;            // bytes on the busiest switch-to-switch channel
+  double max_link_utilisation = 0;
+  long events = 0;
+  double wall_seconds = 0;
+  long peak_memory_kb = 0;             // of the simulating process
+  std::vector<MessageRecord> message_log;
+};
+
+// Throws mapsim::Error on a deadlock (naming the blocked ranks and what each waits for), a trace
+// whose rank count differs from the placement, or a rank placed off the network.
+SimResult simulate(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
+                   const SimOptions& options);
+
+}  // namespace mapsim

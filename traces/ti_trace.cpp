@@ -1,0 +1,404 @@
+#include "traces/ti_trace.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include "topologies/error.h"
+#include "topologies/units.h"
+
+namespace mapsim {
+namespace {
+
+struct ActionInfo {
+  const char* name;
+  ActionType type;
+};
+
+constexpr ActionInfo kActions[] = {
+    {"init", ActionType::Init},           {"finalize", ActionType::Finalize},
+    {"send", ActionType::Send},           {"isend", ActionType::Isend},
+    {"recv", ActionType::Recv},           {"irecv", ActionType::Irecv},
+    {"wait", ActionType::Wait},           {"waitall", ActionType::Waitall},
+    {"test", ActionType::Test},           {"sendRecv", ActionType::SendRecv},
+    {"barrier", ActionType::Barrier},     {"bcast", ActionType::Bcast},
+    {"reduce", ActionType::Reduce},       {"allreduce", ActionType::Allreduce},
+    {"alltoall", ActionType::Alltoall},   {"alltoallv", ActionType::Alltoallv},
+    {"gather", ActionType::Gather},       {"gatherv", ActionType::Gatherv},
+    {"allgather", ActionType::Allgather}, {"allgatherv", ActionType::Allgatherv},
+    {"scatter", ActionType::Scatter},     {"scatterv", ActionType::Scatterv},
+    {"reducescatter", ActionType::ReduceScatter}, {"scan", ActionType::Scan},
+    {"exscan", ActionType::Exscan},       {"compute", ActionType::Compute},
+    {"sleep", ActionType::Sleep},         {"comm_size", ActionType::CommSize},
+    {"comm_split", ActionType::CommSplit}, {"comm_dup", ActionType::CommDup},
+    {"location", ActionType::Location},
+};
+
+// sizeof of each predefined type of SimGrid 3.32 (x86_64), indexed by its id; 0 for UB/LB.
+constexpr int kDatatypeSizes[] = {8, 4, 1, 2, 8, 4, 1, 8, 1, 1, 2, 4, 8, 8, 16, 4, 1, 1, 2, 4,
+                                  8, 1, 2, 4, 8, 8, 16, 32, 8, 8, 8, 16, 16, 8, 8, 8, 16, 16, 4, 4,
+                                  8, 16, 8, 16, 16, 4, 2, 4, 8, 16, 32, 1, 8, 16, 32, 0, 0, 1, 8, 8};
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> tokens;
+  std::istringstream in(line);
+  for (std::string token; in >> token;) tokens.push_back(token);
+  return tokens;
+}
+
+// Parses the arguments of one line; every error names file and line.
+class LineParser {
+ public:
+  LineParser(const std::string& file, int line, std::vector<std::string> tokens, int ranks, int default_type)
+      : file_(file), line_(line), tokens_(std::move(tokens)), ranks_(ranks), default_type_(default_type) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw Error(file_ + ":" + std::to_string(line_) + ": " + what);
+  }
+  size_t args() const { return tokens_.size() - 2; }
+  const std::string& arg(size_t i) const {
+    if (i >= args()) fail("'" + tokens_[1] + "' expects more arguments (see docs/traces.md)");
+    return tokens_[i + 2];
+  }
+  double number(size_t i, const char* what) const {
+    const std::string& text = arg(i);
+    char* end = nullptr;
+    double value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !std::isfinite(value))
+      fail(std::string("expected ") + what + ", got '" + text + "'");
+    return value;
+  }
+  int integer(size_t i, const char* what) const {
+    double value = number(i, what);
+    if (value != std::trunc(value) || std::fabs(value) > 2e9)
+      fail(std::string("expected an integer ") + what + ", got '" + arg(i) + "'");
+    return static_cast<int>(value);
+  }
+  double count(size_t i, const char* what) const {
+    double value = number(i, what);
+    if (value < 0) fail(std::string("expected a non-negative ") + what + ", got '" + arg(i) + "'");
+    return std::trunc(value);
+  }
+  int rank(size_t i, const char* what) const {
+    int value = integer(i, what);
+    if (value < 0 || value >= ranks_)
+      fail(std::string(what) + " " + std::to_string(value) + " is out of range: the trace has " + std::to_string(ranks_) +
+           " ranks");
+    return value;
+  }
+  // Datatype size at argument i, or the rank's default when absent.
+  int type(size_t i) const {
+    if (i >= args()) return default_type_;
+    int id = integer(i, "datatype id");
+    if (id < 0 || id >= static_cast<int>(std::size(kDatatypeSizes)) || kDatatypeSizes[id] == 0)
+      fail("unknown datatype id " + arg(i));
+    return kDatatypeSizes[id];
+  }
+  int ranks() const { return ranks_; }
+
+ private:
+  std::string file_;
+  int line_;
+  std::vector<std::string> tokens_;
+  int ranks_;
+  int default_type_;
+};
+
+ActionType lookup(const LineParser& p, const std::string& name) {
+  static const std::unordered_map<std::string, ActionType> table = [] {
+    std::unordered_map<std::string, ActionType> t;
+    for (const auto& info : kActions) t.emplace(info.name, info.type);
+    return t;
+  }();
+  auto it = table.find(name);
+  if (it == table.end()) p.fail("unknown action '" + name + "'");
+  return it->second;
+}
+
+// Appends `n` counts starting at argument `first`, scaled to bytes; returns the pool offset.
+uint32_t read_counts(const LineParser& p, size_t first, int n, int type_size, RankTrace& rank) {
+  uint32_t offset = static_cast<uint32_t>(rank.counts.size());
+  for (int i = 0; i < n; ++i) rank.counts.push_back(p.count(first + i, "count") * type_size);
+  return offset;
+}
+
+Action parse_action(const LineParser& p, const std::string& name, RankTrace& rank, int& default_type) {
+  Action a{lookup(p, name)};
+  const int n = p.ranks();
+  switch (a.type) {
+    case ActionType::Init:
+      default_type = p.args() > 0 ? 8 : 1;  // MPE traces (init with an argument) count doubles
+      break;
+    case ActionType::Send: case ActionType::Isend: case ActionType::Recv: case ActionType::Irecv: {
+      if (p.args() == 2) p.fail("'" + name + "' without a tag is SimGrid's old format; expected PEER TAG SIZE");
+      bool recv = a.type == ActionType::Recv || a.type == ActionType::Irecv;
+      a.peer = p.rank(0, recv ? "source rank" : "destination rank");
+      a.tag = p.integer(1, "tag");
+      double size = p.number(2, "size");
+      if (size < 0 && !recv) p.fail("expected a non-negative size");
+      a.bytes = size < 0 ? -1 : std::trunc(size) * p.type(3);
+      break;
+    }
+    case ActionType::Wait: case ActionType::Test:
+      a.peer = p.rank(0, "source rank");
+      a.root = p.rank(1, "destination rank");
+      a.tag = p.integer(2, "tag");
+      break;
+    case ActionType::SendRecv:
+      a.bytes = p.count(0, "send count") * p.type(4);
+      a.peer = p.rank(1, "destination rank");
+      a.bytes2 = p.count(2, "receive count") * p.type(5);
+      a.root = p.rank(3, "source rank");
+      break;
+    case ActionType::Bcast:
+      a.root = p.args() > 1 ? p.rank(1, "root") : 0;
+      a.bytes = p.count(0, "size") * p.type(2);
+      break;
+    case ActionType::Reduce:
+      a.root = p.args() > 2 ? p.rank(2, "root") : 0;
+      a.bytes = p.count(0, "count") * p.type(3);
+      a.flops = p.count(1, "compute amount");
+      break;
+    case ActionType::Allreduce:
+      a.bytes = p.count(0, "count") * p.type(2);
+      a.flops = p.count(1, "compute amount");
+      break;
+    case ActionType::Alltoall: case ActionType::Allgather:
+      a.bytes = p.count(0, "send count") * p.type(2);
+      a.bytes2 = p.count(1, "receive count") * p.type(3);
+      break;
+    case ActionType::Gather: case ActionType::Scatter:
+      a.root = p.args() > 2 ? p.rank(2, "root") : 0;
+      a.bytes = p.count(0, "send count") * p.type(3);
+      a.bytes2 = p.count(1, "receive count") * p.type(4);
+      break;
+    case ActionType::Gatherv: case ActionType::Allgatherv: {
+      // gatherv SEND RECVCOUNTS[n] [ROOT [T1 T2]];  allgatherv SEND RECVCOUNTS[n] [T1 T2] [DISPS[n]]
+      size_t rest = p.args() > static_cast<size_t>(n) + 1 ? p.args() - n - 1 : 0;
+      size_t types = n + 1;
+      if (a.type == ActionType::Gatherv) {
+        if (rest > 0) a.root = p.rank(n + 1, "root");
+        types = n + 2;
+      } else if (rest == static_cast<size_t>(n)) {
+        types = p.args();  // displacements only: default types
+      }
+      a.bytes = p.count(0, "send count") * p.type(types);
+      p.arg(n);  // all receive counts present
+      a.counts = read_counts(p, 1, n, p.type(types + 1), rank);
+      break;
+    }
+    case ActionType::Scatterv:
+      p.arg(n);
+      a.counts = read_counts(p, 0, n, p.type(n + 2), rank);
+      a.bytes2 = p.count(n, "receive count") * p.type(n + 3);
+      a.root = p.args() > static_cast<size_t>(n) + 1 ? p.rank(n + 1, "root") : 0;
+      break;
+    case ActionType::ReduceScatter:
+      p.arg(n);
+      a.counts = read_counts(p, 0, n, p.type(n + 1), rank);
+      a.flops = p.count(n, "compute amount");
+      break;
+    case ActionType::Scan: case ActionType::Exscan:
+      a.bytes = p.count(0, "size") * p.type(2);
+      a.flops = p.count(1, "compute amount");
+      break;
+    case ActionType::Alltoallv: {
+      // alltoallv SENDBUF SENDCOUNTS[n] RECVBUF RECVCOUNTS[n] [T1 T2]
+      p.arg(2 * n + 1);
+      int send_type = p.type(2 * n + 2), recv_type = p.type(2 * n + 3);
+      a.counts = read_counts(p, 1, n, send_type, rank);
+      read_counts(p, n + 2, n, recv_type, rank);
+      break;
+    }
+    case ActionType::Compute:
+      a.flops = p.count(0, "flops");
+      break;
+    case ActionType::Sleep:
+      a.flops = p.number(0, "seconds");
+      if (a.flops < 0) p.fail("expected a non-negative sleep time");
+      break;
+    case ActionType::CommSize:
+      p.integer(0, "communicator size");
+      break;
+    case ActionType::Location:
+      p.arg(1);
+      break;
+    default:
+      break;
+  }
+  return a;
+}
+
+bool looks_like_index(const std::string& path) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    auto tokens = split(line);
+    if (tokens.empty() || tokens[0][0] == '#') continue;
+    return tokens.size() == 1;
+  }
+  return false;
+}
+
+std::ifstream open(const std::string& path, const std::string& referrer) {
+  std::ifstream in(path);
+  if (!in) throw Error(referrer + "cannot read trace file '" + path + "'");
+  return in;
+}
+
+// Parses every line of `path` whose rank field is `only_rank` (or all when -1) into `ranks`.
+void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& ranks, const std::string& referrer) {
+  std::ifstream in = open(path, referrer);
+  std::vector<int> default_type(ranks.size(), 1);
+  std::string text;
+  for (int line = 1; std::getline(in, text); ++line) {
+    auto tokens = split(text);
+    if (tokens.empty() || tokens[0][0] == '#') continue;
+    int n = static_cast<int>(ranks.size());
+    LineParser p(path, line, tokens, n, 1);
+    if (tokens.size() < 2) p.fail("expected 'RANK ACTION ...', got '" + text + "'");
+    char* end = nullptr;
+    long r = std::strtol(tokens[0].c_str(), &end, 10);
+    if (*end != '\0' || r < 0) p.fail("expected a rank number first, got '" + tokens[0] + "'");
+    if (only_rank >= 0 && r != only_rank)
+      p.fail("line of rank " + std::to_string(r) + " in the file of rank " + std::to_string(only_rank));
+    if (r >= n) p.fail("rank " + std::to_string(r) + " is out of range: the trace has " + std::to_string(n) + " ranks");
+    const std::string name = tokens[1];
+    LineParser q(path, line, std::move(tokens), n, default_type[r]);
+    Action a = parse_action(q, name, ranks[r], default_type[r]);
+    a.line = static_cast<uint32_t>(line);
+    ranks[r].actions.push_back(a);
+  }
+}
+
+}  // namespace
+
+const char* action_name(ActionType type) {
+  for (const auto& info : kActions)
+    if (info.type == type) return info.name;
+  return "?";
+}
+
+int datatype_size(int id) {
+  if (id < 0 || id >= static_cast<int>(std::size(kDatatypeSizes)) || kDatatypeSizes[id] == 0)
+    throw Error("unknown SimGrid datatype id " + std::to_string(id));
+  return kDatatypeSizes[id];
+}
+
+Trace read_ti_trace(const std::string& path) {
+  Trace trace;
+  if (looks_like_index(path)) {
+    std::ifstream in = open(path, "");
+    std::vector<std::pair<std::string, int>> files;
+    std::string text;
+    for (int line = 1; std::getline(in, text); ++line) {
+      auto tokens = split(text);
+      if (tokens.empty() || tokens[0][0] == '#') continue;
+      if (tokens.size() != 1) throw Error(path + ":" + std::to_string(line) + ": expected one trace file name per line");
+      std::filesystem::path file = tokens[0];
+      if (file.is_relative() && std::filesystem::exists(std::filesystem::path(path).parent_path() / file))
+        file = std::filesystem::path(path).parent_path() / file;
+      files.emplace_back(file.string(), line);
+    }
+    if (files.size() == 1) return read_ti_trace(files[0].first);  // SMPI: a one-line index names a shared trace
+    trace.ranks.resize(files.size());
+    for (size_t r = 0; r < files.size(); ++r) {
+      trace.ranks[r].file = files[r].first;
+      parse_file(files[r].first, static_cast<int>(r), trace.ranks,
+                 path + ":" + std::to_string(files[r].second) + ": ");
+    }
+    return trace;
+  }
+  // One shared file: the ranks are 0..max rank seen.
+  std::ifstream in = open(path, "");
+  long max_rank = -1;
+  std::string text;
+  for (int line = 1; std::getline(in, text); ++line) {
+    auto tokens = split(text);
+    if (tokens.empty() || tokens[0][0] == '#') continue;
+    char* end = nullptr;
+    long r = std::strtol(tokens[0].c_str(), &end, 10);
+    if (*end != '\0' || r < 0 || tokens.size() < 2)
+      throw Error(path + ":" + std::to_string(line) + ": expected 'RANK ACTION ...', got '" + text + "'");
+    max_rank = std::max(max_rank, r);
+  }
+  if (max_rank < 0) throw Error(path + ": empty trace: expected 'RANK ACTION ...' lines");
+  trace.ranks.resize(max_rank + 1);
+  for (auto& rank : trace.ranks) rank.file = path;
+  parse_file(path, -1, trace.ranks, "");
+  return trace;
+}
+
+namespace {
+
+void write_counts(std::ostream& out, const RankTrace& rank, uint32_t offset, int n) {
+  for (int i = 0; i < n; ++i) out << " " << format_number(rank.counts[offset + i], 17);
+}
+
+void write_action(std::ostream& out, int r, const Action& a, const RankTrace& rank, int n) {
+  auto num = [](double v) { return format_number(v, 17); };
+  out << r << " " << action_name(a.type);
+  switch (a.type) {
+    case ActionType::Send: case ActionType::Isend: case ActionType::Recv: case ActionType::Irecv:
+      out << " " << a.peer << " " << a.tag << " " << (a.bytes < 0 ? std::string("-1") : num(a.bytes));
+      break;
+    case ActionType::Wait: case ActionType::Test: out << " " << a.peer << " " << a.root << " " << a.tag; break;
+    case ActionType::SendRecv: out << " " << num(a.bytes) << " " << a.peer << " " << num(a.bytes2) << " " << a.root; break;
+    case ActionType::Bcast: out << " " << num(a.bytes) << " " << a.root; break;
+    case ActionType::Reduce: out << " " << num(a.bytes) << " " << num(a.flops) << " " << a.root; break;
+    case ActionType::Allreduce: case ActionType::Scan: case ActionType::Exscan:
+      out << " " << num(a.bytes) << " " << num(a.flops);
+      break;
+    case ActionType::Alltoall: case ActionType::Allgather: out << " " << num(a.bytes) << " " << num(a.bytes2); break;
+    case ActionType::Gather: case ActionType::Scatter:
+      out << " " << num(a.bytes) << " " << num(a.bytes2) << " " << a.root;
+      break;
+    case ActionType::Gatherv:
+      out << " " << num(a.bytes);
+      write_counts(out, rank, a.counts, n);
+      out << " " << a.root;
+      break;
+    case ActionType::Allgatherv: out << " " << num(a.bytes); write_counts(out, rank, a.counts, n); break;
+    case ActionType::Scatterv:
+      write_counts(out, rank, a.counts, n);
+      out << " " << num(a.bytes2) << " " << a.root;
+      break;
+    case ActionType::ReduceScatter: write_counts(out, rank, a.counts, n); out << " " << num(a.flops); break;
+    case ActionType::Alltoallv: {
+      double sent = 0, received = 0;
+      for (int i = 0; i < n; ++i) sent += rank.counts[a.counts + i], received += rank.counts[a.counts + n + i];
+      out << " " << num(sent);
+      write_counts(out, rank, a.counts, n);
+      out << " " << num(received);
+      write_counts(out, rank, a.counts + n, n);
+      break;
+    }
+    case ActionType::Compute: case ActionType::Sleep: out << " " << num(a.flops); break;
+    case ActionType::CommSize: out << " " << n; break;
+    case ActionType::Location: out << " unknown 0"; break;
+    default: break;
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+std::string write_ti_trace(const Trace& trace, const std::string& directory) {
+  namespace fs = std::filesystem;
+  fs::create_directories(directory);
+  const int n = trace.num_ranks();
+  const fs::path index = fs::path(directory) / "index.txt";
+  std::ofstream index_out(index);
+  for (int r = 0; r < n; ++r) {
+    const fs::path file = fs::path(directory) / ("rank-" + std::to_string(r) + ".txt");
+    index_out << fs::absolute(file).string() << "\n";
+    std::ofstream out(file);
+    for (const Action& a : trace.ranks[r].actions) write_action(out, r, a, trace.ranks[r], n);
+    if (!out) throw Error("cannot write trace file '" + file.string() + "'");
+  }
+  if (!index_out) throw Error("cannot write '" + index.string() + "'");
+  return index.string();
+}
+
+}  // namespace mapsim

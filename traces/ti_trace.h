@@ -1,0 +1,66 @@
+// Time-independent (TI) MPI traces, as written by SimGrid 3.32's `smpirun -trace-ti` and read by
+// its replayer: one action per line, "RANK ACTION ARGS...". A trace is either one file holding
+// every rank's lines, or an index file listing one trace file per rank (line i = rank i).
+// Sizes in the file are element counts of a datatype (default MPI_BYTE, or MPI_DOUBLE when the
+// init line has an argument); actions here carry bytes.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mapsim {
+
+enum class ActionType : uint8_t {
+  Init, Finalize, Send, Isend, Recv, Irecv, Wait, Waitall, Test, SendRecv,
+  Barrier, Bcast, Reduce, Allreduce, Alltoall, Alltoallv, Gather, Gatherv, Allgather, Allgatherv,
+  Scatter, Scatterv, ReduceScatter, Scan, Exscan, Compute, Sleep, CommSize, CommSplit, CommDup, Location
+};
+
+const char* action_name(ActionType type);
+
+// One action of one rank. Field use by type:
+//   send/isend/recv/irecv  peer, tag, bytes (recv bytes < 0: size unknown, taken from the send)
+//   wait/test              peer = src, root = dst, tag
+//   sendRecv               peer = dst, bytes = sent; root = src, bytes2 = received
+//   bcast/reduce/allreduce bytes, root; flops = reduction compute
+//   alltoall/gather/allgather/scatter  bytes = sent per peer, bytes2 = received per peer, root
+//   *v collectives, reducescatter      counts = offset into RankTrace::counts (bytes per rank)
+//   scan/exscan            bytes; flops
+//   compute                flops; sleep: seconds (in flops)
+struct Action {
+  ActionType type;
+  bool distant = false;  // a synthetic workload's distant partner (latency statistics)
+  int peer = -1;
+  int tag = 0;
+  int root = 0;
+  double bytes = 0;
+  double bytes2 = 0;
+  double flops = 0;
+  uint32_t counts = 0;   // v collectives: send counts at counts, receive counts at counts + size
+  uint32_t line = 0;     // line in the rank's trace file (0: synthetic)
+};
+
+struct RankTrace {
+  std::string file;              // where the actions came from (for errors)
+  std::vector<Action> actions;
+  std::vector<double> counts;    // byte counts of v collectives
+};
+
+struct Trace {
+  std::vector<RankTrace> ranks;
+  int num_ranks() const { return static_cast<int>(ranks.size()); }
+};
+
+// Reads a single trace file or an index file (paths relative to the index's folder, else to the
+// working directory). Throws mapsim::Error "FILE:LINE: ..." on an unknown action, a malformed
+// line, a rank out of range or a missing file.
+Trace read_ti_trace(const std::string& path);
+
+// Writes `trace` as index.txt plus rank-N.txt files in `directory` (created), in the format
+// SimGrid 3.32 replays (sizes in bytes, datatype MPI_BYTE). Returns the index path.
+std::string write_ti_trace(const Trace& trace, const std::string& directory);
+
+// Size in bytes of a SimGrid datatype id (smpi_datatype.cpp's table); throws on an unknown id.
+int datatype_size(int id);
+
+}  // namespace mapsim
