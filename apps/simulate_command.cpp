@@ -2,6 +2,7 @@
 // network under a placement; print a summary and write summary.json, links.csv, messages.csv.
 #include <filesystem>
 #include <iostream>
+#include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
 #include "apps/output.h"
@@ -17,11 +18,12 @@ namespace {
 
 struct SimulateOptions {
   std::string topology, routing = "default", process, workload = "exchange", trace;
-  std::string mapper = "default", placement, allocation = "all", model = "flow", output;
+  std::string mapper = "default", placement, allocation = "all", model = "flow", output, write_trace;
   std::string eager = "64KiB", mtu = "4KiB", intra_node = "10GB/s";
   double flops = 1e9;
   int slots = 1;
   uint64_t seed = 1;
+  std::string sharing = "fair";
   bool messages = false, json = false;
 };
 
@@ -37,6 +39,7 @@ void run_simulate(const SimulateOptions& o) {
     graph = make_process_graph(o.process);
     trace = make_workload(o.workload, graph);
   }
+  if (!o.write_trace.empty()) spdlog::info("trace written to {}", write_ti_trace(trace, o.write_trace));
   Placement placement;
   if (!o.placement.empty()) {
     placement = read_placement(o.placement, routed.network());
@@ -52,6 +55,8 @@ void run_simulate(const SimulateOptions& o) {
   options.intra_node_bandwidth = parse_bandwidth(o.intra_node);
   options.flops = o.flops;
   options.record_messages = o.messages;
+  if (o.sharing != "fair" && o.sharing != "smpi") throw Error("--sharing: expected fair or smpi, got '" + o.sharing + "'");
+  options.smpi_sharing = o.sharing == "smpi";
   SimResult result = simulate(routed, placement, trace, options);
 
   nlohmann::ordered_json summary = summary_json(result, routed);
@@ -90,8 +95,10 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--eager", o->eager, "Eager/rendezvous threshold (SMPI's send-is-detached-thresh), default 64KiB");
   cmd->add_option("--mtu", o->mtu, "Packet size of the packet model, default 4KiB");
   cmd->add_option("--flops", o->flops, "Node speed for compute actions, flop/s")->check(CLI::PositiveNumber);
+  cmd->add_option("--sharing", o->sharing, "Flow model bandwidth sharing: fair (default) or smpi (weighted by route latency)");
   cmd->add_option("--intra-node-bandwidth", o->intra_node, "Bandwidth between ranks on one node, default 10GB/s");
   cmd->add_option("-o,--output", o->output, "Directory for summary.json, links.csv (and messages.csv)");
+  cmd->add_option("--write-trace", o->write_trace, "Also write the workload as a TI trace (index.txt + rank files) in DIR");
   cmd->add_flag("--messages", o->messages, "Also write messages.csv, one row per message");
   cmd->add_flag("--json", o->json, "Print summary.json instead of the table");
   cmd->callback([o] { run_simulate(*o); });

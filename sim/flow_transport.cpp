@@ -2,7 +2,8 @@
 // message. SimGrid's CM02 model shares bandwidth by max-min weighted by each route's latency;
 // to share fairly, every route carries the same constant latency (on the node links) and the
 // network model's latency-factor callback scales it to the route's true latency
-// t_s + d t_p + (d+1) t_r. Layout (scales to thousands of hosts): a top Full zone holding the
+// t_s + d t_p + (d+1) t_r. With smpi_sharing the links carry their true latencies instead and
+// SimGrid weights sharing by route latency, exactly as SMPI does on the exported platform. Layout (scales to thousands of hosts): a top Full zone holding the
 // switch links and one zone route per switch pair; a Full zone per switch with its hosts.
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u.hpp>
@@ -19,15 +20,24 @@ constexpr double kRouteLatency = 1e-6;  // the constant latency every route carr
 
 class FlowTransport : public Transport {
  public:
-  FlowTransport(const RoutedNetwork& routed, std::vector<Message>& messages, Delivered delivered)
-      : routed_(routed), messages_(messages), delivered_(std::move(delivered)) {
+  FlowTransport(const RoutedNetwork& routed, bool smpi_sharing, std::vector<Message>& messages, Delivered delivered)
+      : routed_(routed), smpi_sharing_(smpi_sharing), messages_(messages), delivered_(std::move(delivered)) {
     build_platform();
     sg4::Activity::on_completion_cb([this](const sg4::Activity& activity) {
       ++events_;
       const int id = static_cast<int>(reinterpret_cast<intptr_t>(activity.get_data<void>())) - 1;
-      retired_.push_back(std::move(comms_[id]));  // not released inside its own callback
+      // SimGrid still walks the batch of ended comms: release them later, from a timer.
+      retired_.push_back(std::move(comms_[id]));
+      if (!cleanup_scheduled_) {
+        cleanup_scheduled_ = true;
+        at(now(), [this] {
+          retired_.clear();
+          cleanup_scheduled_ = false;
+        });
+      }
       delivered_(id);
     });
+    if (smpi_sharing_) return;  // true latencies on the links, as in `mapsim topo --export simgrid`
     sg4::Engine::get_instance()->get_netzone_root()->get_network_model()->set_lat_factor_cb(
         [this](double, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>&,
                const std::unordered_set<sg4::NetZone*>&) {
@@ -36,10 +46,9 @@ class FlowTransport : public Transport {
   }
 
   void start(int id, Message& m) override {
-    retired_.clear();
     if (comms_.size() <= static_cast<size_t>(id)) comms_.resize(id + 1);
     sg4::CommPtr comm = sg4::Comm::sendto_init(hosts_[m.src_node], hosts_[m.dst_node]);
-    comm->set_payload_size(static_cast<uint64_t>(m.bytes));
+    comm->set_payload_size(static_cast<uint64_t>(m.wire));
     comm->set_data(reinterpret_cast<void*>(static_cast<intptr_t>(id) + 1));
     comm->start();
     comms_[id] = comm;
@@ -57,13 +66,19 @@ class FlowTransport : public Transport {
       hosts_[n] = zone->create_host("node-" + std::to_string(n), 1e9);
       node_of_[hosts_[n]] = n;
       nics[n] = zone->create_split_duplex_link("nic-" + std::to_string(n), net.node(n).bandwidth)
-                    ->set_latency(kRouteLatency / 2)
+                    ->set_latency(smpi_sharing_ ? net.startup / 2 + net.switch_at(net.node(n).switch_id).router_delay / 2 +
+                                                      net.node(n).latency
+                                                : kRouteLatency / 2)
                     ->seal();
     };
     std::vector<sg4::Link*> links(net.num_links());
     auto make_links = [&](sg4::NetZone* zone) {
       for (int l = 0; l < net.num_links(); ++l)
-        links[l] = zone->create_split_duplex_link("link-" + std::to_string(l), net.link(l).bandwidth)->seal();
+        links[l] = zone->create_split_duplex_link("link-" + std::to_string(l), net.link(l).bandwidth)
+                       ->set_latency(smpi_sharing_ ? net.link(l).latency + (net.switch_at(net.link(l).a).router_delay +
+                                                                            net.switch_at(net.link(l).b).router_delay) / 2
+                                                   : 0)
+                       ->seal();
     };
     auto channel_links = [&](const std::vector<int>& channels, std::vector<sg4::LinkInRoute>& out) {
       for (int c : channels)
@@ -123,19 +138,21 @@ class FlowTransport : public Transport {
   }
 
   const RoutedNetwork& routed_;
+  bool smpi_sharing_;
   std::vector<Message>& messages_;
   Delivered delivered_;
   std::vector<sg4::Host*> hosts_;
   std::unordered_map<const sg4::Host*, int> node_of_;
   std::vector<sg4::CommPtr> comms_, retired_;
+  bool cleanup_scheduled_ = false;
   long events_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<Transport> make_flow_transport(const RoutedNetwork& routed, const SimOptions&,
+std::unique_ptr<Transport> make_flow_transport(const RoutedNetwork& routed, const SimOptions& options,
                                                std::vector<Message>& messages, Transport::Delivered delivered) {
-  return std::make_unique<FlowTransport>(routed, messages, std::move(delivered));
+  return std::make_unique<FlowTransport>(routed, options.smpi_sharing, messages, std::move(delivered));
 }
 
 }  // namespace mapsim::sim

@@ -42,11 +42,11 @@ class PortTransport : public Transport {
     m.route.push_back(m.src_node);
     for (int c : channels_) m.route.push_back(2 * n + c);
     m.route.push_back(n + m.dst_node);
-    const long packets = m.bytes > 0 && std::isfinite(mtu_) ? static_cast<long>(std::ceil(m.bytes / mtu_)) : 1;
+    const long packets = m.wire > 0 && std::isfinite(mtu_) ? static_cast<long>(std::ceil(m.wire / mtu_)) : 1;
     m.pending_packets = static_cast<int>(packets);
     at(now() + net.startup, [this, id, packets] {
       ++events_;
-      const double bytes = messages_[id].bytes;
+      const double bytes = messages_[id].wire;
       for (long p = 0; p < packets; ++p) {
         const double size = std::isfinite(mtu_) ? std::min(mtu_, bytes - p * mtu_) : bytes;
         enqueue(Packet{id, 0, size});

@@ -210,6 +210,7 @@ void Replay::post_send(int r, const Op& op) {
   m.dst_node = placement_[dst];
   m.tag = op.tag;
   m.bytes = op.amount;
+  m.wire = op.amount + options_.envelope;
   m.posted = now();
   m.rendezvous = rendezvous;
   m.send_request = rendezvous ? rid : -1;  // an eager send's request may be freed before delivery
@@ -266,7 +267,7 @@ void Replay::match(int id, int recv) {
 
   const Network& net = routed_.network();
   if (m.src_node == m.dst_node) {
-    at(now() + net.startup + m.bytes / options_.intra_node_bandwidth, [this, id] {
+    at(now() + net.startup + m.wire / options_.intra_node_bandwidth, [this, id] {
       ++local_events_;
       delivered(id);
     });
@@ -276,19 +277,19 @@ void Replay::match(int id, int recv) {
   zero_load_sum_ += routed_.route_latency(m.src_node, m.dst_node, route_);
   const Node& src = net.node(m.src_node);
   const Node& dst = net.node(m.dst_node);
-  stats_.node_out[m.src_node].bytes += m.bytes;
+  stats_.node_out[m.src_node].bytes += m.wire;
   stats_.node_out[m.src_node].messages += 1;
-  stats_.node_out[m.src_node].busy += m.bytes / src.bandwidth;
-  stats_.node_in[m.dst_node].bytes += m.bytes;
+  stats_.node_out[m.src_node].busy += m.wire / src.bandwidth;
+  stats_.node_in[m.dst_node].bytes += m.wire;
   stats_.node_in[m.dst_node].messages += 1;
-  stats_.node_in[m.dst_node].busy += m.bytes / dst.bandwidth;
-  stats_.switch_bytes[src.switch_id] += m.bytes;
+  stats_.node_in[m.dst_node].busy += m.wire / dst.bandwidth;
+  stats_.switch_bytes[src.switch_id] += m.wire;
   for (int c : route_) {
     PortLoad& load = stats_.channels[c];
-    load.bytes += m.bytes;
+    load.bytes += m.wire;
     load.messages += 1;
-    load.busy += m.bytes / net.link(c / 2).bandwidth;
-    stats_.switch_bytes[net.channel_target(c)] += m.bytes;
+    load.busy += m.wire / net.link(c / 2).bandwidth;
+    stats_.switch_bytes[net.channel_target(c)] += m.wire;
   }
   transport_->start(id, m);
 }

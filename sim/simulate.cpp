@@ -156,8 +156,9 @@ SimResult simulate(const RoutedNetwork& routed, const Placement& placement, cons
     if (placement[r] < 0 || placement[r] >= net.num_nodes())
       throw Error("rank " + std::to_string(r) + " is placed on node " + std::to_string(placement[r]) +
                   ", which the network does not have");
-  if (!(options.mtu > 0) || !(options.flops > 0) || !(options.intra_node_bandwidth > 0) || options.eager_threshold < 0)
-    throw Error("simulation parameters: mtu, flops and intra-node bandwidth must be positive");
+  if (!(options.mtu > 0) || !(options.flops > 0) || !(options.intra_node_bandwidth > 0) || options.eager_threshold < 0 ||
+      options.envelope < 0)
+    throw Error("simulation parameters: mtu, flops and intra-node bandwidth must be positive, eager threshold and envelope not negative");
 
   int fds[2];
   if (pipe(fds) != 0) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));

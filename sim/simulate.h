@@ -26,6 +26,8 @@ struct SimOptions {
   double mtu = 4096;                   // packet model, bytes
   double flops = 1e9;                  // node speed for compute actions, flop/s
   double intra_node_bandwidth = 1e10;  // ranks on one node, bytes/s (no network resources)
+  double envelope = 16;                // bytes added to every message on the wire (SMPI's MPI envelope)
+  bool smpi_sharing = false;           // flow: share bandwidth weighted by route latency, as SMPI
   bool record_messages = false;        // keep one MessageRecord per message
 };
 

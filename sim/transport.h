@@ -16,7 +16,8 @@ namespace mapsim::sim {
 struct Message {
   int src_rank = 0, dst_rank = 0, src_node = 0, dst_node = 0;
   int tag = 0;
-  double bytes = 0;
+  double bytes = 0;     // payload
+  double wire = 0;      // payload plus envelope: what crosses the links
   double posted = 0;   // send invoked
   double started = 0;  // matched: enters the network
   int send_request = -1, recv_request = -1;

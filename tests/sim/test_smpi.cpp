@@ -1,0 +1,113 @@
+// Agreement with SimGrid's own replayer: the same TI trace on the same platform (mapsim's
+// `--export simgrid`), smpirun with the exact-model flags vs mapsim's flow model. Skipped, with
+// a message, where smpirun is not installed.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "sim/simulate.h"
+#include "sim/workload.h"
+#include "test_files.h"
+#include "topologies/export.h"
+#include "topologies/network_factory.h"
+
+using namespace mapsim;
+
+namespace {
+
+bool have_smpirun() { return std::system("command -v smpirun >/dev/null 2>&1") == 0; }
+
+// Simulated end time of `smpirun -replay`, read from its Paje trace at 15 digits.
+double smpi_time(const RoutedNetwork& routed, const Placement& placement, const std::string& index,
+                 const std::string& name) {
+  const std::string platform = temp_path(name + ".xml"), hosts = temp_path(name + ".hosts"),
+                    paje = temp_path(name + ".paje");
+  {
+    std::ofstream out(platform);
+    export_simgrid(routed, out);
+    std::ofstream h(hosts);
+    for (int node : placement) h << "node-" << node << "\n";
+  }
+  const std::string command =
+      "smpirun -np " + std::to_string(placement.size()) + " -platform " + platform + " -hostfile " + hosts +
+      " -replay " + index +
+      " --cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e300"
+      " --cfg=surf/precision:1e-12 --cfg=tracing:yes --cfg=tracing/smpi:yes --cfg=tracing/precision:15"
+      " --cfg=tracing/filename:" + paje + " --log=root.thres:critical >/dev/null 2>&1";
+  REQUIRE(std::system(command.c_str()) == 0);
+  std::ifstream in(paje);
+  double last = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '%') continue;
+    std::istringstream words(line);
+    std::string event, date;  // timed events carry a fractional date; definitions carry ids
+    if (words >> event >> date && date.find('.') != std::string::npos) last = std::max(last, std::stod(date));
+  }
+  return last;
+}
+
+double mapsim_time(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
+                   bool smpi_sharing = false) {
+  SimOptions options;
+  options.smpi_sharing = smpi_sharing;
+  return simulate(routed, placement, trace, options).makespan;
+}
+
+}  // namespace
+
+TEST_CASE("flow model matches smpirun -replay: 1e-6 without contention, 1% on a contended stencil with SMPI sharing") {
+  if (!have_smpirun()) {
+    MESSAGE("smpirun not installed: SMPI agreement test skipped");
+    return;
+  }
+  RoutedNetwork cluster(make_network("tree2:switches=1,nodes_per_switch=8"));
+  RoutedNetwork irregular(make_network("irregular:nodes=64,switches=20,seed=4"));
+
+  // Ping-pong with eager and rendezvous sizes, and a token ring with compute.
+  std::string pingpong = "0 init\n1 init\n", ring;  // SMPI's replayer needs the init actions
+  for (double size : {0.0, 100.0, 65535.0, 65536.0, 1e6})
+    for (int i = 0; i < 3; ++i) {
+      const std::string s = std::to_string(static_cast<long>(size));
+      pingpong += "0 send 1 0 " + s + "\n0 recv 1 0 " + s + "\n1 recv 0 0 " + s + "\n1 send 0 0 " + s + "\n";
+    }
+  for (int r = 0; r < 8; ++r) {
+    const std::string R = std::to_string(r) + " ", next = std::to_string((r + 1) % 8), prev = std::to_string((r + 7) % 8);
+    ring += R + "init\n" + R + "compute 1e5\n";
+    ring += r == 0 ? R + "send " + next + " 1 200000\n" + R + "recv " + prev + " 1 200000\n"
+                   : R + "recv " + prev + " 1 200000\n" + R + "send " + next + " 1 200000\n";
+    ring += R + "finalize\n";
+  }
+  const std::string pp_file = temp_file("smpi-pingpong.txt", pingpong), ring_file = temp_file("smpi-ring.txt", ring);
+  const std::string pp_index = temp_file("smpi-pingpong.idx", pp_file + "\n");
+  const std::string ring_index = temp_file("smpi-ring.idx", ring_file + "\n");
+  for (const RoutedNetwork* net : {&cluster, &irregular}) {
+    const Placement pp_place = net == &cluster ? Placement{0, 5} : Placement{3, 60};
+    Placement ring_place(8);
+    for (int r = 0; r < 8; ++r) ring_place[r] = net == &cluster ? r : (r * 29 + 5) % 64;
+    const double pp_smpi = smpi_time(*net, pp_place, pp_index, "pp");
+    const double pp_ours = mapsim_time(*net, pp_place, read_ti_trace(pp_file));
+    CHECK(std::fabs(pp_ours - pp_smpi) <= 1e-6 * pp_smpi);
+    const double ring_smpi = smpi_time(*net, ring_place, ring_index, "ring");
+    const double ring_ours = mapsim_time(*net, ring_place, read_ti_trace(ring_file));
+    CHECK(std::fabs(ring_ours - ring_smpi) <= 1e-6 * ring_smpi);
+    MESSAGE("ping-pong mapsim " << pp_ours << " smpi " << pp_smpi << "; ring mapsim " << ring_ours << " smpi "
+                                << ring_smpi);
+  }
+
+  // Contended 8x8 stencil: SMPI shares bandwidth weighted by route latency, mapsim fairly.
+  ProcessGraph graph = make_process_graph("mesh:8x8");
+  Trace stencil = make_workload("exchange:size=100000,iterations=5,compute=1e5", graph);
+  const std::string index = write_ti_trace(stencil, temp_path("smpi-stencil"));
+  Placement place(64);
+  for (int r = 0; r < 64; ++r) place[r] = (r * 13 + 7) % 64;
+  const double smpi = smpi_time(irregular, place, index, "stencil");
+  const double fair = mapsim_time(irregular, place, stencil);
+  const double weighted = mapsim_time(irregular, place, stencil, true);
+  MESSAGE("stencil: smpi " << smpi << ", mapsim fair sharing " << fair << " (" << (fair - smpi) / smpi
+                           << "), SMPI-like sharing " << weighted << " (" << (weighted - smpi) / smpi << ")");
+  CHECK(std::fabs(weighted - smpi) <= 0.01 * smpi);
+  CHECK(std::fabs(fair - smpi) <= 0.03 * smpi);  // the sharing rules differ; see docs/simulation.md
+}

@@ -1,0 +1,79 @@
+// TI trace reading and writing: SimGrid 3.32's formats, datatypes, errors with file:line.
+#include <doctest/doctest.h>
+
+#include "sim/workload.h"
+#include "test_files.h"
+#include "topologies/error.h"
+#include "traces/ti_trace.h"
+
+using namespace mapsim;
+
+TEST_CASE("SimGrid 3.32 TI lines: tags, datatypes, collectives, v-collectives") {
+  Trace t = read_ti_trace(temp_file("ti1.txt",
+                                    "# comment\n0 init\n0 isend 1 3 10 0\n0 wait 0 1 3\n0 bcast 5 1 1\n"
+                                    "0 gatherv 4 1 2 1 6 6\n0 alltoallv 8 1 2 8 3 4\n0 compute 1e6\n0 sleep 0.5\n"
+                                    "1 init 1\n1 irecv 0 3 10\n1 waitall\n1 allreduce 2 100\n1 finalize\n"));
+  REQUIRE(t.num_ranks() == 2);
+  const auto& a = t.ranks[0].actions;
+  REQUIRE(a.size() == 8);
+  CHECK(a[1].type == ActionType::Isend);
+  CHECK(a[1].peer == 1);
+  CHECK(a[1].tag == 3);
+  CHECK(a[1].bytes == 80);  // 10 MPI_DOUBLE
+  CHECK(a[1].line == 3);
+  CHECK(a[2].type == ActionType::Wait);
+  CHECK(a[3].bytes == 20);  // 5 MPI_INT
+  CHECK(a[3].root == 1);
+  CHECK(a[4].bytes == 4);
+  CHECK(t.ranks[0].counts[a[4].counts] == 1);
+  CHECK(t.ranks[0].counts[a[4].counts + 1] == 2);
+  CHECK(a[4].root == 1);
+  CHECK(t.ranks[0].counts[a[5].counts + 2] == 3);  // alltoallv receive counts follow the send counts
+  CHECK(a[6].flops == 1e6);
+  CHECK(a[7].flops == 0.5);
+  // "init" with an argument: MPE trace, counts are doubles.
+  CHECK(t.ranks[1].actions[1].bytes == 80);
+  CHECK(t.ranks[1].actions[3].bytes == 16);
+  CHECK(t.ranks[1].actions[3].flops == 100);
+}
+
+TEST_CASE("written traces read back identically, as an index or through a one-line index") {
+  ProcessGraph g = make_process_graph("pattern:mesh:4x4,distant=0.2,seed=1");
+  Trace original = make_workload("exchange:size=100,iterations=2,compute=5", g);
+  Trace back = read_ti_trace(write_ti_trace(original, temp_path("written")));
+  REQUIRE(back.num_ranks() == original.num_ranks());
+  for (int r = 0; r < original.num_ranks(); ++r) {
+    REQUIRE(back.ranks[r].actions.size() == original.ranks[r].actions.size());
+    for (size_t i = 0; i < back.ranks[r].actions.size(); ++i) {
+      CHECK(back.ranks[r].actions[i].type == original.ranks[r].actions[i].type);
+      CHECK(back.ranks[r].actions[i].peer == original.ranks[r].actions[i].peer);
+      CHECK(back.ranks[r].actions[i].bytes == original.ranks[r].actions[i].bytes);
+    }
+  }
+  std::string shared = temp_file("shared.txt", "0 send 1 0 5\n1 recv 0 0 5\n");
+  Trace via_index = read_ti_trace(temp_file("one-line-index.txt", shared + "\n"));
+  CHECK(via_index.num_ranks() == 2);
+}
+
+TEST_CASE("bad traces: one-line errors with file and line") {
+  auto error_of = [](const std::string& name, const std::string& text) {
+    try {
+      read_ti_trace(temp_file(name, text));
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string p = temp_path("");
+  CHECK(error_of("e1", "0 init\n0 frobnicate 3\n") == p + "e1:2: unknown action 'frobnicate'");
+  CHECK(error_of("e2", "0 send 1 0 ten\n1 recv 0 0 10\n") == p + "e2:1: expected size, got 'ten'");
+  CHECK(error_of("e3", "0 send 1 10\n1 recv 0 10\n") ==
+        p + "e3:1: 'send' without a tag is SimGrid's old format; expected PEER TAG SIZE");
+  CHECK(error_of("e4", "0 send 5 0 10\n1 init\n") == p + "e4:1: destination rank 5 is out of range: the trace has 2 ranks");
+  CHECK(error_of("e5", "0 bcast\n") == p + "e5:1: 'bcast' expects more arguments (see docs/traces.md)");
+  CHECK(error_of("e6", "x init\n") == p + "e6:1: expected 'RANK ACTION ...', got 'x init'");
+  CHECK(error_of("e7", "0 isend 0 0 1 99\n") == p + "e7:1: unknown datatype id 99");
+  CHECK(error_of("e8", "") == p + "e8: empty trace: expected 'RANK ACTION ...' lines");
+  CHECK(error_of("e9", temp_path("missing-rank-file") + "\n" + temp_path("missing-2") + "\n") ==
+        p + "e9:1: cannot read trace file '" + temp_path("missing-rank-file") + "'");
+}
