@@ -26,15 +26,12 @@ class FlowTransport : public Transport {
     sg4::Activity::on_completion_cb([this](const sg4::Activity& activity) {
       ++events_;
       const int id = static_cast<int>(reinterpret_cast<intptr_t>(activity.get_data<void>())) - 1;
-      // SimGrid still walks the batch of ended comms: release them later, from a timer.
-      retired_.push_back(std::move(comms_[id]));
-      if (!cleanup_scheduled_) {
-        cleanup_scheduled_ = true;
-        at(now(), [this] {
-          retired_.clear();
-          cleanup_scheduled_ = false;
-        });
+      // SimGrid still walks this step's batch of ended comms: release them at a later date.
+      if (now() > retired_date_) {
+        retired_.clear();
+        retired_date_ = now();
       }
+      retired_.push_back(std::move(comms_[id]));
       delivered_(id);
     });
     if (smpi_sharing_) return;  // true latencies on the links, as in `mapsim topo --export simgrid`
@@ -144,7 +141,7 @@ class FlowTransport : public Transport {
   std::vector<sg4::Host*> hosts_;
   std::unordered_map<const sg4::Host*, int> node_of_;
   std::vector<sg4::CommPtr> comms_, retired_;
-  bool cleanup_scheduled_ = false;
+  double retired_date_ = 0;
   long events_ = 0;
 };
 

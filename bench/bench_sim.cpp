@@ -1,0 +1,77 @@
+// Benchmark (not a test): replay a T-rank square stencil (4 neighbours, 1e5-byte messages,
+// 100 iterations) on an irregular network of T nodes at the papers' density (75 switches per
+// 256 nodes) with up*/down* routes, in each model, and the same TI trace with `smpirun -replay`
+// on the exported platform (exact-model flags) when smpirun is installed.
+// Usage: bench_sim [--iterations I] [--no-smpi] [T ...]   (default T = 256)
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <vector>
+
+#include "sim/simulate.h"
+#include "sim/workload.h"
+#include "topologies/export.h"
+#include "topologies/network_factory.h"
+
+using namespace mapsim;
+
+int main(int argc, char** argv) {
+  std::vector<int> sizes;
+  int iterations = 100;
+  bool smpi = std::system("command -v smpirun >/dev/null 2>&1") == 0;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--no-smpi")) smpi = false;
+    else sizes.push_back(std::atoi(argv[i]));
+  }
+  if (sizes.empty()) sizes = {256};
+  std::printf("%6s %-18s %12s %10s %12s %10s %12s\n", "ranks", "model", "makespan_s", "wall_s", "events/s", "peak_MB",
+              "messages");
+  for (int ranks : sizes) {
+    const int side = static_cast<int>(std::lround(std::sqrt(ranks)));
+    const int switches = (ranks * 75 + 255) / 256;
+    RoutedNetwork routed(make_network("irregular:nodes=" + std::to_string(ranks) +
+                                      ",switches=" + std::to_string(switches) + ",seed=1"));
+    ProcessGraph graph = make_process_graph("mesh:" + std::to_string(side) + "x" + std::to_string(side));
+    Trace trace = make_workload("exchange:size=100000,iterations=" + std::to_string(iterations), graph);
+    Placement placement(graph.num_tasks());
+    for (int r = 0; r < graph.num_tasks(); ++r) placement[r] = r;
+    for (Fidelity model : {Fidelity::Flow, Fidelity::StoreAndForward, Fidelity::Packet}) {
+      SimOptions options;
+      options.model = model;
+      SimResult r = simulate(routed, placement, trace, options);
+      std::printf("%6d %-18s %12.6g %10.3f %12.4g %10.1f %12ld\n", ranks, fidelity_name(model), r.makespan,
+                  r.wall_seconds, r.events / r.wall_seconds, r.peak_memory_kb / 1024.0, r.messages);
+      std::fflush(stdout);
+    }
+    if (!smpi) continue;
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("mapsim-bench-" + std::to_string(ranks));
+    const std::string index = write_ti_trace(trace, dir.string());
+    {
+      std::ofstream platform(dir / "platform.xml");
+      export_simgrid(routed, platform);
+      std::ofstream hosts(dir / "hosts");
+      for (int node : placement) hosts << "node-" << node << "\n";
+    }
+    const std::string command = "smpirun -np " + std::to_string(ranks) + " -platform " + (dir / "platform.xml").string() +
+                                " -hostfile " + (dir / "hosts").string() + " -replay " + index +
+                                " --cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e300"
+                                " --cfg=surf/precision:1e-12 --cfg=smpi/display-timing:yes"
+                                " --log=root.thres:critical > " + (dir / "smpi.out").string() + " 2>&1";
+    const auto start = std::chrono::steady_clock::now();
+    const int status = std::system(command.c_str());
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    std::printf("%6d %-18s %12s %10.3f %12s %10.1f %12s%s\n", ranks, "smpirun -replay", "(see smpi.out)", wall, "-",
+                usage.ru_maxrss / 1024.0, "-", status == 0 ? "" : "  FAILED");
+  }
+}
