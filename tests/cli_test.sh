@@ -103,5 +103,40 @@ check "compare quotes mapper specs with commas" grep -q '^"hypersphere:spreading
 expect_error "too many tasks" "256 tasks do not fit in 16 slots" map --topology mesh:4x4 --process mesh:16x16
 expect_error "bad process spec" "unknown process topology 'star'" map --topology mesh:4x4 --process star:3
 
+# simulate: summary.json with the documented keys, links.csv, messages.csv; map -o placements replay
+"$mapsim" map --topology irregular:nodes=64,switches=20 --process mesh:8x8 --mapper binary -o "$tmp/place.txt" >/dev/null
+"$mapsim" simulate --topology irregular:nodes=64,switches=20 --process pattern:mesh:8x8,distant=0.1,seed=1 \
+  --workload exchange:size=1000,iterations=2 --placement "$tmp/place.txt" --model store-and-forward --messages \
+  -o "$tmp/sim" >"$tmp/sim.txt"
+check "simulate exit" test $? -eq 0
+check "simulate table" grep -q '^makespan ' "$tmp/sim.txt"
+python3 - "$tmp/sim" <<'PY'
+import csv, json, sys
+d = json.load(open(sys.argv[1] + "/summary.json"))
+for key in ["makespan", "messages", "avg_latency", "max_link_load", "events", "wall_seconds"]:
+    assert key in d, key
+assert d["model"] == "store-and-forward" and d["makespan"] > 0 and d["events"] > 0
+links = list(csv.DictReader(open(sys.argv[1] + "/links.csv")))
+assert max(float(l["bytes"]) for l in links if l["kind"] == "link") == d["max_link_load"]
+messages = list(csv.DictReader(open(sys.argv[1] + "/messages.csv")))
+assert len(messages) == d["messages"]
+assert any(m["distant"] == "1" for m in messages)
+PY
+check "simulate outputs" test $? -eq 0
+"$mapsim" simulate --topology irregular:nodes=64,switches=20 --process mesh:8x8 --workload exchange:size=1000 \
+  --placement "$tmp/place.txt" --json --write-trace "$tmp/tr" >"$tmp/a.json" 2>/dev/null
+"$mapsim" simulate --topology irregular:nodes=64,switches=20 --trace "$tmp/tr/index.txt" --placement "$tmp/place.txt" \
+  --json >"$tmp/b.json"
+check "written trace replays to the same makespan" python3 -c "import json,sys; a=json.load(open('$tmp/a.json')); b=json.load(open('$tmp/b.json')); sys.exit(a['makespan'] != b['makespan'] or a['messages'] != b['messages'])"
+printf '0 init\n0 send 1 0 10\n1 init\n1 recv 0 0 ten\n' >"$tmp/bad.txt"
+expect_error "bad trace" "bad.txt:4: expected size, got 'ten'" simulate --topology mesh:4x4 --trace "$tmp/bad.txt" -o "$tmp/badout"
+check "no output after a bad trace" test ! -e "$tmp/badout/summary.json"
+printf '0 recv 1 0 10\n1 recv 0 0 10\n' >"$tmp/dead.txt"
+expect_error "deadlock" "deadlock at t=0s: rank 0 at .*dead.txt:1 (recv) waits for recv from rank 1 tag 0" \
+  simulate --topology mesh:4x4 --trace "$tmp/dead.txt" -o "$tmp/deadout"
+check "no output after a deadlock" test ! -e "$tmp/deadout/summary.json"
+expect_error "bad model" "unknown model 'wormhole'" simulate --topology mesh:4x4 --process mesh:4x4 --model wormhole
+expect_error "process or trace" "give either --process" simulate --topology mesh:4x4
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
