@@ -2,7 +2,8 @@
 // 100 iterations) on an irregular network of T nodes at the papers' density (75 switches per
 // 256 nodes) with up*/down* routes, in each model, and the same TI trace with `smpirun -replay`
 // on the exported platform (exact-model flags) when smpirun is installed.
-// Usage: bench_sim [--iterations I] [--no-smpi] [T ...]   (default T = 256)
+// Usage: bench_sim [--iterations I] [--models flow,store-and-forward,packet] [--no-smpi] [T ...]
+// (default T = 256, all models)
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -25,10 +26,19 @@ using namespace mapsim;
 int main(int argc, char** argv) {
   std::vector<int> sizes;
   int iterations = 100;
+  std::vector<Fidelity> models = {Fidelity::Flow, Fidelity::StoreAndForward, Fidelity::Packet};
   bool smpi = std::system("command -v smpirun >/dev/null 2>&1") == 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--no-smpi")) smpi = false;
+    else if (!std::strcmp(argv[i], "--models") && i + 1 < argc) {
+      models.clear();
+      std::string list = argv[++i];
+      for (size_t start = 0, end; start <= list.size(); start = end + 1) {
+        end = std::min(list.find(',', start), list.size());
+        models.push_back(parse_fidelity(list.substr(start, end - start)));
+      }
+    }
     else sizes.push_back(std::atoi(argv[i]));
   }
   if (sizes.empty()) sizes = {256};
@@ -43,7 +53,7 @@ int main(int argc, char** argv) {
     Trace trace = make_workload("exchange:size=100000,iterations=" + std::to_string(iterations), graph);
     Placement placement(graph.num_tasks());
     for (int r = 0; r < graph.num_tasks(); ++r) placement[r] = r;
-    for (Fidelity model : {Fidelity::Flow, Fidelity::StoreAndForward, Fidelity::Packet}) {
+    for (Fidelity model : models) {
       SimOptions options;
       options.model = model;
       SimResult r = simulate(routed, placement, trace, options);
