@@ -8,7 +8,7 @@ namespace {
 // Builds the op list of one action; every collective step ends with a wait on its requests.
 class Steps {
  public:
-  Steps(std::vector<Op>& ops, int tag) : ops_(ops), tag_(tag) {}
+  Steps(std::vector<Op>& ops, int tag, bool collective) : ops_(ops), tag_(tag), collective_(collective) {}
   void send(int peer, double bytes) { ops_.push_back(make(Op::Isend, peer, bytes)); }
   void recv(int peer, double bytes) { ops_.push_back(make(Op::Irecv, peer, bytes)); }
   void wait() { ops_.push_back(Op{Op::WaitGroup}); }
@@ -27,11 +27,12 @@ class Steps {
     op.peer = peer;
     op.tag = tag_;
     op.amount = bytes;
-    op.collective = tag_ < 0;
+    op.collective = collective_;
     return op;
   }
   std::vector<Op>& ops_;
   int tag_;
+  bool collective_;
 };
 
 int relative(int rank, int root, int size) { return (rank - root + size) % size; }
@@ -145,8 +146,8 @@ void recursive_doubling_scan(Steps& s, int rank, int p, double bytes) {
 
 void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std::vector<Op>& ops) {
   const int coll_tag = -10 - static_cast<int>(a.type);  // one tag per collective, below every user tag
-  Steps user(ops, a.tag);
-  Steps s(ops, coll_tag);
+  Steps user(ops, a.tag, false);
+  Steps s(ops, coll_tag, true);
   const double* counts = trace.counts.empty() ? nullptr : trace.counts.data() + a.counts;
   switch (a.type) {
     case ActionType::Send: user.send(a.peer, a.bytes); user.wait(); break;
@@ -169,7 +170,7 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
     }
     case ActionType::Waitall: ops.push_back(Op{Op::WaitAll}); break;
     case ActionType::SendRecv: {
-      Steps tag0(ops, 0);
+      Steps tag0(ops, 0, false);
       tag0.exchange(a.peer, a.bytes, a.root, a.bytes2);
       break;
     }

@@ -312,7 +312,7 @@ void Replay::delivered(int id) {
 std::string Replay::describe_request(int id) const {
   const Request& r = requests_[id];
   std::string text = r.send ? "send to rank " + std::to_string(r.peer) : "recv from rank " + std::to_string(r.peer);
-  text += r.tag < -1 ? " (collective)" : " tag " + std::to_string(r.tag);
+  text += r.tag <= -10 ? " (collective)" : " tag " + std::to_string(r.tag);
   if (r.send) text += " (" + format_number(r.bytes) + " B, rendezvous)";
   return text;
 }

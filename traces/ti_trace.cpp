@@ -81,6 +81,11 @@ class LineParser {
     if (value < 0) fail(std::string("expected a non-negative ") + what + ", got '" + arg(i) + "'");
     return std::trunc(value);
   }
+  int tag(size_t i) const {
+    int value = integer(i, "tag");
+    if (value < -1) fail("expected a tag >= 0 (or -1, MPI_ANY_TAG), got " + arg(i));
+    return value;
+  }
   int rank(size_t i, const char* what) const {
     int value = integer(i, what);
     if (value < 0 || value >= ranks_)
@@ -135,7 +140,7 @@ Action parse_action(const LineParser& p, const std::string& name, RankTrace& ran
       if (p.args() == 2) p.fail("'" + name + "' without a tag is SimGrid's old format; expected PEER TAG SIZE");
       bool recv = a.type == ActionType::Recv || a.type == ActionType::Irecv;
       a.peer = p.rank(0, recv ? "source rank" : "destination rank");
-      a.tag = p.integer(1, "tag");
+      a.tag = p.tag(1);
       double size = p.number(2, "size");
       if (size < 0 && !recv) p.fail("expected a non-negative size");
       a.bytes = size < 0 ? -1 : std::trunc(size) * p.type(3);
@@ -144,7 +149,7 @@ Action parse_action(const LineParser& p, const std::string& name, RankTrace& ran
     case ActionType::Wait: case ActionType::Test:
       a.peer = p.rank(0, "source rank");
       a.root = p.rank(1, "destination rank");
-      a.tag = p.integer(2, "tag");
+      a.tag = p.tag(2);
       break;
     case ActionType::SendRecv:
       a.bytes = p.count(0, "send count") * p.type(4);

@@ -73,6 +73,7 @@ TEST_CASE("bad traces: one-line errors with file and line") {
   CHECK(error_of("e5", "0 bcast\n") == p + "e5:1: 'bcast' expects more arguments (see docs/traces.md)");
   CHECK(error_of("e6", "x init\n") == p + "e6:1: expected 'RANK ACTION ...', got 'x init'");
   CHECK(error_of("e7", "0 isend 0 0 1 99\n") == p + "e7:1: unknown datatype id 99");
+  CHECK(error_of("e10", "0 isend 0 -5 1\n") == p + "e10:1: expected a tag >= 0 (or -1, MPI_ANY_TAG), got -5");
   CHECK(error_of("e8", "") == p + "e8: empty trace: expected 'RANK ACTION ...' lines");
   CHECK(error_of("e9", temp_path("missing-rank-file") + "\n" + temp_path("missing-2") + "\n") ==
         p + "e9:1: cannot read trace file '" + temp_path("missing-rank-file") + "'");
