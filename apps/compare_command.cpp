@@ -53,13 +53,6 @@ std::vector<std::string> split_mappers(const std::string& list) {
   return names;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string quoted = "\"";
-  for (char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
 void run_compare(const CompareOptions& o) {
   const std::vector<std::string> mappers = split_mappers(o.mappers);
   if (mappers.empty()) throw Error("--mappers: no mapper named");

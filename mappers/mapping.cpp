@@ -15,11 +15,25 @@ namespace mapsim {
 int MappingProblem::total_slots() const { return std::accumulate(slots.begin(), slots.end(), 0); }
 
 namespace {
+
+std::map<std::string, int> node_names(const Network& net) {
+  std::map<std::string, int> by_name;
+  for (int n = 0; n < net.num_nodes(); ++n) by_name[net.node(n).name] = n;
+  return by_name;
+}
+
+// A node given by name or by id; -1 if it is neither.
+int parse_node(const std::string& word, const std::map<std::string, int>& by_name, const Network& net) {
+  if (auto it = by_name.find(word); it != by_name.end()) return it->second;
+  if (word.size() <= 9 && word.find_first_not_of("0123456789") == std::string::npos && std::stol(word) < net.num_nodes())
+    return std::stoi(word);
+  return -1;
+}
+
 std::vector<int> read_node_list(const std::string& path, const Network& net) {
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open file");
-  std::map<std::string, int> by_name;
-  for (int n = 0; n < net.num_nodes(); ++n) by_name[net.node(n).name] = n;
+  const std::map<std::string, int> by_name = node_names(net);
   std::vector<int> nodes;
   std::vector<bool> seen(net.num_nodes(), false);
   std::string line;
@@ -27,9 +41,7 @@ std::vector<int> read_node_list(const std::string& path, const Network& net) {
     std::istringstream words(line);
     std::string word;
     if (!(words >> word) || word[0] == '#') continue;
-    int node = -1;
-    if (by_name.count(word)) node = by_name[word];
-    else if (word.size() <= 9 && word.find_first_not_of("0123456789") == std::string::npos && std::stol(word) < net.num_nodes()) node = std::stoi(word);
+    const int node = parse_node(word, by_name, net);
     if (node < 0) throw Error(path + ":" + std::to_string(number) + ": '" + word + "' is neither a node name nor a node id below " + std::to_string(net.num_nodes()));
     if (seen[node]) throw Error(path + ":" + std::to_string(number) + ": node '" + word + "' listed twice");
     seen[node] = true;
@@ -43,8 +55,7 @@ std::vector<int> read_node_list(const std::string& path, const Network& net) {
 Placement read_placement(const std::string& path, const Network& net) {
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open placement file");
-  std::map<std::string, int> by_name;
-  for (int n = 0; n < net.num_nodes(); ++n) by_name[net.node(n).name] = n;
+  const std::map<std::string, int> by_name = node_names(net);
   std::map<long, int> node_of;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -57,13 +68,7 @@ Placement read_placement(const std::string& path, const Network& net) {
     char* end = nullptr;
     const long rank = std::strtol(rank_text.c_str(), &end, 10);
     if (*end != '\0' || rank < 0) throw Error(where + "expected a rank number, got '" + rank_text + "'");
-    int node = -1;
-    if (by_name.count(node_text)) {
-      node = by_name[node_text];
-    } else {
-      const long id = std::strtol(node_text.c_str(), &end, 10);
-      if (*end == '\0' && id >= 0 && id < net.num_nodes()) node = static_cast<int>(id);
-    }
+    const int node = parse_node(node_text, by_name, net);
     if (node < 0)
       throw Error(where + "'" + node_text + "' is neither a node name nor a node id below " +
                   std::to_string(net.num_nodes()));

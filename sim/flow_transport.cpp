@@ -8,9 +8,9 @@
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u.hpp>
 #include <spdlog/spdlog.h>
-#include <unordered_map>
 
 #include "sim/transport.h"
+#include "topologies/export.h"
 
 namespace mapsim::sim {
 namespace {
@@ -20,8 +20,8 @@ constexpr double kRouteLatency = 1e-6;  // the constant latency every route carr
 
 class FlowTransport : public Transport {
  public:
-  FlowTransport(const RoutedNetwork& routed, bool smpi_sharing, std::vector<Message>& messages, Delivered delivered)
-      : routed_(routed), smpi_sharing_(smpi_sharing), messages_(messages), delivered_(std::move(delivered)) {
+  FlowTransport(const RoutedNetwork& routed, bool smpi_sharing, Delivered delivered)
+      : routed_(routed), smpi_sharing_(smpi_sharing), delivered_(std::move(delivered)) {
     build_platform();
     sg4::Activity::on_completion_cb([this](const sg4::Activity& activity) {
       ++events_;
@@ -36,13 +36,15 @@ class FlowTransport : public Transport {
     });
     if (smpi_sharing_) return;  // true latencies on the links, as in `mapsim topo --export simgrid`
     sg4::Engine::get_instance()->get_netzone_root()->get_network_model()->set_lat_factor_cb(
-        [this](double, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>&,
+        [this](double, const sg4::Host*, const sg4::Host*, const std::vector<sg4::Link*>&,
                const std::unordered_set<sg4::NetZone*>&) {
-          return routed_.latency(node_of_.at(src), node_of_.at(dst)) / kRouteLatency;
+          // Called from within Comm::start(), for the message start() is starting.
+          return starting_latency_ / kRouteLatency;
         });
   }
 
-  void start(int id, Message& m) override {
+  void start(int id, Message& m, const std::vector<int>&, double latency) override {
+    starting_latency_ = latency;
     if (comms_.size() <= static_cast<size_t>(id)) comms_.resize(id + 1);
     sg4::CommPtr comm = sg4::Comm::sendto_init(hosts_[m.src_node], hosts_[m.dst_node]);
     comm->set_payload_size(static_cast<uint64_t>(m.wire));
@@ -61,20 +63,15 @@ class FlowTransport : public Transport {
     std::vector<sg4::Link*> nics(net.num_nodes());
     auto make_nic = [&](sg4::NetZone* zone, int n) {
       hosts_[n] = zone->create_host("node-" + std::to_string(n), 1e9);
-      node_of_[hosts_[n]] = n;
       nics[n] = zone->create_split_duplex_link("nic-" + std::to_string(n), net.node(n).bandwidth)
-                    ->set_latency(smpi_sharing_ ? net.startup / 2 + net.switch_at(net.node(n).switch_id).router_delay / 2 +
-                                                      net.node(n).latency
-                                                : kRouteLatency / 2)
+                    ->set_latency(smpi_sharing_ ? folded_node_link_latency(net, n) : kRouteLatency / 2)
                     ->seal();
     };
     std::vector<sg4::Link*> links(net.num_links());
     auto make_links = [&](sg4::NetZone* zone) {
       for (int l = 0; l < net.num_links(); ++l)
         links[l] = zone->create_split_duplex_link("link-" + std::to_string(l), net.link(l).bandwidth)
-                       ->set_latency(smpi_sharing_ ? net.link(l).latency + (net.switch_at(net.link(l).a).router_delay +
-                                                                            net.switch_at(net.link(l).b).router_delay) / 2
-                                                   : 0)
+                       ->set_latency(smpi_sharing_ ? folded_switch_link_latency(net, l) : 0)
                        ->seal();
     };
     auto channel_links = [&](const std::vector<int>& channels, std::vector<sg4::LinkInRoute>& out) {
@@ -136,10 +133,9 @@ class FlowTransport : public Transport {
 
   const RoutedNetwork& routed_;
   bool smpi_sharing_;
-  std::vector<Message>& messages_;
   Delivered delivered_;
   std::vector<sg4::Host*> hosts_;
-  std::unordered_map<const sg4::Host*, int> node_of_;
+  double starting_latency_ = 0;
   std::vector<sg4::CommPtr> comms_, retired_;
   double retired_date_ = 0;
   long events_ = 0;
@@ -148,8 +144,8 @@ class FlowTransport : public Transport {
 }  // namespace
 
 std::unique_ptr<Transport> make_flow_transport(const RoutedNetwork& routed, const SimOptions& options,
-                                               std::vector<Message>& messages, Transport::Delivered delivered) {
-  return std::make_unique<FlowTransport>(routed, options.smpi_sharing, messages, std::move(delivered));
+                                               Transport::Delivered delivered) {
+  return std::make_unique<FlowTransport>(routed, options.smpi_sharing, std::move(delivered));
 }
 
 }  // namespace mapsim::sim

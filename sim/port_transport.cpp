@@ -34,13 +34,12 @@ class PortTransport : public Transport {
     }
   }
 
-  void start(int id, Message& m) override {
+  void start(int id, Message& m, const std::vector<int>& channels, double) override {
     const Network& net = routed_.network();
     const int n = net.num_nodes();
-    routed_.route(m.src_node, m.dst_node, channels_);
     m.route.clear();
     m.route.push_back(m.src_node);
-    for (int c : channels_) m.route.push_back(2 * n + c);
+    for (int c : channels) m.route.push_back(2 * n + c);
     m.route.push_back(n + m.dst_node);
     const long packets = m.wire > 0 && std::isfinite(mtu_) ? static_cast<long>(std::ceil(m.wire / mtu_)) : 1;
     m.pending_packets = static_cast<int>(packets);
@@ -123,7 +122,6 @@ class PortTransport : public Transport {
   Delivered delivered_;
   double mtu_;
   std::vector<Port> ports_;
-  std::vector<int> channels_;
   long events_ = 0;
 };
 

@@ -27,13 +27,49 @@ LatencyStats summarise(std::vector<double>& values) {
   return s;
 }
 
+void add_load(PortLoad& load, double bytes, double bandwidth) {
+  load.bytes += bytes;
+  load.messages += 1;
+  load.busy += bytes / bandwidth;
+}
+
+// An id from the free list, else a new default element at the end.
+template <class T>
+int acquire(std::vector<T>& items, std::vector<int>& free) {
+  if (free.empty()) {
+    items.emplace_back();
+    return static_cast<int>(items.size()) - 1;
+  }
+  const int id = free.back();
+  free.pop_back();
+  return id;
+}
+
+// MPI matching: a receive's tag (-1: MPI_ANY_TAG, never a collective's negative tag) against a send's.
+bool tags_match(int recv_tag, int send_tag) { return recv_tag == send_tag || (recv_tag == -1 && send_tag >= 0); }
+
+// Removes and returns the first id queued under `key` that `matches`, or -1.
+template <class Matches>
+int take_first(std::unordered_map<uint64_t, std::deque<int>>& queues, uint64_t key, Matches matches) {
+  auto it = queues.find(key);
+  if (it == queues.end()) return -1;
+  for (auto q = it->second.begin(); q != it->second.end(); ++q)
+    if (matches(*q)) {
+      const int id = *q;
+      it->second.erase(q);
+      if (it->second.empty()) queues.erase(it);
+      return id;
+    }
+  return -1;
+}
+
 }  // namespace
 
 Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, const SimOptions& options)
     : routed_(routed), placement_(placement), trace_(trace), options_(options), ranks_(trace.num_ranks()) {
   const Network& net = routed.network();
   auto on_delivered = [this](int id) { delivered(id); };
-  transport_ = options.model == Fidelity::Flow ? make_flow_transport(routed, options, messages_, on_delivered)
+  transport_ = options.model == Fidelity::Flow ? make_flow_transport(routed, options, on_delivered)
                                                : make_port_transport(routed, options, messages_, on_delivered);
   stats_.model = fidelity_name(options.model);
   stats_.rank_finish.assign(ranks_.size(), 0);
@@ -168,12 +204,7 @@ void Replay::complete(int id) {
 }
 
 int Replay::new_request(const Request& r) {
-  if (free_requests_.empty()) {
-    requests_.push_back(r);
-    return static_cast<int>(requests_.size()) - 1;
-  }
-  const int id = free_requests_.back();
-  free_requests_.pop_back();
+  const int id = acquire(requests_, free_requests_);
   requests_[id] = r;
   return id;
 }
@@ -194,14 +225,7 @@ void Replay::post_send(int r, const Op& op) {
   if (op.user) ranks_[r].stored[{r, dst, op.tag}].push_back(rid);
   else ranks_[r].group.push_back(rid);
 
-  int id;
-  if (free_messages_.empty()) {
-    messages_.emplace_back();
-    id = static_cast<int>(messages_.size()) - 1;
-  } else {
-    id = free_messages_.back();
-    free_messages_.pop_back();
-  }
+  const int id = acquire(messages_, free_messages_);
   Message& m = messages_[id];
   m = Message{};
   m.src_rank = r;
@@ -217,19 +241,9 @@ void Replay::post_send(int r, const Op& op) {
   m.distant = op.distant;
   m.collective = op.collective;
 
-  auto it = posted_.find(pair_key(dst, r));
-  if (it != posted_.end())
-    for (auto q = it->second.begin(); q != it->second.end(); ++q) {
-      const int tag = requests_[*q].tag;
-      if (tag == op.tag || (tag == -1 && op.tag >= 0)) {
-        const int recv = *q;
-        it->second.erase(q);
-        if (it->second.empty()) posted_.erase(it);
-        match(id, recv);
-        return;
-      }
-    }
-  unexpected_[pair_key(dst, r)].push_back(id);
+  const int recv = take_first(posted_, pair_key(dst, r), [&](int q) { return tags_match(requests_[q].tag, op.tag); });
+  if (recv >= 0) match(id, recv);
+  else unexpected_[pair_key(dst, r)].push_back(id);
 }
 
 void Replay::post_recv(int r, const Op& op) {
@@ -242,19 +256,9 @@ void Replay::post_recv(int r, const Op& op) {
   if (op.user) ranks_[r].stored[{op.peer, r, op.tag}].push_back(rid);
   else ranks_[r].group.push_back(rid);
 
-  auto it = unexpected_.find(pair_key(r, op.peer));
-  if (it != unexpected_.end())
-    for (auto q = it->second.begin(); q != it->second.end(); ++q) {
-      const int tag = messages_[*q].tag;
-      if (tag == op.tag || (op.tag == -1 && tag >= 0)) {
-        const int id = *q;
-        it->second.erase(q);
-        if (it->second.empty()) unexpected_.erase(it);
-        match(id, rid);
-        return;
-      }
-    }
-  posted_[pair_key(r, op.peer)].push_back(rid);
+  const int id = take_first(unexpected_, pair_key(r, op.peer), [&](int q) { return tags_match(op.tag, messages_[q].tag); });
+  if (id >= 0) match(id, rid);
+  else posted_[pair_key(r, op.peer)].push_back(rid);
 }
 
 void Replay::match(int id, int recv) {
@@ -274,24 +278,18 @@ void Replay::match(int id, int recv) {
     return;
   }
   routed_.route(m.src_node, m.dst_node, route_);
-  zero_load_sum_ += routed_.route_latency(m.src_node, m.dst_node, route_);
+  const double latency = routed_.route_latency(m.src_node, m.dst_node, route_);
+  zero_load_sum_ += latency;
+  m.hops = static_cast<int>(route_.size());
   const Node& src = net.node(m.src_node);
-  const Node& dst = net.node(m.dst_node);
-  stats_.node_out[m.src_node].bytes += m.wire;
-  stats_.node_out[m.src_node].messages += 1;
-  stats_.node_out[m.src_node].busy += m.wire / src.bandwidth;
-  stats_.node_in[m.dst_node].bytes += m.wire;
-  stats_.node_in[m.dst_node].messages += 1;
-  stats_.node_in[m.dst_node].busy += m.wire / dst.bandwidth;
+  add_load(stats_.node_out[m.src_node], m.wire, src.bandwidth);
+  add_load(stats_.node_in[m.dst_node], m.wire, net.node(m.dst_node).bandwidth);
   stats_.switch_bytes[src.switch_id] += m.wire;
   for (int c : route_) {
-    PortLoad& load = stats_.channels[c];
-    load.bytes += m.wire;
-    load.messages += 1;
-    load.busy += m.wire / net.link(c / 2).bandwidth;
+    add_load(stats_.channels[c], m.wire, net.link(c / 2).bandwidth);
     stats_.switch_bytes[net.channel_target(c)] += m.wire;
   }
-  transport_->start(id, m);
+  transport_->start(id, m, route_, latency);
 }
 
 void Replay::delivered(int id) {
@@ -301,7 +299,7 @@ void Replay::delivered(int id) {
   if (!m.collective) (m.distant ? distant_latencies_ : neighbour_latencies_).push_back(latency);
   if (options_.record_messages)
     stats_.message_log.push_back({m.src_rank, m.dst_rank, m.tag, m.bytes, m.posted, m.started, now(),
-                                  m.src_node == m.dst_node ? 0 : routed_.hops(m.src_node, m.dst_node), m.distant,
+                                  m.hops, m.distant,
                                   m.collective});
   const int recv = m.recv_request, send = m.send_request;
   free_messages_.push_back(id);

@@ -11,13 +11,6 @@ nlohmann::ordered_json latency_json(const LatencyStats& s) {
   return {{"count", s.count}, {"mean", s.mean}, {"p50", s.p50}, {"p99", s.p99}, {"max", s.max}};
 }
 
-std::string csv_name(const std::string& name) {
-  if (name.find_first_of(",\"\n") == std::string::npos) return name;
-  std::string out = "\"";
-  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 }  // namespace
 
 nlohmann::ordered_json summary_json(const SimResult& r, const RoutedNetwork& routed) {
@@ -58,7 +51,7 @@ void write_links_csv(const SimResult& r, const RoutedNetwork& routed, std::ostre
   out << "kind,id,from,to,bandwidth,bytes,messages,busy_seconds,utilisation\n";
   auto row = [&](const char* kind, int id, const std::string& from, const std::string& to, double bandwidth,
                  const PortLoad& load) {
-    out << kind << "," << id << "," << csv_name(from) << "," << csv_name(to) << "," << format_number(bandwidth, 17)
+    out << kind << "," << id << "," << csv_field(from) << "," << csv_field(to) << "," << format_number(bandwidth, 17)
         << "," << format_number(load.bytes, 17) << "," << format_number(load.messages, 17) << ","
         << format_number(load.busy, 17) << "," << format_number(r.makespan > 0 ? load.busy / r.makespan : 0, 6) << "\n";
   };

@@ -24,16 +24,18 @@ struct Message {
   bool rendezvous = false;
   bool distant = false;
   bool collective = false;
+  int hops = 0;             // switch-to-switch links on the route
   int pending_packets = 0;  // packet model
-  std::vector<int> route;   // PortTransport: the ports still to cross
+  std::vector<int> route;   // PortTransport: the ports to cross
 };
 
 class Transport {
  public:
   using Delivered = std::function<void(int message)>;
   virtual ~Transport() = default;
-  // Starts message `id` now (t_s is paid here, before the first byte leaves the node).
-  virtual void start(int id, Message& message) = 0;
+  // Starts message `id` now over `channels` (its route), whose zero-load latency is `latency`
+  // (t_s is paid here, before the first byte leaves the node).
+  virtual void start(int id, Message& message, const std::vector<int>& channels, double latency) = 0;
   // Events the transport processed (timer and activity callbacks).
   virtual long events() const = 0;
 };
@@ -45,6 +47,6 @@ double now();
 std::unique_ptr<Transport> make_port_transport(const RoutedNetwork& routed, const SimOptions& options,
                                                std::vector<Message>& messages, Transport::Delivered delivered);
 std::unique_ptr<Transport> make_flow_transport(const RoutedNetwork& routed, const SimOptions& options,
-                                               std::vector<Message>& messages, Transport::Delivered delivered);
+                                               Transport::Delivered delivered);
 
 }  // namespace mapsim::sim

@@ -58,12 +58,18 @@ void export_dot(const RoutedNetwork& routed, std::ostream& out) {
 
 void export_json(const RoutedNetwork& routed, std::ostream& out) { out << network_to_json(routed.network()); }
 
+double folded_node_link_latency(const Network& net, int n) {
+  return net.startup / 2 + net.switch_at(net.node(n).switch_id).router_delay / 2 + net.node(n).latency;
+}
+
+double folded_switch_link_latency(const Network& net, int l) {
+  const Link& link = net.link(l);
+  return link.latency + (net.switch_at(link.a).router_delay + net.switch_at(link.b).router_delay) / 2;
+}
+
 void export_simgrid(const RoutedNetwork& routed, std::ostream& out, double host_speed_flops) {
   const Network& net = routed.network();
   const Routing& routing = routed.routing();
-  auto node_link_latency = [&](int n) {
-    return net.startup / 2 + net.switch_at(net.node(n).switch_id).router_delay / 2 + net.node(n).latency;
-  };
   out << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
       << "<!-- mapsim export: " << net.shape.family << " network, " << routing.name()
       << " routing; latencies fold t_s, t_p and t_r (see docs/topologies.md) -->\n"
@@ -78,12 +84,9 @@ void export_simgrid(const RoutedNetwork& routed, std::ostream& out, double host_
                    static_cast<long>(net.num_nodes()) * net.num_nodes());
     for (int n = 0; n < net.num_nodes(); ++n) out << "    <host id=\"" << host_id(n) << "\" speed=\"" << speed << "\"/>\n";
     for (int n = 0; n < net.num_nodes(); ++n)
-      write_link(out, "    ", node_link_id(n), net.node(n).bandwidth, node_link_latency(n));
-    for (int l = 0; l < net.num_links(); ++l) {
-      const Link& link = net.link(l);
-      write_link(out, "    ", switch_link_id(l), link.bandwidth,
-                 link.latency + (net.switch_at(link.a).router_delay + net.switch_at(link.b).router_delay) / 2);
-    }
+      write_link(out, "    ", node_link_id(n), net.node(n).bandwidth, folded_node_link_latency(net, n));
+    for (int l = 0; l < net.num_links(); ++l)
+      write_link(out, "    ", switch_link_id(l), net.link(l).bandwidth, folded_switch_link_latency(net, l));
     for (int a = 0; a < net.num_nodes(); ++a)
       for (int b = 0; b < net.num_nodes(); ++b) {
         if (a == b) continue;
@@ -109,7 +112,7 @@ void export_simgrid(const RoutedNetwork& routed, std::ostream& out, double host_
     out << "    <zone id=\"zone-" << router_id(s) << "\" routing=\"Full\">\n";
     for (int n : net.nodes_of(s)) out << "      <host id=\"" << host_id(n) << "\" speed=\"" << speed << "\"/>\n";
     out << "      <router id=\"" << router_id(s) << "\"/>\n";
-    for (int n : net.nodes_of(s)) write_link(out, "      ", node_link_id(n), net.node(n).bandwidth, node_link_latency(n));
+    for (int n : net.nodes_of(s)) write_link(out, "      ", node_link_id(n), net.node(n).bandwidth, folded_node_link_latency(net, n));
     for (int n : net.nodes_of(s)) {
       out << "      <route src=\"" << host_id(n) << "\" dst=\"" << router_id(s) << "\" symmetrical=\"NO\">\n";
       write_ctn(out, "        ", node_link_id(n), true);
@@ -126,11 +129,8 @@ void export_simgrid(const RoutedNetwork& routed, std::ostream& out, double host_
     }
     out << "    </zone>\n";
   }
-  for (int l = 0; l < net.num_links(); ++l) {
-    const Link& link = net.link(l);
-    write_link(out, "    ", switch_link_id(l), link.bandwidth,
-               link.latency + (net.switch_at(link.a).router_delay + net.switch_at(link.b).router_delay) / 2);
-  }
+  for (int l = 0; l < net.num_links(); ++l)
+    write_link(out, "    ", switch_link_id(l), net.link(l).bandwidth, folded_switch_link_latency(net, l));
   for (int a : sources)
     for (int b : sources) {
       if (a == b) continue;

@@ -12,6 +12,12 @@
 
 namespace mapsim {
 
+// Link latencies with t_s and t_r folded in, as the simgrid export writes them: a node link carries
+// t_s/2 + t_r/2 of its switch + its own latency, a switch link t_p + half of each end's t_r, so that
+// the links of a route sum to RoutedNetwork::latency.
+double folded_node_link_latency(const Network& network, int node);
+double folded_switch_link_latency(const Network& network, int link);
+
 void export_dot(const RoutedNetwork& routed, std::ostream& out);
 void export_json(const RoutedNetwork& routed, std::ostream& out);
 void export_simgrid(const RoutedNetwork& routed, std::ostream& out, double host_speed_flops = 1e9);

@@ -90,6 +90,13 @@ std::string format_number(double value, int significant_digits) {
   return buffer;
 }
 
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
 std::string format_bandwidth(double bytes_per_second) {
   static const std::vector<Unit> units = {
       {"Tbps", 1e12, 8}, {"Gbps", 1e9, 8}, {"Mbps", 1e6, 8}, {"kbps", 1e3, 8}, {"bps", 1, 8}};

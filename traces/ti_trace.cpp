@@ -51,8 +51,12 @@ std::vector<std::string> split(const std::string& line) {
 // Parses the arguments of one line; every error names file and line.
 class LineParser {
  public:
-  LineParser(const std::string& file, int line, std::vector<std::string> tokens, int ranks, int default_type)
-      : file_(file), line_(line), tokens_(std::move(tokens)), ranks_(ranks), default_type_(default_type) {}
+  LineParser(const std::string& file, int line, std::vector<std::string> tokens, int ranks)
+      : file_(file), line_(line), tokens_(std::move(tokens)), ranks_(ranks) {}
+  // The size of an absent datatype argument: the rank's default (MPI_BYTE unless `init` said otherwise).
+  void set_default_type(int size) { default_type_ = size; }
+  const std::string& rank_field() const { return tokens_[0]; }
+  const std::string& action() const { return tokens_[1]; }
 
   [[noreturn]] void fail(const std::string& what) const {
     throw Error(file_ + ":" + std::to_string(line_) + ": " + what);
@@ -104,11 +108,11 @@ class LineParser {
   int ranks() const { return ranks_; }
 
  private:
-  std::string file_;
+  const std::string& file_;
   int line_;
   std::vector<std::string> tokens_;
   int ranks_;
-  int default_type_;
+  int default_type_ = 1;
 };
 
 ActionType lookup(const LineParser& p, const std::string& name) {
@@ -129,7 +133,8 @@ uint32_t read_counts(const LineParser& p, size_t first, int n, int type_size, Ra
   return offset;
 }
 
-Action parse_action(const LineParser& p, const std::string& name, RankTrace& rank, int& default_type) {
+Action parse_action(const LineParser& p, RankTrace& rank, int& default_type) {
+  const std::string& name = p.action();
   Action a{lookup(p, name)};
   const int n = p.ranks();
   switch (a.type) {
@@ -261,17 +266,18 @@ void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& 
     auto tokens = split(text);
     if (tokens.empty() || tokens[0][0] == '#') continue;
     int n = static_cast<int>(ranks.size());
-    LineParser p(path, line, tokens, n, 1);
-    if (tokens.size() < 2) p.fail("expected 'RANK ACTION ...', got '" + text + "'");
     char* end = nullptr;
-    long r = std::strtol(tokens[0].c_str(), &end, 10);
-    if (*end != '\0' || r < 0) p.fail("expected a rank number first, got '" + tokens[0] + "'");
+    const long r = std::strtol(tokens[0].c_str(), &end, 10);
+    const bool rank_ok = *end == '\0' && r >= 0;
+    const size_t size = tokens.size();
+    LineParser p(path, line, std::move(tokens), n);
+    if (size < 2) p.fail("expected 'RANK ACTION ...', got '" + text + "'");
+    if (!rank_ok) p.fail("expected a rank number first, got '" + p.rank_field() + "'");
     if (only_rank >= 0 && r != only_rank)
       p.fail("line of rank " + std::to_string(r) + " in the file of rank " + std::to_string(only_rank));
     if (r >= n) p.fail("rank " + std::to_string(r) + " is out of range: the trace has " + std::to_string(n) + " ranks");
-    const std::string name = tokens[1];
-    LineParser q(path, line, std::move(tokens), n, default_type[r]);
-    Action a = parse_action(q, name, ranks[r], default_type[r]);
+    p.set_default_type(default_type[r]);
+    Action a = parse_action(p, ranks[r], default_type[r]);
     a.line = static_cast<uint32_t>(line);
     ranks[r].actions.push_back(a);
   }
