@@ -9,5 +9,8 @@ void add_topo_command(CLI::App& app);
 void add_map_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
+void add_run_command(CLI::App& app);
+void add_sweep_command(CLI::App& app);
+void add_plot_command(CLI::App& app);
 
 }  // namespace mapsim

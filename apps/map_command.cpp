@@ -8,7 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
-#include "apps/output.h"
+#include "topologies/atomic_file.h"
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"
 #include "topologies/network_factory.h"

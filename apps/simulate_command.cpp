@@ -5,7 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
-#include "apps/output.h"
+#include "topologies/atomic_file.h"
 #include "mappers/mapper.h"
 #include "sim/report.h"
 #include "sim/workload.h"

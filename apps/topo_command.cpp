@@ -6,7 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
-#include "apps/output.h"
+#include "topologies/atomic_file.h"
 #include "topologies/error.h"
 #include "topologies/export.h"
 #include "topologies/network_factory.h"

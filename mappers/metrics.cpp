@@ -5,15 +5,34 @@
 
 namespace mapsim {
 
-MappingMetrics evaluate(const MappingProblem& problem, const Placement& placement) {
+LinkVolumes link_volumes(const MappingProblem& problem, const Placement& placement) {
   const RoutedNetwork& routed = *problem.network;
   const Network& net = routed.network();
+  const size_t node_base = net.num_channels();
+  LinkVolumes loads;
+  loads.volume.assign(node_base + 2 * static_cast<size_t>(net.num_nodes()), 0);
+  loads.messages.assign(loads.volume.size(), 0);
+  std::vector<int> channels;
+  for (const ProcessEdge& e : problem.graph->edges()) {
+    const int a = placement[e.a], b = placement[e.b];
+    if (a == b) continue;
+    for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+      routed.route(from, to, channels);
+      channels.push_back(static_cast<int>(node_base + 2 * from));
+      channels.push_back(static_cast<int>(node_base + 2 * to + 1));
+      for (int c : channels) {
+        loads.volume[c] += e.volume;
+        loads.messages[c] += 1;
+      }
+    }
+  }
+  return loads;
+}
+
+MappingMetrics evaluate(const MappingProblem& problem, const Placement& placement) {
+  const RoutedNetwork& routed = *problem.network;
   const ProcessGraph& graph = *problem.graph;
   MappingMetrics m;
-  // Directed load: switch channels first, then per node an injection and an ejection slot.
-  const size_t node_base = net.num_channels();
-  std::vector<double> volume(node_base + 2 * static_cast<size_t>(net.num_nodes()), 0), messages(volume.size(), 0);
-  std::vector<int> channels;
   double latency_sum = 0;
   for (const ProcessEdge& e : graph.edges()) {
     const int a = placement[e.a], b = placement[e.b];
@@ -26,24 +45,16 @@ MappingMetrics evaluate(const MappingProblem& problem, const Placement& placemen
     if (a == b) continue;
     m.network_traffic += e.volume;
     m.hop_bytes += 2 * e.volume * (d + 2);
-    for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
-      routed.route(from, to, channels);
-      if (from == a) latency_sum += routed.route_latency(a, b, channels);
-      channels.push_back(static_cast<int>(node_base + 2 * from));
-      channels.push_back(static_cast<int>(node_base + 2 * to + 1));
-      for (int c : channels) {
-        volume[c] += e.volume;
-        messages[c] += 1;
-      }
-    }
+    latency_sum += routed.latency(a, b);
   }
   const double edges = static_cast<double>(graph.edges().size());
   if (edges > 0) {
     m.cardinality /= edges;
     m.avg_latency = latency_sum / edges;
   }
-  m.max_link_load = volume.empty() ? 0 : *std::max_element(volume.begin(), volume.end());
-  m.max_link_messages = messages.empty() ? 0 : *std::max_element(messages.begin(), messages.end());
+  const LinkVolumes loads = link_volumes(problem, placement);
+  m.max_link_load = loads.volume.empty() ? 0 : *std::max_element(loads.volume.begin(), loads.volume.end());
+  m.max_link_messages = loads.messages.empty() ? 0 : *std::max_element(loads.messages.begin(), loads.messages.end());
   std::map<int, int> per_node;
   for (int node : problem.nodes) per_node[node] = 0;
   for (int node : placement) ++per_node[node];

@@ -27,6 +27,13 @@ struct MappingMetrics {
 
 MappingMetrics evaluate(const MappingProblem& problem, const Placement& placement);
 
+// Volume and edge count routed over each directed link (both directions of every edge): switch
+// channels first (Network::channel ids), then per node its injection and its ejection link.
+struct LinkVolumes {
+  std::vector<double> volume, messages;
+};
+LinkVolumes link_volumes(const MappingProblem& problem, const Placement& placement);
+
 // Every metric as (JSON/CSV key, value), in a fixed order.
 std::vector<std::pair<std::string, double>> metric_list(const MappingMetrics& m);
 

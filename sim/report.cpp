@@ -46,12 +46,18 @@ nlohmann::ordered_json summary_json(const SimResult& r, const RoutedNetwork& rou
   return j;
 }
 
+const char* const kLinksCsvColumns = "kind,id,from,to,bandwidth,bytes,messages,busy_seconds,utilisation";
+
 void write_links_csv(const SimResult& r, const RoutedNetwork& routed, std::ostream& out) {
+  out << kLinksCsvColumns << "\n";
+  write_links_rows(r, routed, "", out);
+}
+
+void write_links_rows(const SimResult& r, const RoutedNetwork& routed, const std::string& prefix, std::ostream& out) {
   const Network& net = routed.network();
-  out << "kind,id,from,to,bandwidth,bytes,messages,busy_seconds,utilisation\n";
   auto row = [&](const char* kind, int id, const std::string& from, const std::string& to, double bandwidth,
                  const PortLoad& load) {
-    out << kind << "," << id << "," << csv_field(from) << "," << csv_field(to) << "," << format_number(bandwidth, 17)
+    out << prefix << kind << "," << id << "," << csv_field(from) << "," << csv_field(to) << "," << format_number(bandwidth, 17)
         << "," << format_number(load.bytes, 17) << "," << format_number(load.messages, 17) << ","
         << format_number(load.busy, 17) << "," << format_number(r.makespan > 0 ? load.busy / r.makespan : 0, 6) << "\n";
   };

@@ -12,6 +12,10 @@ namespace mapsim {
 
 nlohmann::ordered_json summary_json(const SimResult& result, const RoutedNetwork& routed);
 void write_links_csv(const SimResult& result, const RoutedNetwork& routed, std::ostream& out);
+// links.csv in pieces, for files that hold the links of several runs: the header's columns and
+// the rows, each row led by `prefix` (e.g. "0,switch,").
+extern const char* const kLinksCsvColumns;
+void write_links_rows(const SimResult& result, const RoutedNetwork& routed, const std::string& prefix, std::ostream& out);
 void write_messages_csv(const SimResult& result, std::ostream& out);
 void print_summary(const SimResult& result, std::ostream& out);
 

@@ -1,5 +1,6 @@
 #include "topologies/export.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <spdlog/spdlog.h>
 
@@ -20,6 +21,9 @@ std::string quote(const std::string& text) {
 
 std::string host_id(int node) { return "node-" + std::to_string(node); }
 std::string router_id(int sw) { return "sw-" + std::to_string(sw); }
+// Graphviz IDs must be plain identifiers ("node-0" would start with the keyword node).
+std::string dot_node(int node) { return "n" + std::to_string(node); }
+std::string dot_switch(int sw) { return "s" + std::to_string(sw); }
 std::string node_link_id(int node) { return "nic-" + std::to_string(node); }
 std::string switch_link_id(int link) { return "link-" + std::to_string(link); }
 
@@ -44,15 +48,49 @@ void export_dot(const RoutedNetwork& routed, std::ostream& out) {
   out << "graph mapsim {\n  // " << net.shape.family << " network, routing " << routed.routing().name() << "\n";
   out << "  node [shape=box, style=filled, fillcolor=lightsteelblue];\n";
   for (int s = 0; s < net.num_switches(); ++s)
-    out << "  " << router_id(s) << " [label=" << quote(net.switch_at(s).name) << "];\n";
+    out << "  " << dot_switch(s) << " [label=" << quote(net.switch_at(s).name) << "];\n";
   out << "  node [shape=circle, width=0.15, label=\"\", fillcolor=gold];\n";
   for (int n = 0; n < net.num_nodes(); ++n)
-    out << "  " << host_id(n) << " [tooltip=" << quote(net.node(n).name) << "];\n";
+    out << "  " << dot_node(n) << " [tooltip=" << quote(net.node(n).name) << "];\n";
   for (const Link& l : net.links())
-    out << "  " << router_id(l.a) << " -- " << router_id(l.b) << " [label=" << quote(format_bandwidth(l.bandwidth))
+    out << "  " << dot_switch(l.a) << " -- " << dot_switch(l.b) << " [label=" << quote(format_bandwidth(l.bandwidth))
         << "];\n";
   for (int n = 0; n < net.num_nodes(); ++n)
-    out << "  " << host_id(n) << " -- " << router_id(net.node(n).switch_id) << " [color=gray];\n";
+    out << "  " << dot_node(n) << " -- " << dot_switch(net.node(n).switch_id) << " [color=gray];\n";
+  out << "}\n";
+}
+
+void export_load_dot(const RoutedNetwork& routed, const std::vector<double>& load, const std::vector<int>& ranks_per_node,
+                     const std::string& title, std::ostream& out) {
+  const Network& net = routed.network();
+  double max_load = 0;
+  for (int l = 0; l < net.num_links(); ++l) max_load = std::max({max_load, load[2 * l], load[2 * l + 1]});
+  int max_ranks = 0;
+  for (int r : ranks_per_node) max_ranks = std::max(max_ranks, r);
+  out << "graph mapsim {\n  graph [layout=neato, overlap=false, splines=true, fontname=\"sans\", labelloc=t, label="
+      << quote(title + "\nlink width and colour: bytes on its busier direction (max " + format_number(max_load) +
+               "); node shade: ranks held (max " + std::to_string(max_ranks) + ")")
+      << "];\n  node [shape=box, style=filled, fillcolor=lightsteelblue, fontname=\"sans\", fontsize=9];\n";
+  for (int s = 0; s < net.num_switches(); ++s)
+    out << "  " << dot_switch(s) << " [label=" << quote(net.switch_at(s).name) << "];\n";
+  out << "  node [shape=circle, width=0.18, label=\"\", colorscheme=blues9];\n";
+  for (int n = 0; n < net.num_nodes(); ++n) {
+    const int ranks = ranks_per_node[n];
+    const int shade = 3 + 6 * ranks / std::max(1, max_ranks);  // 3..9 of blues9
+    out << "  " << dot_node(n) << " [fillcolor=" << (ranks == 0 ? std::string("white") : std::to_string(std::min(shade, 9)))
+        << ", tooltip=" << quote(net.node(n).name + ": " + std::to_string(ranks) + " rank(s)") << "];\n";
+  }
+  for (int l = 0; l < net.num_links(); ++l) {
+    const Link& link = net.link(l);
+    const double x = max_load > 0 ? std::max(load[2 * l], load[2 * l + 1]) / max_load : 0;
+    char colour[32];
+    std::snprintf(colour, sizeof colour, "%.3f 0.9 0.85", (1 - x) / 3);  // HSV: green (idle) to red (busiest)
+    out << "  " << dot_switch(link.a) << " -- " << dot_switch(link.b) << " [color=" << quote(x > 0 ? colour : "gray80")
+        << ", penwidth=" << format_number(1 + 7 * x, 3) << ", tooltip="
+        << quote(format_number(load[2 * l]) + " / " + format_number(load[2 * l + 1])) << "];\n";
+  }
+  for (int n = 0; n < net.num_nodes(); ++n)
+    out << "  " << dot_node(n) << " -- " << dot_switch(net.node(n).switch_id) << " [color=gray60, len=0.4];\n";
   out << "}\n";
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "topologies/routed_network.h"
 
@@ -19,6 +20,11 @@ double folded_node_link_latency(const Network& network, int node);
 double folded_switch_link_latency(const Network& network, int link);
 
 void export_dot(const RoutedNetwork& routed, std::ostream& out);
+// The network as a load picture (OMARS's architecture window): switch links coloured and widened
+// by the load of their busier direction, compute nodes shaded by the ranks they hold. `load` is
+// per directed channel then per node out/in link (mappers' LinkVolumes layout); neato layout.
+void export_load_dot(const RoutedNetwork& routed, const std::vector<double>& load, const std::vector<int>& ranks_per_node,
+                     const std::string& title, std::ostream& out);
 void export_json(const RoutedNetwork& routed, std::ostream& out);
 void export_simgrid(const RoutedNetwork& routed, std::ostream& out, double host_speed_flops = 1e9);
 // Dispatches on format name; throws on an unknown one.

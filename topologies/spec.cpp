@@ -6,6 +6,7 @@
 
 #include "topologies/error.h"
 #include "topologies/units.h"
+#include "topologies/yaml_reader.h"
 
 namespace mapsim {
 
@@ -112,8 +113,10 @@ void Spec::finish() const {
     if (asked_.count(key)) continue;
     std::string valid;
     for (const std::string& known : asked_) valid += (valid.empty() ? "" : ", ") + known;
+    const std::string near = nearest_word(key, {asked_.begin(), asked_.end()});
     throw Error("bad " + context() + ": unknown key '" + key + "' for " + name_ +
-                " (valid keys: " + (valid.empty() ? "none" : valid) + ")");
+                (near.empty() ? "" : " (did you mean '" + near + "'?)") + " (valid keys: " +
+                (valid.empty() ? "none" : valid) + ")");
   }
 }
 

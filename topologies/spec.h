@@ -18,6 +18,7 @@ class Spec {
   const std::string& name() const { return name_; }
   const std::string& text() const { return text_; }
   const std::optional<std::string>& positional() const { return positional_; }
+  const std::map<std::string, std::string>& values() const { return values_; }
 
   bool has(const std::string& key) const { return values_.count(key) != 0; }
   std::string get_string(const std::string& key, const std::string& fallback);

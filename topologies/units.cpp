@@ -1,5 +1,6 @@
 #include "topologies/units.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -88,6 +89,12 @@ std::string format_number(double value, int significant_digits) {
   char buffer[40];
   std::snprintf(buffer, sizeof buffer, "%.*g", significant_digits, value);
   return buffer;
+}
+
+std::string format_exact(double value) {
+  char buffer[40];
+  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return error == std::errc() ? std::string(buffer, end) : format_number(value, 17);
 }
 
 std::string csv_field(const std::string& text) {

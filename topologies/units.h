@@ -15,6 +15,8 @@ std::string format_bandwidth(double bytes_per_second);
 std::string format_time(double seconds);
 // printf("%.*g"): 17 significant digits round-trip a double exactly.
 std::string format_number(double value, int significant_digits = 6);
+// The shortest text that reads back as exactly `value` (std::to_chars).
+std::string format_exact(double value);
 // A CSV field (RFC 4180): quoted, with doubled quotes, when it holds a comma, quote or newline.
 std::string csv_field(const std::string& text);
 

@@ -104,7 +104,24 @@ TEST_CASE("dot export names every switch and node") {
   export_dot(routed, out);
   const std::string dot = out.str();
   CHECK(dot.rfind("graph mapsim {", 0) == 0);
-  for (int s = 0; s < 9; ++s) CHECK(dot.find("sw-" + std::to_string(s) + " [") != std::string::npos);
-  CHECK(dot.find("node-8 -- sw-8") != std::string::npos);
+  for (int s = 0; s < 9; ++s) CHECK(dot.find("s" + std::to_string(s) + " [label=\"sw-" + std::to_string(s) + "\"]") != std::string::npos);
+  CHECK(dot.find("n8 -- s8") != std::string::npos);
   CHECK_THROWS_AS(export_network(routed, "png", out), Error);
+}
+
+TEST_CASE("load picture: link width by the busier direction, node shade by ranks") {
+  RoutedNetwork routed(make_network("mesh:3x1"));  // links s0-s1 (channels 0, 1) and s1-s2 (2, 3)
+  const Network& net = routed.network();
+  std::vector<double> load(net.num_channels() + 2 * net.num_nodes(), 0);
+  load[1] = 100;  // s1 -> s0 direction of link 0: the busiest
+  load[2] = 50;
+  std::ostringstream out;
+  export_load_dot(routed, load, {2, 0, 1}, "test", out);
+  const std::string dot = out.str();
+  CHECK(dot.find("s0 -- s1 [color=\"0.000 0.9 0.85\", penwidth=8") != std::string::npos);  // red, widest
+  CHECK(dot.find("s1 -- s2 [color=\"0.167 0.9 0.85\", penwidth=4.5") != std::string::npos);
+  CHECK(dot.find("n1 [fillcolor=white") != std::string::npos);
+  CHECK(dot.find("n0 [fillcolor=9") != std::string::npos);
+  CHECK(dot.find("n2 [fillcolor=6") != std::string::npos);
+  CHECK(dot.find("max 100") != std::string::npos);
 }

@@ -1,4 +1,4 @@
-// Output helpers for the CLI: write a file atomically (temp file + rename) so that an
+// Write a file atomically (temp file + rename) so that an
 // interrupted or failed run never leaves a partial file that looks complete.
 #pragma once
 #include <functional>

@@ -1,4 +1,4 @@
-#include "apps/output.h"
+#include "topologies/atomic_file.h"
 
 #include <cstdio>
 #include <fstream>

@@ -1,0 +1,56 @@
+#include "apps/external_tool.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "topologies/error.h"
+
+namespace mapsim {
+
+void run_tool(const std::string& program, const std::string& package, std::vector<std::string> args,
+              std::string input, const std::string& output) {
+  const std::string temp = output + ".partial";
+  for (std::string& arg : args)
+    if (arg == "{out}") arg = temp;
+  for (size_t at = input.find("{out}"); at != std::string::npos; at = input.find("{out}", at + temp.size()))
+    input.replace(at, 5, temp);
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) throw Error(program + ": cannot create a pipe");
+  const pid_t pid = fork();
+  if (pid < 0) throw Error(program + ": cannot fork");
+  if (pid == 0) {
+    dup2(pipe_fds[0], STDIN_FILENO);
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    std::vector<char*> argv{const_cast<char*>(program.c_str())};
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    execvp(program.c_str(), argv.data());
+    _exit(127);
+  }
+  close(pipe_fds[0]);
+  const auto old_pipe_handler = std::signal(SIGPIPE, SIG_IGN);  // a tool that dies early must not kill us
+  for (size_t written = 0; written < input.size();) {
+    const ssize_t n = write(pipe_fds[1], input.data() + written, input.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<size_t>(n);
+  }
+  close(pipe_fds[1]);
+  std::signal(SIGPIPE, old_pipe_handler);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+    throw Error(output + ": cannot run '" + program + "' (install the Debian package " + package + ")");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::remove(temp.c_str());
+    throw Error(output + ": " + program + " failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
+  }
+  if (std::rename(temp.c_str(), output.c_str()) != 0) throw Error(output + ": cannot move the finished file into place");
+}
+
+}  // namespace mapsim

@@ -1,0 +1,55 @@
+// mapsim plot: a figure (gnuplot) or a Markdown table of one metric against one key, one series
+// per mapper, from a run's or a sweep's results.csv / aggregate.csv.
+#include <iostream>
+
+#include "apps/commands.h"
+#include "apps/external_tool.h"
+#include "scenario/plot.h"
+#include "topologies/atomic_file.h"
+#include "topologies/error.h"
+
+namespace mapsim {
+namespace {
+
+struct PlotCommandOptions {
+  std::string csv, output, script;
+  PlotOptions plot;
+  bool table = false;
+};
+
+void plot(const PlotCommandOptions& o) {
+  if (o.output.empty() && !o.table) throw Error("plot: give -o FIGURE (.svg, .png, .pdf) and/or --table");
+  const PlotData data = collect_plot(o.csv, o.plot);
+  if (o.table) std::cout << markdown_table(data, o.plot);
+  if (o.output.empty()) return;
+  const std::string script = gnuplot_script(data, o.plot, o.output);
+  if (!o.script.empty()) write_file_atomically(o.script, [&](std::ostream& out) { out << script; });
+  run_tool("gnuplot", "gnuplot-nox", {}, script, o.output);
+  std::cerr << "figure: " << o.output << "\n";
+}
+
+}  // namespace
+
+void add_plot_command(CLI::App& app) {
+  auto o = std::make_shared<PlotCommandOptions>();
+  CLI::App* cmd = app.add_subcommand("plot", "Plot a metric against a key from results.csv or aggregate.csv (gnuplot)");
+  cmd->footer("Example:\n  mapsim plot results/moh2001-fig6/results.csv --x workload.process.base "
+              "--y weighted_cardinality -o fig6.svg --table");
+  cmd->add_option("csv", o->csv, "results.csv or aggregate.csv of mapsim run / sweep")->required();
+  cmd->add_option("--x", o->plot.x, "Column on the x axis (a varied key, replicate, ...)")->required();
+  cmd->add_option("--y", o->plot.y, "Metric column (mean and 95% CI over the rows that share x)")->required();
+  cmd->add_option("--by", o->plot.by, "One series per value of this column (default mapper; empty: one series)");
+  cmd->add_option("--where", o->plot.where, "Keep rows with KEY=VALUE (repeatable)");
+  cmd->add_option("-o,--output", o->output, "Figure file: .svg, .png or .pdf");
+  cmd->add_option("--script", o->script, "Also save the gnuplot script");
+  cmd->add_flag("--table", o->table, "Print the values as a Markdown table");
+  cmd->add_option("--title", o->plot.title, "Figure title");
+  cmd->add_option("--xlabel", o->plot.xlabel, "x axis label");
+  cmd->add_option("--ylabel", o->plot.ylabel, "y axis label");
+  cmd->add_option("--scale", o->plot.scale, "Multiply y by this (e.g. 1e6: seconds -> microseconds)");
+  cmd->add_flag("--logx", o->plot.logx, "Logarithmic x axis");
+  cmd->add_flag("--logy", o->plot.logy, "Logarithmic y axis");
+  cmd->callback([o] { plot(*o); });
+}
+
+}  // namespace mapsim

@@ -1,0 +1,182 @@
+#include "scenario/plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "scenario/csv_table.h"
+#include "scenario/statistics.h"
+#include "topologies/error.h"
+#include "topologies/units.h"
+#include "topologies/yaml_reader.h"
+
+namespace mapsim {
+namespace {
+
+bool parse_number(const std::string& text, double& value) {
+  char* end = nullptr;
+  value = std::strtod(text.c_str(), &end);
+  return !text.empty() && *end == '\0' && std::isfinite(value);
+}
+
+int require_column(const CsvTable& table, const std::string& name, const std::string& option) {
+  const int c = table.column(name);
+  if (c >= 0) return c;
+  const std::string near = nearest_word(name, table.header);
+  std::string all;
+  for (const std::string& h : table.header) all += (all.empty() ? "" : ", ") + h;
+  throw Error(table.path + ": " + option + " " + name + ": no such column" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+              "; columns: " + all);
+}
+
+// A gnuplot single-quoted string.
+std::string gp(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  return quoted + "'";
+}
+
+}  // namespace
+
+PlotData collect_plot(const std::string& path, const PlotOptions& o) {
+  const CsvTable table = read_csv(path);
+  const int x = require_column(table, o.x, "--x");
+  const int by = o.by.empty() ? -1 : require_column(table, o.by, "--by");
+  // results.csv holds y itself; aggregate.csv holds y_mean, y_ci95 and n.
+  const bool aggregated = table.column(o.y) < 0 && table.column(o.y + "_mean") >= 0;
+  const int y = require_column(table, aggregated ? o.y + "_mean" : o.y, "--y");
+  const int ci = aggregated ? require_column(table, o.y + "_ci95", "--y") : -1;
+  const int n = aggregated ? require_column(table, "n", "--y") : -1;
+  const int point = table.column("point");
+  std::vector<std::pair<int, std::string>> filters;
+  for (const std::string& w : o.where) {
+    const size_t eq = w.find('=');
+    if (eq == std::string::npos) throw Error("--where " + w + ": expected KEY=VALUE");
+    filters.emplace_back(require_column(table, w.substr(0, eq), "--where"), w.substr(eq + 1));
+  }
+
+  struct Group {
+    std::vector<double> values;
+    double ci95 = 0;
+    long n = 0;
+    std::string point;
+  };
+  std::map<std::pair<std::string, std::string>, Group> groups;
+  PlotData data;
+  std::vector<std::string> labels;
+  for (const auto& row : table.rows) {
+    if (std::any_of(filters.begin(), filters.end(), [&](const auto& f) { return row[f.first] != f.second; })) continue;
+    double value = 0;
+    if (!parse_number(row[y], value)) continue;  // an empty cell: this row has no such result
+    const std::string label = by < 0 ? o.y : row[by];
+    if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
+    if (std::find(data.x_values.begin(), data.x_values.end(), row[x]) == data.x_values.end()) data.x_values.push_back(row[x]);
+    Group& g = groups[{label, row[x]}];
+    if (point >= 0 && !g.values.empty() && g.point != row[point]) {
+      std::string varied;
+      for (size_t c = 1; c < table.header.size() && table.header[c] != "replicate" && table.header[c] != "mapper"; ++c)
+        if (static_cast<int>(c) != x) varied += (varied.empty() ? "" : ", ") + table.header[c];
+      throw Error(path + ": rows with " + o.x + "=" + row[x] + " and " + (by < 0 ? "" : o.by + "=" + label) +
+                  " come from several sweep points; pick one with --where KEY=VALUE (other varied keys: " + varied + ")");
+    }
+    if (point >= 0) g.point = row[point];
+    if (aggregated && !g.values.empty())
+      throw Error(path + ": several aggregate rows share " + o.x + "=" + row[x] + "; filter with --where");
+    g.values.push_back(value * o.scale);
+    if (aggregated) {
+      double c = 0, count = 0;
+      parse_number(row[ci], c);
+      parse_number(row[n], count);
+      g.ci95 = c * std::abs(o.scale);
+      g.n = static_cast<long>(count);
+    }
+  }
+  if (groups.empty()) throw Error(path + ": no rows with a value of " + o.y + " match");
+  double number = 0;
+  data.numeric_x = std::all_of(data.x_values.begin(), data.x_values.end(), [&](const std::string& v) { return parse_number(v, number); });
+  if (data.numeric_x)
+    std::stable_sort(data.x_values.begin(), data.x_values.end(), [](const std::string& a, const std::string& b) {
+      return std::strtod(a.c_str(), nullptr) < std::strtod(b.c_str(), nullptr);
+    });
+  for (const std::string& label : labels) {
+    std::vector<PlotPoint> points;
+    for (const std::string& xv : data.x_values) {
+      auto it = groups.find({label, xv});
+      if (it == groups.end()) continue;
+      PlotPoint p{xv, 0, it->second.ci95, it->second.n};
+      if (!aggregated) {
+        const Statistics st = summarise(it->second.values);
+        p.mean = st.mean;
+        p.ci95 = st.ci95;
+        p.n = st.n;
+      } else {
+        p.mean = it->second.values.front();
+      }
+      points.push_back(p);
+    }
+    data.series.emplace_back(label, std::move(points));
+  }
+  return data;
+}
+
+std::string gnuplot_script(const PlotData& data, const PlotOptions& o, const std::string& output) {
+  const std::string format = std::filesystem::path(output).extension().string();
+  std::ostringstream s;
+  if (format == ".svg") s << "set terminal svg size 800,500 dynamic noenhanced font 'Helvetica,12' background '#ffffff'\n";
+  else if (format == ".png") s << "set terminal pngcairo size 1000,625 noenhanced font 'Sans,11'\n";
+  else if (format == ".pdf") s << "set terminal pdfcairo size 6in,3.75in noenhanced font 'Sans,10'\n";
+  else throw Error(output + ": expected a .svg, .png or .pdf file name");
+  s << "set output '{out}'\n";
+  s << "set title " << gp(o.title.empty() ? o.y + " vs " + o.x : o.title) << "\n";
+  s << "set xlabel " << gp(o.xlabel.empty() ? o.x : o.xlabel) << "\nset ylabel " << gp(o.ylabel.empty() ? o.y : o.ylabel) << "\n";
+  s << "set grid\nset key top left\nset pointsize 1\nset bars small\n";
+  if (o.logx) s << "set logscale x\n";
+  if (o.logy) s << "set logscale y\n";
+  if (!data.numeric_x) {
+    s << "set xtics (";
+    for (size_t i = 0; i < data.x_values.size(); ++i) s << (i ? ", " : "") << gp(data.x_values[i]) << " " << i;
+    s << ")\nset xrange [-0.5:" << data.x_values.size() - 0.5 << "]\n";
+  }
+  for (size_t k = 0; k < data.series.size(); ++k) {
+    s << "$S" << k << " << EOD\n";
+    for (const PlotPoint& p : data.series[k].second) {
+      const size_t position = std::find(data.x_values.begin(), data.x_values.end(), p.x) - data.x_values.begin();
+      s << (data.numeric_x ? p.x : std::to_string(position)) << " " << format_exact(p.mean) << " " << format_exact(p.ci95) << "\n";
+    }
+    s << "EOD\n";
+  }
+  s << "plot ";
+  for (size_t k = 0; k < data.series.size(); ++k)
+    s << (k ? ", \\\n     " : "") << "$S" << k << " using 1:2:3 with yerrorlines linewidth 2 title " << gp(data.series[k].first);
+  s << "\n";
+  return s.str();
+}
+
+std::string markdown_table(const PlotData& data, const PlotOptions& o) {
+  std::ostringstream s;
+  s << "| " << o.x << " |";
+  for (const auto& [label, points] : data.series) s << " " << label << " |";
+  s << "\n|---|";
+  for (size_t k = 0; k < data.series.size(); ++k) s << "---|";
+  s << "\n";
+  for (const std::string& xv : data.x_values) {
+    s << "| " << xv << " |";
+    for (const auto& [label, points] : data.series) {
+      auto it = std::find_if(points.begin(), points.end(), [&](const PlotPoint& p) { return p.x == xv; });
+      if (it == points.end()) {
+        s << " |";
+        continue;
+      }
+      s << " " << format_number(it->mean, 4);
+      if (it->n > 1) s << " ± " << format_number(it->ci95, 2);
+      s << " |";
+    }
+    s << "\n";
+  }
+  return s.str();
+}
+
+}  // namespace mapsim

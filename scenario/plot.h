@@ -1,0 +1,37 @@
+// Figures from results.csv (or aggregate.csv): one series per value of a column (`by`, e.g.
+// mapper), y's mean and 95 % confidence interval over the rows sharing x, drawn by gnuplot as
+// lines with error bars, or printed as a Markdown table. x is numeric when every value is a
+// number, otherwise categories in the order they first appear.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace mapsim {
+
+struct PlotOptions {
+  std::string x, y, by = "mapper";
+  std::vector<std::string> where;  // KEY=VALUE filters on the rows
+  std::string title, xlabel, ylabel;
+  double scale = 1;                // y is multiplied by this (e.g. 1e6 for microseconds)
+  bool logx = false, logy = false;
+};
+
+struct PlotPoint {
+  std::string x;
+  double mean = 0, ci95 = 0;
+  long n = 0;
+};
+
+struct PlotData {
+  std::vector<std::string> x_values;  // in axis order
+  bool numeric_x = true;
+  std::vector<std::pair<std::string, std::vector<PlotPoint>>> series;  // label -> points in x order
+};
+
+PlotData collect_plot(const std::string& csv_path, const PlotOptions& options);
+// A gnuplot script drawing `data` into `output` with the terminal its extension names (.svg, .png, .pdf).
+std::string gnuplot_script(const PlotData& data, const PlotOptions& options, const std::string& output);
+// | x | series ... | with "mean ± ci95" cells.
+std::string markdown_table(const PlotData& data, const PlotOptions& options);
+
+}  // namespace mapsim

@@ -1,0 +1,239 @@
+#include "scenario/run.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "mappers/mapper.h"
+#include "mappers/metrics.h"
+#include "scenario/statistics.h"
+#include "sim/report.h"
+#include "sim/workload.h"
+#include "topologies/atomic_file.h"
+#include "topologies/export.h"
+#include "topologies/network_factory.h"
+#include "topologies/units.h"
+
+namespace mapsim {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The simulation's deterministic numbers from summary.json, flattened with a sim_ prefix
+// (wall-clock and memory figures are left out: they differ between identical runs).
+void add_sim_values(const nlohmann::ordered_json& summary, Values& values) {
+  for (const auto& [key, value] : summary.items()) {
+    if (key == "wall_seconds" || key == "events_per_second" || key == "peak_memory_mb") continue;
+    if (value.is_number()) values.emplace_back("sim_" + key, value.get<double>());
+    if (value.is_object())  // latency statistics; the counts and the overall mean are given already
+      for (const auto& [sub, number] : value.items())
+        if (number.is_number() && sub != "count" && !(key == "latency" && sub == "mean"))
+          values.emplace_back("sim_" + key + "_" + sub, number.get<double>());
+  }
+}
+
+// Routed volumes in the engine's result layout, so that links.csv has one format.
+SimResult static_loads(const LinkVolumes& loads, const Network& net) {
+  SimResult r;
+  r.channels.resize(net.num_channels());
+  r.node_out.resize(net.num_nodes());
+  r.node_in.resize(net.num_nodes());
+  for (size_t c = 0; c < loads.volume.size(); ++c) {
+    const size_t base = net.num_channels();
+    PortLoad& port = c < base ? r.channels[c] : ((c - base) % 2 == 0 ? r.node_out[(c - base) / 2] : r.node_in[(c - base) / 2]);
+    port.bytes = loads.volume[c];
+    port.messages = loads.messages[c];
+  }
+  return r;
+}
+
+std::vector<double> load_vector(const SimResult& r) {
+  std::vector<double> load;
+  for (const PortLoad& p : r.channels) load.push_back(p.bytes);
+  for (size_t n = 0; n < r.node_out.size(); ++n) {
+    load.push_back(r.node_out[n].bytes);
+    load.push_back(r.node_in[n].bytes);
+  }
+  return load;
+}
+
+nlohmann::ordered_json yaml_to_json(const YAML::Node& node) {
+  if (node.IsMap()) {
+    nlohmann::ordered_json object = nlohmann::ordered_json::object();
+    for (const auto& entry : node) object[entry.first.Scalar()] = yaml_to_json(entry.second);
+    return object;
+  }
+  if (node.IsSequence()) {
+    nlohmann::ordered_json array = nlohmann::ordered_json::array();
+    for (const auto& item : node) array.push_back(yaml_to_json(item));
+    return array;
+  }
+  if (!node.IsScalar()) return nullptr;
+  const std::string& text = node.Scalar();
+  char* end = nullptr;
+  const double number = std::strtod(text.c_str(), &end);
+  if (!text.empty() && *end == '\0') return number;
+  return text;
+}
+
+}  // namespace
+
+std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
+  std::vector<RunRow> rows;
+  const int total = s.replicates * static_cast<int>(s.mappers.size());
+  std::string network_spec, process_spec;
+  std::unique_ptr<RoutedNetwork> routed;
+  ProcessGraph graph;
+  Trace trace;
+  if (!s.trace.empty()) {
+    trace = read_ti_trace(s.trace);
+    graph = trace_process_graph(trace);
+  }
+  for (int r = 0; r < s.replicates; ++r) {
+    // Rebuild only what the replicate seed changes.
+    if (!routed || s.network_spec(r) != network_spec) {
+      network_spec = s.network_spec(r);
+      routed = std::make_unique<RoutedNetwork>(make_network(network_spec), s.routing);
+    }
+    if (s.trace.empty() && s.process_spec(r) != process_spec) {
+      process_spec = s.process_spec(r);
+      graph = make_process_graph(process_spec);
+      trace = Trace{};
+    }
+    if (s.trace.empty() && s.simulate) trace = make_workload(s.pattern_spec(r), graph);
+    const MappingProblem problem = make_problem(*routed, graph, s.allocation, s.slots, s.replicate_seed(r));
+    for (const std::string& mapper : s.mappers) {
+      RunRow row;
+      row.replicate = r;
+      row.seed = s.replicate_seed(r);
+      row.mapper = mapper;
+      auto start = std::chrono::steady_clock::now();
+      const Placement placement = make_mapper(mapper)->map(problem);
+      row.map_seconds = seconds_since(start);
+      check_placement(problem, placement);
+      row.values = metric_list(evaluate(problem, placement));
+      SimResult loads;
+      if (s.simulate) {
+        start = std::chrono::steady_clock::now();
+        loads = simulate(*routed, placement, trace, s.sim);
+        row.sim_seconds = seconds_since(start);
+        add_sim_values(summary_json(loads, *routed), row.values);
+      } else {
+        loads = static_loads(link_volumes(problem, placement), routed->network());
+      }
+      if (options.links) {
+        std::ostringstream out;
+        write_links_rows(loads, *routed, std::to_string(r) + "," + csv_field(mapper) + ",", out);
+        row.links_csv = out.str();
+      }
+      if (options.draw) {
+        std::vector<int> ranks(routed->network().num_nodes(), 0);
+        for (int node : placement) ++ranks[node];
+        std::ostringstream out;
+        export_load_dot(*routed, load_vector(loads), ranks,
+                        s.name + ": " + mapper + ", replicate " + std::to_string(r), out);
+        row.network_dot = out.str();
+      }
+      rows.push_back(std::move(row));
+      if (options.progress) options.progress(static_cast<int>(rows.size()), total);
+    }
+  }
+  return rows;
+}
+
+void write_run(const std::string& dir, const Scenario& s, const std::vector<RunRow>& rows) {
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path path = dir;
+  write_file_atomically((path / "results.csv").string(), [&](std::ostream& out) {
+    out << "replicate,seed,mapper";
+    for (const auto& [key, value] : rows.front().values) out << "," << key;
+    out << "\n";
+    for (const RunRow& row : rows) {
+      out << row.replicate << "," << row.seed << "," << csv_field(row.mapper);
+      for (const auto& [key, value] : row.values) out << "," << format_exact(value);
+      out << "\n";
+    }
+  });
+  write_file_atomically((path / "links.csv").string(), [&](std::ostream& out) {
+    out << "replicate,mapper," << kLinksCsvColumns << "\n";
+    for (const RunRow& row : rows) out << row.links_csv;
+  });
+  write_file_atomically((path / "timings.csv").string(), [&](std::ostream& out) {
+    out << "replicate,mapper,map_seconds,sim_seconds\n";
+    for (const RunRow& row : rows)
+      out << row.replicate << "," << csv_field(row.mapper) << "," << format_number(row.map_seconds) << ","
+          << format_number(row.sim_seconds) << "\n";
+  });
+  nlohmann::ordered_json mappers = nlohmann::ordered_json::object();
+  for (const std::string& mapper : s.mappers) {
+    nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+    for (size_t k = 0; k < rows.front().values.size(); ++k) {
+      std::vector<double> values;
+      for (const RunRow& row : rows)
+        if (row.mapper == mapper) values.push_back(row.values[k].second);
+      const Statistics st = summarise(values);
+      metrics[rows.front().values[k].first] = {{"n", st.n}, {"mean", st.mean}, {"sd", st.sd}, {"ci95", st.ci95}};
+    }
+    mappers[mapper] = metrics;
+  }
+  const nlohmann::ordered_json summary{{"name", s.name},
+                                       {"source", s.source},
+                                       {"hash", document_hash(s.document)},
+                                       {"replicates", s.replicates},
+                                       {"seed", s.seed},
+                                       {"model", s.simulate ? fidelity_name(s.sim.model) : "none"},
+                                       {"mappers", mappers},
+                                       {"scenario", yaml_to_json(s.document)}};
+  write_file_atomically((path / "summary.json").string(), [&](std::ostream& out) { out << summary.dump(2) << "\n"; });
+}
+
+std::string run_table(const std::vector<RunRow>& rows) {
+  const std::vector<std::pair<std::string, std::string>> shown = {
+      {"weighted_cardinality", "weighted card."}, {"cardinality", "cardinality"},       {"hop_bytes", "hop-bytes"},
+      {"max_link_load", "max link load"},         {"avg_latency", "0-load lat. (us)"}, {"sim_avg_latency", "latency (us)"},
+      {"sim_makespan", "makespan (us)"}};
+  std::vector<std::string> mappers;
+  for (const RunRow& row : rows)
+    if (std::find(mappers.begin(), mappers.end(), row.mapper) == mappers.end()) mappers.push_back(row.mapper);
+  std::ostringstream out;
+  char cell[96];
+  std::snprintf(cell, sizeof cell, "%-20s", "mapper");
+  out << cell;
+  std::vector<size_t> columns;
+  for (size_t c = 0; c < shown.size(); ++c)
+    for (size_t k = 0; k < rows.front().values.size(); ++k)
+      if (rows.front().values[k].first == shown[c].first) {
+        columns.push_back(k);
+        std::snprintf(cell, sizeof cell, " %22s", shown[c].second.c_str());
+        out << cell;
+      }
+  out << "\n";
+  for (const std::string& mapper : mappers) {
+    std::snprintf(cell, sizeof cell, "%-20s", mapper.c_str());
+    out << cell;
+    for (size_t k : columns) {
+      std::vector<double> values;
+      for (const RunRow& row : rows)
+        if (row.mapper == mapper) values.push_back(row.values[k].second);
+      const Statistics st = summarise(values);
+      const double scale = rows.front().values[k].first.find("latency") != std::string::npos ||
+                                   rows.front().values[k].first == "sim_makespan"
+                               ? 1e6
+                               : 1;
+      char value[64];
+      std::snprintf(value, sizeof value, "%.4g (%.2g)", st.mean * scale, st.sd * scale);
+      std::snprintf(cell, sizeof cell, " %22s", value);
+      out << cell;
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace mapsim

@@ -1,0 +1,401 @@
+#include "scenario/scenario.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "mappers/mapper.h"
+#include "sim/workload.h"
+#include "topologies/error.h"
+#include "topologies/network_factory.h"
+#include "topologies/spec.h"
+#include "topologies/units.h"
+#include "topologies/yaml_reader.h"
+
+namespace mapsim {
+namespace {
+
+// A field written as a spec string or as a map {name: ..., key: value}. The positional part of a
+// spec ("mesh:16x16", "file:PATH") has a key name of its own in the map form.
+struct SpecField {
+  std::map<std::string, std::string> positional_key;
+  std::set<std::string> path_valued;  // specs whose positional is a file path
+  std::set<std::string> seeded;       // specs that take seed=
+};
+
+const SpecField kNetwork{{{"mesh", "dims"}, {"torus", "dims"}, {"file", "path"}, {"ibnet", "path"}},
+                         {"file", "ibnet"},
+                         {"irregular"}};
+const SpecField kProcess{{{"mesh", "dims"}, {"torus", "dims"}, {"ring", "tasks"}, {"graph", "path"}, {"pattern", "base"}},
+                         {"graph"},
+                         {"random", "pattern"}};
+const SpecField kAllocation{{{"list", "path"}}, {"list"}, {}};
+const SpecField kPlain{};
+
+// Which spec field a key path names, for opening spec strings into maps.
+const SpecField* spec_field(const std::string& path) {
+  if (path == "network") return &kNetwork;
+  if (path == "workload.process") return &kProcess;
+  if (path == "allocation") return &kAllocation;
+  if (path == "workload.pattern" || path == "model" || path == "mapping" || path.rfind("mapping.", 0) == 0) return &kPlain;
+  return nullptr;
+}
+
+const std::vector<std::string> kTopKeys = {"name",       "network", "routing", "workload", "mapping", "allocation", "slots",
+                                           "model",      "ocs",     "seed",    "replicates", "output"};
+const std::vector<std::string> kWorkloadKeys = {"process", "pattern", "trace"};
+const std::vector<std::string> kModelKeys = {"name",     "t_s",          "t_p", "t_r", "link_bandwidth",
+                                             "node_bandwidth", "node_latency", "intra_node_bandwidth",
+                                             "mtu",      "eager_threshold", "flops", "sharing"};
+// model key -> network generator link key
+const std::vector<std::pair<std::string, std::string>> kLinkKeys = {
+    {"t_s", "t_s"}, {"t_p", "t_p"}, {"t_r", "t_r"}, {"link_bandwidth", "link_bw"}, {"node_bandwidth", "node_bw"},
+    {"node_latency", "node_latency"}};
+
+std::string spec_text(const YamlReader& reader, const YAML::Node& node, const SpecField& field, const std::string& what) {
+  if (node.IsScalar()) {
+    if (node.Scalar().empty()) reader.fail(node, "expected " + what + " to be a spec such as NAME:key=value");
+    return node.Scalar();
+  }
+  if (!node.IsMap()) reader.fail(node, "expected " + what + " to be a spec string or a map with a 'name' key");
+  if (!node["name"]) reader.fail(node, what + ": a map needs 'name' (e.g. name: irregular)");
+  const std::string name = reader.scalar(node["name"], what + ".name");
+  auto positional = field.positional_key.find(name);
+  std::string head, keys;
+  for (const auto& entry : node) {
+    const std::string key = entry.first.Scalar();
+    if (key == "name") continue;
+    const std::string value = reader.scalar(entry.second, what + "." + key);
+    if (positional != field.positional_key.end() && key == positional->second) head = value;
+    else if (field.path_valued.count(name)) reader.fail(entry.first, what + ": " + name + " takes only '" + positional->second + "'");
+    else keys += (keys.empty() ? "" : ",") + key + "=" + value;
+  }
+  std::string text = name;
+  if (!head.empty() || !keys.empty()) text += ":" + head + (!head.empty() && !keys.empty() ? "," : "") + keys;
+  return text;
+}
+
+YAML::Node spec_map(const std::string& text, const SpecField& field) {
+  Spec spec = Spec::parse(text, field.path_valued);
+  YAML::Node map(YAML::NodeType::Map);
+  map["name"] = spec.name();
+  if (spec.positional()) {
+    auto key = field.positional_key.find(spec.name());
+    map[key == field.positional_key.end() ? "value" : key->second] = *spec.positional();
+  }
+  for (const auto& [key, value] : spec.values()) map[key] = value;
+  return map;
+}
+
+std::string with_seed(const std::string& text, const SpecField& field, uint64_t seed) {
+  if (text.empty()) return text;
+  Spec spec = Spec::parse(text, field.path_valued);
+  if (!field.seeded.count(spec.name()) || spec.has("seed")) return text;
+  return text + (text.find(':') == std::string::npos ? ":" : ",") + "seed=" + std::to_string(seed);
+}
+
+std::string resolve_path(const std::string& path, const std::string& source) {
+  if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
+  const std::filesystem::path base = std::filesystem::path(source).parent_path();
+  return base.empty() ? path : (base / path).lexically_normal().string();
+}
+
+std::string resolve_spec_path(const std::string& text, const SpecField& field, const std::string& source) {
+  Spec spec = Spec::parse(text, field.path_valued);
+  if (!field.path_valued.count(spec.name()) || !spec.positional()) return text;
+  return spec.name() + ":" + resolve_path(*spec.positional(), source);
+}
+
+// A copy without source marks: a value from --set or a sweep must not be reported at a line of
+// the scenario file it never was on.
+YAML::Node unmarked(const YAML::Node& node) {
+  if (node.IsScalar()) return YAML::Node(node.Scalar());
+  YAML::Node copy(node.IsMap() ? YAML::NodeType::Map : node.IsSequence() ? YAML::NodeType::Sequence : YAML::NodeType::Null);
+  if (node.IsMap())
+    for (const auto& entry : node) copy[entry.first.Scalar()] = unmarked(entry.second);
+  if (node.IsSequence())
+    for (const auto& item : node) copy.push_back(unmarked(item));
+  return copy;
+}
+
+void set_at(YAML::Node node, const std::vector<std::string>& keys, size_t i, const YAML::Node& value,
+            const std::string& prefix, const std::string& origin) {
+  const std::string& key = keys[i];
+  const std::string path = prefix.empty() ? key : prefix + "." + key;
+  if (node.IsSequence()) {
+    char* end = nullptr;
+    const long index = std::strtol(key.c_str(), &end, 10);
+    if (key.empty() || *end != '\0' || index < 0 || index >= static_cast<long>(node.size()))
+      throw Error(origin + ": '" + prefix + "' is a list of " + std::to_string(node.size()) + "; '" + key +
+                  "' is not an index in it");
+    if (i + 1 == keys.size()) {
+      node[index] = value;
+      return;
+    }
+    YAML::Node child = node[index];
+    if (child.IsScalar()) {
+      child = spec_map(child.Scalar(), kPlain);
+      node[index] = child;
+    }
+    set_at(node[index], keys, i + 1, value, path, origin);
+    return;
+  }
+  if (!node.IsMap()) throw Error(origin + ": '" + prefix + "' holds a single value; cannot set '" + path + "' inside it");
+  if (i + 1 == keys.size()) {
+    node[key] = value;
+    return;
+  }
+  YAML::Node child = node[key];
+  if (!child || child.IsNull()) {
+    node[key] = YAML::Node(YAML::NodeType::Map);
+  } else if (child.IsScalar()) {
+    const SpecField* field = spec_field(path);
+    if (!field) throw Error(origin + ": '" + path + "' holds a single value; cannot set '" + keys[i + 1] + "' inside it");
+    node[key] = spec_map(child.Scalar(), *field);
+  }
+  set_at(node[key], keys, i + 1, value, path, origin);
+}
+
+// The node at a dotted path ("workload.process", "mapping.1"), or an undefined node.
+YAML::Node locate(const YAML::Node& document, const std::string& path) {
+  std::vector<YAML::Node> chain{document};  // operator[] on a const node never inserts
+  size_t start = 0;
+  while (true) {
+    const size_t dot = path.find('.', start);
+    const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    const YAML::Node& current = chain.back();
+    if (current.IsSequence()) {
+      const size_t index = std::strtoul(key.c_str(), nullptr, 10);
+      if (index >= current.size()) return YAML::Node(YAML::NodeType::Undefined);
+      chain.push_back(current[index]);
+    } else {
+      if (!current.IsMap() || !current[key]) return YAML::Node(YAML::NodeType::Undefined);
+      chain.push_back(current[key]);
+    }
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return chain.back();
+}
+
+double positive(const YamlReader& reader, const YAML::Node& node, double value, const std::string& what, bool allow_zero) {
+  if (value < 0 || (!allow_zero && value == 0)) reader.fail(node, what + " must be " + (allow_zero ? ">= 0" : "> 0"));
+  return value;
+}
+
+void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, std::vector<std::string>& link_keys) {
+  std::string name = "flow";
+  if (node.IsScalar()) {
+    name = node.Scalar();
+  } else {
+    reader.expect_map(node, "model");
+    reader.check_keys(node, kModelKeys);
+    if (node["name"]) name = reader.scalar(node["name"], "model.name");
+    for (const auto& [model_key, link_key] : kLinkKeys) {
+      const YAML::Node value = node[model_key];
+      if (!value) continue;
+      if (model_key.rfind("t_", 0) == 0 || model_key == "node_latency")
+        positive(reader, value, reader.time(value), "model." + model_key, true);
+      else
+        positive(reader, value, reader.bandwidth(value), "model." + model_key, false);
+      link_keys.push_back(link_key + "=" + value.Scalar());
+    }
+    if (node["intra_node_bandwidth"])
+      s.sim.intra_node_bandwidth = positive(reader, node["intra_node_bandwidth"], reader.bandwidth(node["intra_node_bandwidth"]),
+                                            "model.intra_node_bandwidth", false);
+    if (node["mtu"]) s.sim.mtu = positive(reader, node["mtu"], reader.size(node["mtu"]), "model.mtu", false);
+    if (node["eager_threshold"])
+      s.sim.eager_threshold = positive(reader, node["eager_threshold"], reader.size(node["eager_threshold"]),
+                                       "model.eager_threshold", true);
+    if (node["flops"]) s.sim.flops = positive(reader, node["flops"], reader.number(node["flops"], "model.flops"), "model.flops", false);
+    if (node["sharing"]) {
+      const std::string sharing = reader.scalar(node["sharing"], "model.sharing");
+      if (sharing != "fair" && sharing != "smpi") reader.fail(node["sharing"], "model.sharing: expected fair or smpi, got '" + sharing + "'");
+      s.sim.smpi_sharing = sharing == "smpi";
+    }
+  }
+  const YAML::Node& at = node.IsMap() && node["name"] ? node["name"] : node;
+  if (name == "none") {
+    s.simulate = false;
+    return;
+  }
+  try {
+    s.sim.model = parse_fidelity(name);
+  } catch (const Error&) {
+    reader.fail(at, "model: expected none, flow, store-and-forward or packet, got '" + name + "'");
+  }
+}
+
+// Appends the model's link keys to a generator spec; files carry their own link values.
+std::string fold_link_keys(const YamlReader& reader, const YAML::Node& at, std::string network,
+                           const std::vector<std::string>& link_keys) {
+  if (link_keys.empty()) return network;
+  Spec spec = Spec::parse(network, kNetwork.path_valued);
+  if (kNetwork.path_valued.count(spec.name()))
+    reader.fail(at, "model link parameters (" + link_keys.front() + ", ...) cannot override the link values of a " +
+                        spec.name() + " network; set them in the file");
+  for (const std::string& item : link_keys) {
+    const std::string key = item.substr(0, item.find('='));
+    if (spec.has(key)) reader.fail(at, "network: '" + key + "' is given both in the network spec and in model");
+    network += (network.find(':') == std::string::npos ? ":" : ",") + item;
+  }
+  return network;
+}
+
+}  // namespace
+
+YAML::Node load_yaml_file(const std::string& path) { return YamlReader(path).load(); }
+
+std::pair<std::string, YAML::Node> parse_assignment(const std::string& text, const std::string& origin) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw Error(origin + ": expected KEY.PATH=VALUE, got '" + text + "'");
+  try {
+    return {text.substr(0, eq), YAML::Load(text.substr(eq + 1))};
+  } catch (const YAML::Exception& e) {
+    throw Error(origin + ": value of '" + text.substr(0, eq) + "' is not valid YAML: " + e.msg);
+  }
+}
+
+void set_key_path(YAML::Node& document, const std::string& path, const YAML::Node& value, const std::string& origin) {
+  std::vector<std::string> keys;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = path.find('.', start);
+    keys.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (keys.back().empty()) throw Error(origin + ": empty key in path '" + path + "'");
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  if (!document.IsMap()) throw Error(origin + ": the scenario is not a map");
+  if (std::find(kTopKeys.begin(), kTopKeys.end(), keys[0]) == kTopKeys.end()) {
+    const std::string near = nearest_word(keys[0], kTopKeys);
+    throw Error(origin + ": unknown key '" + keys[0] + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+  }
+  set_at(document, keys, 0, unmarked(value), "", origin);
+}
+
+std::string Scenario::network_spec(int r) const { return with_seed(network, kNetwork, replicate_seed(r)); }
+std::string Scenario::process_spec(int r) const { return with_seed(process, kProcess, replicate_seed(r)); }
+std::string Scenario::pattern_spec(int r) const {
+  const Spec spec = Spec::parse(pattern);
+  if (spec.name() != "permutation" || spec.has("seed")) return pattern;
+  return pattern + (pattern.find(':') == std::string::npos ? ":" : ",") + "seed=" + std::to_string(replicate_seed(r));
+}
+
+Scenario parse_scenario(const YAML::Node& document, const std::string& source) {
+  const YamlReader reader(source);
+  Scenario s;
+  s.source = source;
+  s.document = document;
+  if (!document.IsMap()) reader.fail(document, "expected a scenario: a map with network, workload, mapping, ...");
+  reader.check_keys(document, kTopKeys);
+  const std::string stem = std::filesystem::path(source).stem().string();
+  s.name = document["name"] ? reader.scalar(document["name"], "name") : stem;
+  if (!document["network"]) reader.fail(document, "missing 'network' (a generator spec, a map, or file:PATH)");
+  s.network = resolve_spec_path(spec_text(reader, document["network"], kNetwork, "network"), kNetwork, source);
+  if (document["routing"]) s.routing = reader.scalar(document["routing"], "routing");
+
+  if (!document["workload"]) reader.fail(document, "missing 'workload' (process: and pattern:, or trace:)");
+  const YAML::Node workload = document["workload"];
+  reader.expect_map(workload, "workload");
+  reader.check_keys(workload, kWorkloadKeys);
+  if (workload["trace"]) {
+    if (workload["process"] || workload["pattern"]) reader.fail(workload, "workload: give either trace or process (+ pattern), not both");
+    s.trace = resolve_path(reader.scalar(workload["trace"], "workload.trace"), source);
+  } else {
+    if (!workload["process"]) reader.fail(workload, "workload: missing 'process' (e.g. mesh:16x16) or 'trace'");
+    s.process = resolve_spec_path(spec_text(reader, workload["process"], kProcess, "workload.process"), kProcess, source);
+    if (workload["pattern"]) s.pattern = spec_text(reader, workload["pattern"], kPlain, "workload.pattern");
+  }
+
+  const YAML::Node mapping = document["mapping"];
+  if (!mapping) {
+    s.mappers = {"default"};
+  } else if (mapping.IsSequence()) {
+    if (mapping.size() == 0) reader.fail(mapping, "mapping: the list is empty");
+    for (size_t i = 0; i < mapping.size(); ++i)
+      s.mappers.push_back(spec_text(reader, mapping[i], kPlain, "mapping[" + std::to_string(i) + "]"));
+  } else {
+    s.mappers = {spec_text(reader, mapping, kPlain, "mapping")};
+  }
+  if (document["allocation"])
+    s.allocation = resolve_spec_path(spec_text(reader, document["allocation"], kAllocation, "allocation"), kAllocation, source);
+  if (document["slots"]) {
+    const long slots = reader.integer(document["slots"], "slots");
+    if (slots < 1 || slots > 1 << 20) reader.fail(document["slots"], "slots must be in 1..1048576");
+    s.slots = static_cast<int>(slots);
+  }
+
+  std::vector<std::string> link_keys;
+  if (document["model"]) parse_model(reader, document["model"], s, link_keys);
+  s.network = fold_link_keys(reader, document["model"] ? document["model"] : document, s.network, link_keys);
+  if (document["ocs"])
+    reader.fail(document["ocs"], "ocs: hybrid optical circuit networks are not available in this version yet");
+  if (document["seed"]) {
+    const long seed = reader.integer(document["seed"], "seed");
+    if (seed < 0) reader.fail(document["seed"], "seed must be >= 0");
+    s.seed = static_cast<uint64_t>(seed);
+  }
+  if (document["replicates"]) {
+    const long replicates = reader.integer(document["replicates"], "replicates");
+    if (replicates < 1 || replicates > 1000000) reader.fail(document["replicates"], "replicates must be in 1..1000000");
+    s.replicates = static_cast<int>(replicates);
+  }
+  s.output = document["output"] ? resolve_path(reader.scalar(document["output"], "output"), source) : "results/" + stem;
+  return s;
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& assignments) {
+  YAML::Node document = load_yaml_file(path);
+  for (const std::string& text : assignments) {
+    auto [key, value] = parse_assignment(text, "--set " + text);
+    set_key_path(document, key, value, "--set " + text);
+  }
+  return parse_scenario(document, path);
+}
+
+void check_scenario(const Scenario& s) {
+  const YamlReader reader(s.source);
+  // Runs one construction step; its error is reported at the scenario key that caused it.
+  auto step = [&](const std::string& key, const auto& build) {
+    try {
+      return build();
+    } catch (const Error& e) {
+      YAML::Node at = locate(s.document, key);
+      if (!at) at = s.document;
+      reader.fail(at, key + ": " + e.what());
+    }
+  };
+  Network network = step("network", [&] { return make_network(s.network_spec(0)); });
+  const RoutedNetwork routed = step("routing", [&] { return RoutedNetwork(std::move(network), s.routing); });
+  ProcessGraph graph;
+  if (!s.trace.empty()) {
+    graph = trace_process_graph(read_ti_trace(s.trace));  // trace errors name the trace's own file and line
+  } else {
+    graph = step("workload.process", [&] { return make_process_graph(s.process_spec(0)); });
+    step("workload.pattern", [&] { return make_workload(s.pattern_spec(0), graph).ranks.size(); });
+  }
+  step("allocation", [&] { return make_problem(routed, graph, s.allocation, s.slots, s.replicate_seed(0)).nodes.size(); });
+  for (size_t i = 0; i < s.mappers.size(); ++i)
+    step(s.mappers.size() > 1 ? "mapping." + std::to_string(i) : "mapping",
+         [&] { return make_mapper(s.mappers[i]) != nullptr; });
+}
+
+std::string document_hash(const YAML::Node& document) {
+  YAML::Emitter out;
+  out << document;
+  uint64_t hash = 1469598103934665603ULL;
+  for (const char c : std::string(out.c_str())) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ULL;
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
+}  // namespace mapsim

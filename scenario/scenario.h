@@ -1,0 +1,65 @@
+// Scenario files: one YAML document describes a run -- network, routing, workload, mappers,
+// model, seed, replicates, output (docs/scenario.md lists every key). Loading is strict: unknown
+// keys (with the nearest valid one), wrong types, bad units and out-of-range values are errors
+// naming FILE:LINE:COLUMN, and check_scenario() builds every part once so that nothing runs until
+// the whole scenario is valid. Key paths ("network.switches", "model.t_s") address any value for
+// --set and for sweeps; a spec string ("irregular:nodes=256") is opened into a map when a path
+// descends into it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/simulate.h"
+
+namespace mapsim {
+
+struct Scenario {
+  std::string source;       // file the document came from (for messages and relative paths)
+  std::string name;
+  std::string network;      // generator spec, model link keys folded in, relative paths resolved
+  std::string routing = "default";
+  std::string process;      // process topology spec (synthetic workload) ...
+  std::string pattern = "exchange";
+  std::string trace;        // ... or a TI trace
+  std::vector<std::string> mappers;
+  std::string allocation = "all";
+  int slots = 1;
+  bool simulate = true;     // model: none -> mapping metrics only
+  SimOptions sim;
+  uint64_t seed = 1;
+  int replicates = 1;
+  std::string output;
+  YAML::Node document;      // the document as given, after --set (hashing, summary.json)
+
+  // Replicate r (0-based) runs with seed + r: every spec that takes a seed and was given none
+  // (irregular networks, random and pattern process graphs, permutation workloads) gets it, and so
+  // do the mappers and random allocations. Explicit seeds stay fixed across replicates.
+  uint64_t replicate_seed(int r) const { return seed + static_cast<uint64_t>(r); }
+  std::string network_spec(int r) const;
+  std::string process_spec(int r) const;
+  std::string pattern_spec(int r) const;
+};
+
+// Reads a YAML file (malformed YAML -> FILE:LINE:COL error).
+YAML::Node load_yaml_file(const std::string& path);
+// Sets the value at a dotted key path ("network.switches"); `value` is YAML text ("64", "[a, b]").
+// Throws naming `origin` (e.g. "--set network.x=1") when the path cannot be followed.
+void set_key_path(YAML::Node& document, const std::string& path, const YAML::Node& value, const std::string& origin);
+// "key.path=value" -> (key.path, value parsed as YAML).
+std::pair<std::string, YAML::Node> parse_assignment(const std::string& text, const std::string& origin);
+
+// Structural validation and conversion of a document (no network is built).
+Scenario parse_scenario(const YAML::Node& document, const std::string& source);
+// Loads FILE, applies the assignments, parses.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& assignments = {});
+// Builds the network, routing, process graph, workload, allocation and mappers of replicate 0;
+// throws the first error, located in the scenario file where possible.
+void check_scenario(const Scenario& scenario);
+
+// Stable 64-bit FNV-1a hash of the document's YAML text, as 16 hex digits.
+std::string document_hash(const YAML::Node& document);
+
+}  // namespace mapsim

@@ -1,0 +1,31 @@
+#include "scenario/statistics.h"
+
+#include <cmath>
+
+namespace mapsim {
+
+double student_t975(long dof) {
+  static const double table[] = {12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
+                                 2.2010,  2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
+                                 2.0796,  2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423};
+  if (dof < 1) return 0;
+  if (dof <= 30) return table[dof - 1];
+  // Beyond 30 the quantile is close to 1.96 + 2.4/dof (within 0.002).
+  return 1.95996 + 2.4 / static_cast<double>(dof);
+}
+
+Statistics summarise(const std::vector<double>& values) {
+  Statistics s;
+  s.n = static_cast<long>(values.size());
+  if (s.n == 0) return s;
+  for (double v : values) s.mean += v;
+  s.mean /= static_cast<double>(s.n);
+  if (s.n < 2) return s;
+  double squares = 0;
+  for (double v : values) squares += (v - s.mean) * (v - s.mean);
+  s.sd = std::sqrt(squares / static_cast<double>(s.n - 1));
+  s.ci95 = student_t975(s.n - 1) * s.sd / std::sqrt(static_cast<double>(s.n));
+  return s;
+}
+
+}  // namespace mapsim

@@ -1,0 +1,178 @@
+#include "scenario/sweep.h"
+
+#include <cmath>
+#include <filesystem>
+
+#include "topologies/error.h"
+#include "topologies/units.h"
+#include "topologies/yaml_reader.h"
+
+namespace mapsim {
+namespace {
+
+const std::vector<std::string> kSweepKeys = {"name", "scenario", "set", "vary", "zip", "replicates", "seed", "output"};
+
+// One axis of the product: one key (vary) or several keys that advance together (zip).
+struct Axis {
+  std::vector<std::string> keys;
+  std::vector<std::vector<YAML::Node>> values;  // values[i][k]: i-th setting of keys[k]
+};
+
+std::string value_text(const YAML::Node& node) {
+  if (node.IsScalar()) return node.Scalar();
+  YAML::Emitter out;
+  out << YAML::Flow << node;
+  return out.c_str();
+}
+
+// A range {from, to, step} or {from, to, factor}; `to` is included when it is hit (1e-9 relative).
+std::vector<YAML::Node> range_values(const YamlReader& reader, const YAML::Node& range, const std::string& key) {
+  reader.check_keys(range, {"from", "to", "step", "factor"});
+  if (!range["from"] || !range["to"] || (!range["step"] == !range["factor"]))
+    reader.fail(range, "vary." + key + ": a range needs from, to and one of step or factor");
+  const double from = reader.number(range["from"], "from"), to = reader.number(range["to"], "to");
+  const bool geometric = static_cast<bool>(range["factor"]);
+  const double by = geometric ? reader.number(range["factor"], "factor") : reader.number(range["step"], "step");
+  if (geometric ? !(by > 1 && from > 0) : !(by > 0))
+    reader.fail(range, "vary." + key + (geometric ? ": factor must be > 1 and from > 0" : ": step must be > 0"));
+  if (to < from) reader.fail(range, "vary." + key + ": to must be >= from");
+  std::vector<YAML::Node> values;
+  const double slack = 1e-9 * std::max(std::abs(from), std::abs(to));
+  for (long i = 0;; ++i) {
+    const double value = geometric ? from * std::pow(by, static_cast<double>(i)) : from + by * static_cast<double>(i);
+    if (value > to + slack) break;
+    if (values.size() >= 100000) reader.fail(range, "vary." + key + ": more than 100000 values");
+    const bool integral = std::abs(value - std::round(value)) <= 1e-9 * std::max(1.0, std::abs(value));
+    values.emplace_back(integral ? std::to_string(std::llround(value)) : format_number(value, 12));
+  }
+  return values;
+}
+
+std::vector<YAML::Node> axis_values(const YamlReader& reader, const YAML::Node& node, const std::string& key) {
+  if (node.IsMap()) return range_values(reader, node, key);
+  reader.expect_sequence(node, key + " (a list or a range {from, to, step})");
+  if (node.size() == 0) reader.fail(node, key + ": the list is empty");
+  std::vector<YAML::Node> values;
+  for (const auto& item : node) values.push_back(item);
+  return values;
+}
+
+void add_zip_group(const YamlReader& reader, const YAML::Node& group, std::vector<Axis>& axes) {
+  reader.expect_map(group, "zip (key: [values], ...)");
+  Axis axis;
+  std::vector<std::vector<YAML::Node>> columns;
+  for (const auto& entry : group) {
+    axis.keys.push_back(entry.first.Scalar());
+    columns.push_back(axis_values(reader, entry.second, "zip." + axis.keys.back()));
+    if (columns.back().size() != columns.front().size())
+      reader.fail(entry.second, "zip." + axis.keys.back() + ": has " + std::to_string(columns.back().size()) +
+                                    " values but zip." + axis.keys.front() + " has " + std::to_string(columns.front().size()));
+  }
+  for (size_t i = 0; i < columns.front().size(); ++i) {
+    axis.values.emplace_back();
+    for (const auto& column : columns) axis.values.back().push_back(column[i]);
+  }
+  axes.push_back(std::move(axis));
+}
+
+}  // namespace
+
+Sweep load_sweep(const std::string& path, const std::vector<std::string>& assignments) {
+  const YamlReader reader(path);
+  const YAML::Node doc = reader.load();
+  reader.expect_map(doc, "a sweep (scenario, vary, ...)");
+  reader.check_keys(doc, kSweepKeys);
+  Sweep sweep;
+  sweep.source = path;
+  const std::string stem = std::filesystem::path(path).stem().string();
+  sweep.name = doc["name"] ? reader.scalar(doc["name"], "name") : stem;
+  if (!doc["scenario"]) reader.fail(doc, "missing 'scenario': the base scenario's file or an inline map");
+  YAML::Node base;
+  if (doc["scenario"].IsScalar()) {
+    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    sweep.scenario_source = (dir / reader.scalar(doc["scenario"], "scenario")).lexically_normal().string();
+    base = load_yaml_file(sweep.scenario_source);
+  } else {
+    reader.expect_map(doc["scenario"], "scenario");
+    sweep.scenario_source = path;
+    base = YAML::Clone(doc["scenario"]);
+  }
+  if (base.IsMap()) base.remove("output");  // a sweep writes to its own output
+  if (doc["set"]) {
+    reader.expect_map(doc["set"], "set");
+    for (const auto& entry : doc["set"]) set_key_path(base, entry.first.Scalar(), entry.second, path + ": set." + entry.first.Scalar());
+  }
+  for (const char* key : {"replicates", "seed"})
+    if (doc[key]) set_key_path(base, key, doc[key], path + ": " + key);
+  for (const std::string& text : assignments) {
+    auto [key, value] = parse_assignment(text, "--set " + text);
+    set_key_path(base, key, value, "--set " + text);
+  }
+  sweep.output = doc["output"] ? reader.scalar(doc["output"], "output") : "results/" + stem;
+  if (doc["output"] && !std::filesystem::path(sweep.output).is_absolute())
+    sweep.output = (std::filesystem::path(path).parent_path() / sweep.output).lexically_normal().string();
+
+  std::vector<Axis> axes;
+  if (doc["vary"]) {
+    reader.expect_map(doc["vary"], "vary (key.path: [values] or {from, to, step})");
+    for (const auto& entry : doc["vary"])
+      axes.push_back({{entry.first.Scalar()}, {}});
+    size_t a = 0;
+    for (const auto& entry : doc["vary"]) {
+      for (YAML::Node& value : axis_values(reader, entry.second, "vary." + entry.first.Scalar()))
+        axes[a].values.push_back({value});
+      ++a;
+    }
+  }
+  if (doc["zip"]) {
+    if (doc["zip"].IsSequence())
+      for (const auto& group : doc["zip"]) add_zip_group(reader, group, axes);
+    else
+      add_zip_group(reader, doc["zip"], axes);
+  }
+  for (const Axis& axis : axes)
+    for (const std::string& key : axis.keys) {
+      if (std::find(sweep.varied_keys.begin(), sweep.varied_keys.end(), key) != sweep.varied_keys.end())
+        throw Error(path + ": key '" + key + "' is varied twice");
+      sweep.varied_keys.push_back(key);
+    }
+
+  size_t total = 1;
+  for (const Axis& axis : axes) {
+    total *= axis.values.size();
+    if (total > 1000000) throw Error(path + ": the sweep has more than 1000000 points");
+  }
+  // Cartesian product, the last axis varying fastest.
+  for (size_t p = 0; p < total; ++p) {
+    SweepPoint point;
+    point.index = static_cast<int>(p);
+    point.document = YAML::Clone(base);
+    size_t rest = p;
+    std::vector<size_t> choice(axes.size());
+    for (size_t a = axes.size(); a-- > 0;) {
+      choice[a] = rest % axes[a].values.size();
+      rest /= axes[a].values.size();
+    }
+    std::string label;
+    for (size_t a = 0; a < axes.size(); ++a)
+      for (size_t k = 0; k < axes[a].keys.size(); ++k) {
+        const YAML::Node& value = axes[a].values[choice[a]][k];
+        point.values.emplace_back(axes[a].keys[k], value_text(value));
+        label += (label.empty() ? "" : ", ") + axes[a].keys[k] + "=" + value_text(value);
+      }
+    const std::string origin = path + ": point " + std::to_string(p) + (label.empty() ? "" : " (" + label + ")");
+    for (size_t a = 0; a < axes.size(); ++a)
+      for (size_t k = 0; k < axes[a].keys.size(); ++k)
+        set_key_path(point.document, axes[a].keys[k], axes[a].values[choice[a]][k], origin);
+    try {
+      parse_scenario(point.document, sweep.scenario_source);
+    } catch (const Error& e) {
+      throw Error(origin + ": " + e.what());
+    }
+    point.hash = document_hash(point.document);
+    sweep.points.push_back(std::move(point));
+  }
+  return sweep;
+}
+
+}  // namespace mapsim
