@@ -29,19 +29,19 @@ std::string value_text(const YAML::Node& node) {
 std::vector<YAML::Node> range_values(const YamlReader& reader, const YAML::Node& range, const std::string& key) {
   reader.check_keys(range, {"from", "to", "step", "factor"});
   if (!range["from"] || !range["to"] || (!range["step"] == !range["factor"]))
-    reader.fail(range, "vary." + key + ": a range needs from, to and one of step or factor");
+    reader.fail(range, key + ": a range needs from, to and one of step or factor");
   const double from = reader.number(range["from"], "from"), to = reader.number(range["to"], "to");
   const bool geometric = static_cast<bool>(range["factor"]);
   const double by = geometric ? reader.number(range["factor"], "factor") : reader.number(range["step"], "step");
   if (geometric ? !(by > 1 && from > 0) : !(by > 0))
-    reader.fail(range, "vary." + key + (geometric ? ": factor must be > 1 and from > 0" : ": step must be > 0"));
-  if (to < from) reader.fail(range, "vary." + key + ": to must be >= from");
+    reader.fail(range, key + (geometric ? ": factor must be > 1 and from > 0" : ": step must be > 0"));
+  if (to < from) reader.fail(range, key + ": to must be >= from");
   std::vector<YAML::Node> values;
   const double slack = 1e-9 * std::max(std::abs(from), std::abs(to));
   for (long i = 0;; ++i) {
     const double value = geometric ? from * std::pow(by, static_cast<double>(i)) : from + by * static_cast<double>(i);
     if (value > to + slack) break;
-    if (values.size() >= 100000) reader.fail(range, "vary." + key + ": more than 100000 values");
+    if (values.size() >= 100000) reader.fail(range, key + ": more than 100000 values");
     const bool integral = std::abs(value - std::round(value)) <= 1e-9 * std::max(1.0, std::abs(value));
     values.emplace_back(integral ? std::to_string(std::llround(value)) : format_number(value, 12));
   }
@@ -87,27 +87,29 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
   const std::string stem = std::filesystem::path(path).stem().string();
   sweep.name = doc["name"] ? reader.scalar(doc["name"], "name") : stem;
   if (!doc["scenario"]) reader.fail(doc, "missing 'scenario': the base scenario's file or an inline map");
-  YAML::Node base;
   if (doc["scenario"].IsScalar()) {
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();
     sweep.scenario_source = (dir / reader.scalar(doc["scenario"], "scenario")).lexically_normal().string();
-    base = load_yaml_file(sweep.scenario_source);
   } else {
     reader.expect_map(doc["scenario"], "scenario");
     sweep.scenario_source = path;
-    base = YAML::Clone(doc["scenario"]);
   }
-  if (base.IsMap()) base.remove("output");  // a sweep writes to its own output
-  if (doc["set"]) {
-    reader.expect_map(doc["set"], "set");
-    for (const auto& entry : doc["set"]) set_key_path(base, entry.first.Scalar(), entry.second, path + ": set." + entry.first.Scalar());
-  }
-  for (const char* key : {"replicates", "seed"})
-    if (doc[key]) set_key_path(base, key, doc[key], path + ": " + key);
-  for (const std::string& text : assignments) {
-    auto [key, value] = parse_assignment(text, "--set " + text);
-    set_key_path(base, key, value, "--set " + text);
-  }
+  if (doc["set"]) reader.expect_map(doc["set"], "set");
+  // Each point starts from a fresh parse of the base, which keeps its line marks (YAML::Clone drops them).
+  auto fresh_base = [&] {
+    YAML::Node base = doc["scenario"].IsScalar() ? load_yaml_file(sweep.scenario_source) : reader.load()["scenario"];
+    if (base.IsMap()) base.remove("output");  // a sweep writes to its own output
+    if (doc["set"])
+      for (const auto& entry : doc["set"])
+        set_key_path(base, entry.first.Scalar(), entry.second, path + ": set." + entry.first.Scalar());
+    for (const char* key : {"replicates", "seed"})
+      if (doc[key]) set_key_path(base, key, doc[key], path + ": " + key);
+    for (const std::string& text : assignments) {
+      auto [key, value] = parse_assignment(text, "--set " + text);
+      set_key_path(base, key, value, "--set " + text);
+    }
+    return base;
+  };
   sweep.output = doc["output"] ? reader.scalar(doc["output"], "output") : "results/" + stem;
   if (doc["output"] && !std::filesystem::path(sweep.output).is_absolute())
     sweep.output = (std::filesystem::path(path).parent_path() / sweep.output).lexically_normal().string();
@@ -146,7 +148,7 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
   for (size_t p = 0; p < total; ++p) {
     SweepPoint point;
     point.index = static_cast<int>(p);
-    point.document = YAML::Clone(base);
+    point.document = fresh_base();
     size_t rest = p;
     std::vector<size_t> choice(axes.size());
     for (size_t a = axes.size(); a-- > 0;) {

@@ -292,9 +292,10 @@ std::string emit_sweep_jobs(const Sweep& sweep, const std::string& format, const
   }
   const std::string cwd = std::filesystem::current_path().string();
   std::string command = shell_quote(mapsim) + " sweep " + shell_quote(std::filesystem::absolute(sweep.source).string());
-  for (const std::string& a : assignments) command += " --set " + shell_quote(a);
-  std::filesystem::create_directories(std::filesystem::path(sweep.output) / "logs");
   const std::filesystem::path dir = std::filesystem::absolute(sweep.output);
+  command += " -o " + shell_quote(dir.string());
+  for (const std::string& a : assignments) command += " --set " + shell_quote(a);
+  std::filesystem::create_directories(dir / "logs");
   const std::string path = (dir / (format == "slurm" ? "sweep.slurm" : "jobs.txt")).string();
   write_file_atomically(path, [&](std::ostream& out) {
     if (format == "parallel") {

@@ -42,7 +42,8 @@ void YamlReader::check_keys(const YAML::Node& map, const std::vector<std::string
     std::string near = nearest_word(key, allowed);
     std::string valid;
     for (const std::string& a : allowed) valid += (valid.empty() ? "" : ", ") + a;
-    fail(entry.first, "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+    const std::string hint = key.find('=') != std::string::npos ? " (a spec with commas inside {...} must be quoted)" : "";
+    fail(entry.first, "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") + hint +
                           "; valid keys: " + valid);
   }
 }

@@ -1,0 +1,80 @@
+// Plot data from results.csv and aggregate.csv: grouping, confidence intervals, filters, numeric and
+// categorical axes, Markdown tables, gnuplot scripts; CSV parsing errors.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "scenario/csv_table.h"
+#include "scenario/plot.h"
+#include "test_files.h"
+#include "topologies/error.h"
+
+using namespace mapsim;
+
+namespace {
+
+const char* kResults =
+    "point,size,case,replicate,seed,mapper,latency\n"
+    "0,16,0,0,1,random,4\n0,16,0,1,2,random,6\n0,16,0,0,1,binary,3\n0,16,0,1,2,binary,3\n"
+    "1,4,0,0,1,random,2\n1,4,0,1,2,random,2\n1,4,0,0,1,binary,1\n1,4,0,1,2,binary,\n"
+    "2,16,0.1,0,1,random,9\n";
+
+}  // namespace
+
+TEST_CASE("results.csv: one series per mapper, mean and 95% CI per x, numeric x sorted") {
+  PlotOptions o;
+  o.x = "size";
+  o.y = "latency";
+  o.where = {"case=0"};
+  const PlotData d = collect_plot(temp_file("plot-r.csv", kResults), o);
+  CHECK(d.numeric_x);
+  CHECK(d.x_values == std::vector<std::string>{"4", "16"});
+  REQUIRE(d.series.size() == 2);
+  CHECK(d.series[0].first == "random");
+  CHECK(d.series[0].second[0].mean == 2);
+  CHECK(d.series[0].second[1].mean == 5);
+  CHECK(d.series[0].second[1].ci95 == doctest::Approx(12.7062 * std::sqrt(2.0) / std::sqrt(2.0)));
+  CHECK(d.series[1].second[0].n == 1);  // the empty cell is no value
+  CHECK(markdown_table(d, o) == "| size | random | binary |\n|---|---|---|\n| 4 | 2 ± 0 | 1 |\n| 16 | 5 ± 13 | 3 ± 0 |\n");
+  const std::string script = gnuplot_script(d, o, "fig.svg");
+  CHECK(script.rfind("set terminal svg", 0) == 0);
+  CHECK(script.find("$S0 << EOD\n4 2 0\n16 5 12.706") != std::string::npos);
+  CHECK(script.find("title 'binary'") != std::string::npos);
+  CHECK_THROWS_AS(gnuplot_script(d, o, "fig.jpg"), Error);
+}
+
+TEST_CASE("rows from several sweep points are not pooled silently") {
+  PlotOptions o;
+  o.x = "size";
+  o.y = "latency";
+  CHECK_THROWS_WITH_AS(collect_plot(temp_file("plot-r.csv", kResults), o),
+                       doctest::Contains("come from several sweep points; pick one with --where KEY=VALUE (other varied keys: case)"),
+                       Error);
+  o.x = "sise";
+  CHECK_THROWS_WITH_AS(collect_plot(temp_file("plot-r.csv", kResults), o), doctest::Contains("(did you mean 'size'?)"), Error);
+}
+
+TEST_CASE("aggregate.csv: means and intervals are taken as they are; categories keep their order") {
+  const std::string path = temp_file("plot-a.csv",
+                                     "point,process,mapper,n,cost_mean,cost_sd,cost_ci95\n"
+                                     "0,\"ring:8,x\",best,5,10,1,1.2\n0,\"ring:8,x\",random,5,30,2,2.5\n1,mesh:4x4,best,5,12,0,0\n");
+  PlotOptions o;
+  o.x = "process";
+  o.y = "cost";
+  o.scale = 2;
+  const PlotData d = collect_plot(path, o);
+  CHECK_FALSE(d.numeric_x);
+  CHECK(d.x_values == std::vector<std::string>{"ring:8,x", "mesh:4x4"});
+  CHECK(d.series[0].second[0].mean == 20);
+  CHECK(d.series[0].second[0].ci95 == doctest::Approx(2.4));
+  CHECK(d.series[1].second.size() == 1);
+  CHECK(gnuplot_script(d, o, "f.png").find("set xtics ('ring:8,x' 0, 'mesh:4x4' 1)") != std::string::npos);
+}
+
+TEST_CASE("CSV errors name the file and line") {
+  CHECK_THROWS_WITH_AS(read_csv(temp_file("plot-bad.csv", "a,b\n1,2\n3\n")), (temp_path("plot-bad.csv") + ":3: expected 2 fields as in the header, got 1").c_str(), Error);
+  CHECK_THROWS_WITH_AS(read_csv(temp_file("plot-q.csv", "a,b\n\"1,2\n")), doctest::Contains("malformed CSV"), Error);
+  CHECK_THROWS_WITH_AS(read_csv(temp_path("plot-none.csv")), doctest::Contains("cannot open"), Error);
+  const CsvTable t = read_csv(temp_file("plot-ok.csv", "a,b\n\"x,\"\"y\"\"\",2\n"));
+  CHECK(t.rows[0][0] == "x,\"y\"");
+}

@@ -1,0 +1,188 @@
+// Scenario files: both spellings of a spec, key paths, seeds per replicate, located errors, and
+// runs checked against exact values (an identity embedding, the zero-load latency both ways).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "scenario/run.h"
+#include "scenario/scenario.h"
+#include "test_files.h"
+#include "topologies/error.h"
+
+using namespace mapsim;
+
+namespace {
+
+Scenario scenario_text(const std::string& name, const std::string& text, const std::vector<std::string>& sets = {}) {
+  return load_scenario(temp_file(name, text), sets);
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+double value(const RunRow& row, const std::string& key) {
+  for (const auto& [k, v] : row.values)
+    if (k == key) return v;
+  FAIL("no value " << key);
+  return 0;
+}
+
+const char* kSmall = R"(network: mesh:4x4
+workload:
+  process: mesh:4x4
+  pattern: exchange:size=64
+mapping: [default, random]
+model: {name: store-and-forward, t_s: 1us}
+replicates: 3
+)";
+
+}  // namespace
+
+TEST_CASE("a spec string and a map give the same spec; model link keys join the network spec") {
+  const Scenario a = scenario_text("sc-a.yaml", R"(network: irregular:nodes=64,switches=20,ports=8
+workload: {process: mesh:8x8}
+model: {name: packet, t_s: 1us, link_bandwidth: 20Gbps, mtu: 2KiB, eager_threshold: 0, sharing: smpi}
+)");
+  const Scenario b = scenario_text("sc-b.yaml", R"(network: {name: irregular, nodes: 64, switches: 20, ports: 8}
+workload: {process: {name: mesh, dims: 8x8}}
+model: {name: packet, t_s: 1us, link_bandwidth: 20Gbps, mtu: 2KiB, eager_threshold: 0, sharing: smpi}
+)");
+  CHECK(a.network == "irregular:nodes=64,switches=20,ports=8,t_s=1us,link_bw=20Gbps");
+  CHECK(b.network == a.network);
+  CHECK(a.process == "mesh:8x8");
+  CHECK(b.process == a.process);
+  CHECK(a.sim.model == Fidelity::Packet);
+  CHECK(a.sim.mtu == 2048);
+  CHECK(a.sim.eager_threshold == 0);
+  CHECK(a.sim.smpi_sharing);
+  CHECK(a.mappers == std::vector<std::string>{"default"});
+  CHECK(a.pattern == "exchange");
+  CHECK(a.output == "results/mapsim-test-sc-a");  // results/ + the file's stem
+  CHECK_FALSE(scenario_text("sc-none.yaml", "network: mesh:2x2\nworkload: {process: ring:4}\nmodel: none\n").simulate);
+}
+
+TEST_CASE("replicate r runs with seed + r where the scenario gave no seed") {
+  const Scenario s = scenario_text("sc-seed.yaml", R"(network: irregular:nodes=64,switches=20
+workload:
+  process: {name: pattern, base: mesh:8x8, distant: 0.1}
+  pattern: permutation
+seed: 10
+)");
+  CHECK(s.network_spec(0) == "irregular:nodes=64,switches=20,seed=10");
+  CHECK(s.network_spec(2) == "irregular:nodes=64,switches=20,seed=12");
+  CHECK(s.process_spec(1) == "pattern:mesh:8x8,distant=0.1,seed=11");
+  CHECK(s.pattern_spec(3) == "permutation:seed=13");
+  const Scenario fixed = scenario_text("sc-fixed.yaml", "network: irregular:nodes=64,switches=20,seed=5\nworkload: {process: ring:8}\n");
+  CHECK(fixed.network_spec(4) == "irregular:nodes=64,switches=20,seed=5");
+  CHECK(fixed.network_spec(0) == fixed.network_spec(4));
+  CHECK(scenario_text("sc-mesh.yaml", "network: mesh:4x4\nworkload: {process: ring:8}\n").network_spec(3) == "mesh:4x4");
+}
+
+TEST_CASE("--set follows key paths, opening spec strings into maps") {
+  const Scenario s = scenario_text("sc-set.yaml", kSmall,
+                                   {"network.dims=8x2", "model.t_s=3us", "mapping.1=switch", "replicates=5", "workload.pattern.size=128"});
+  CHECK(s.network == "mesh:8x2,t_s=3us");
+  CHECK(s.mappers == std::vector<std::string>{"default", "switch"});
+  CHECK(s.replicates == 5);
+  CHECK(s.pattern == "exchange:size=128");
+  CHECK(scenario_text("sc-set2.yaml", kSmall, {"mapping=[binary, greedy, best]"}).mappers.size() == 3);
+  CHECK(error_of([] { scenario_text("sc-set3.yaml", kSmall, {"replicate=4"}); }) ==
+        "--set replicate=4: unknown key 'replicate' (did you mean 'replicates'?)");
+  CHECK(error_of([] { scenario_text("sc-set4.yaml", kSmall, {"mapping.7=best"}); }) ==
+        "--set mapping.7=best: 'mapping' is a list of 2; '7' is not an index in it");
+  CHECK(error_of([] { scenario_text("sc-set5.yaml", kSmall, {"replicates.x=1"}); }).find("'replicates' holds a single value") != std::string::npos);
+  CHECK(error_of([] { scenario_text("sc-set6.yaml", kSmall, {"seed"}); }) == "--set seed: expected KEY.PATH=VALUE, got 'seed'");
+  // A bad value from --set is not reported at a line of the file it never was on.
+  const std::string bad = error_of([] { scenario_text("sc-set7.yaml", kSmall, {"replicates=0"}); });
+  CHECK(bad == temp_path("sc-set7.yaml") + ": replicates must be in 1..1000000");
+}
+
+TEST_CASE("bad scenarios: one line naming file, line, column and what was expected") {
+  const std::string f = temp_path("sc-bad.yaml");
+  auto bad = [&](const std::string& text) { return error_of([&] { scenario_text("sc-bad.yaml", text); }); };
+  CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nreplicas: 3\n") ==
+        f + ":3:1: unknown key 'replicas' (did you mean 'replicates'?); valid keys: name, network, routing, workload, "
+            "mapping, allocation, slots, model, ocs, seed, replicates, output");
+  CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: {name: flow, t_s: 2 parsecs}\n") ==
+        f + ":3:26: bad time '2 parsecs': expected a number with s, ms, us, ns or ps (e.g. 20ns)");
+  CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: {mtu: 0}\n") == f + ":3:14: model.mtu must be > 0");
+  CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nslots: two\n") == f + ":3:8: expected slots to be an integer, got 'two'");
+  CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: warp\n") ==
+        f + ":3:8: model: expected none, flow, store-and-forward or packet, got 'warp'");
+  CHECK(bad("workload: {process: ring:4}\n").rfind(f + ":1:1: missing 'network'", 0) == 0);
+  CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4, trace: t.txt}\n").find("either trace or process") != std::string::npos);
+  CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nocs: {circuits: 4}\n").rfind(f + ":3:6: ocs:", 0) == 0);
+  CHECK(bad("network: file:x.yaml\nworkload: {process: ring:4}\nmodel: {t_s: 1us}\n").find("cannot override the link values") !=
+        std::string::npos);
+  CHECK(bad("network: mesh:2x2,t_s=1us\nworkload: {process: ring:4}\nmodel: {t_s: 1us}\n").find("'t_s' is given both") !=
+        std::string::npos);
+  CHECK(bad("network: {nodes: 4}\nworkload: {process: ring:4}\n").find("a map needs 'name'") != std::string::npos);
+  CHECK(bad("network: mesh:2x2\nworkload: {process: random:tasks=8,edges=4}\n").find("must be quoted") != std::string::npos);
+  CHECK(bad("network: [mesh:2x2\n").rfind(f + ":2:1: malformed YAML", 0) == 0);
+}
+
+TEST_CASE("check_scenario builds every part and reports the scenario key that failed") {
+  const std::string f = temp_path("sc-check.yaml");
+  auto check = [&](const std::string& text) { return error_of([&] { check_scenario(scenario_text("sc-check.yaml", text)); }); };
+  CHECK(check(kSmall).empty());
+  const std::string network = check("network:\n  name: irregular\n  nodes: 64\n  switchs: 20\nworkload: {process: ring:4}\n");
+  CHECK(network.rfind(f + ":2:3: network: bad spec 'irregular:nodes=64,switchs=20,seed=1': unknown key 'switchs'", 0) == 0);
+  CHECK(network.find("(did you mean 'switches'?)") != std::string::npos);
+  CHECK(check("network: mesh:2x2\nrouting: updown-ish\nworkload: {process: ring:4}\n").rfind(f + ":2:10: routing: ", 0) == 0);
+  CHECK(check("network: mesh:2x2\nworkload: {process: ring:4}\nmapping: [default, magic]\n").rfind(f + ":3:20: mapping.1: ", 0) == 0);
+  CHECK(check("network: mesh:2x2\nworkload: {process: ring:4, pattern: exchange:sise=4}\n").rfind(f + ":2:38: workload.pattern: ", 0) == 0);
+  CHECK(check("network: mesh:2x2\nworkload: {process: ring:9}\n").rfind(f + ":1:1: allocation: ", 0) == 0);  // 9 tasks, 4 slots
+}
+
+TEST_CASE("run: an identity embedding has the exact metrics and latency of one hop per edge") {
+  // A 4x4 process mesh on a 4x4 mesh network, task i on node i: every edge is one link.
+  const Scenario s = scenario_text("sc-run.yaml", kSmall);
+  const std::vector<RunRow> rows = run_scenario(s);
+  REQUIRE(rows.size() == 6);  // 3 replicates x 2 mappers, replicate-major
+  CHECK(rows[0].mapper == "default");
+  CHECK(rows[1].mapper == "random");
+  CHECK(rows[5].replicate == 2);
+  CHECK(rows[5].seed == 3);
+  for (const RunRow& row : rows) {
+    if (row.mapper != "default") continue;
+    CHECK(value(row, "weighted_cardinality") == 24);
+    CHECK(value(row, "cardinality") == 1);
+    const double zero_load = 1e-6 + 20e-9 + 2 * 300e-9;  // t_s (set to 1us) + t_p + 2 t_r
+    CHECK(value(row, "avg_latency") == doctest::Approx(zero_load).epsilon(1e-12));
+    CHECK(value(row, "sim_avg_zero_load_latency") == doctest::Approx(zero_load).epsilon(1e-12));
+    CHECK(value(row, "sim_messages") == 48);  // one message each way per edge
+  }
+  CHECK(value(rows[1], "weighted_cardinality") > 24);
+  // Deterministic: the same scenario gives the same numbers.
+  const std::vector<RunRow> again = run_scenario(s);
+  for (size_t i = 0; i < rows.size(); ++i) CHECK(rows[i].values == again[i].values);
+  // links.csv rows: one per directed switch channel and per node link, led by replicate and mapper.
+  CHECK(rows[0].links_csv.rfind("0,default,link,0,", 0) == 0);
+}
+
+TEST_CASE("write_run: results.csv has one row per replicate x mapper, summary.json comes last") {
+  Scenario s = scenario_text("sc-write.yaml", kSmall, {"model=none"});
+  s.output = temp_path("sc-write-out");
+  std::filesystem::remove_all(s.output);
+  write_run(s.output, s, run_scenario(s));
+  std::ifstream in(s.output + "/results.csv");
+  std::string header, line;
+  std::getline(in, header);
+  CHECK(header.rfind("replicate,seed,mapper,weighted_cardinality,cardinality,", 0) == 0);
+  CHECK(header.find("sim_") == std::string::npos);  // model none: mapping metrics only
+  int lines = 0;
+  while (std::getline(in, line)) ++lines;
+  CHECK(lines == 6);
+  CHECK(std::filesystem::exists(s.output + "/summary.json"));
+  CHECK(std::filesystem::exists(s.output + "/links.csv"));
+  CHECK(std::filesystem::exists(s.output + "/timings.csv"));
+}
