@@ -27,10 +27,15 @@ std::string draw_path(const std::string& path, const std::string& mapper, bool s
   return (p.parent_path() / (p.stem().string() + "-" + tag + p.extension().string())).string();
 }
 
-void draw(const std::string& path, const std::vector<RunRow>& rows) {
+std::string draw_format(const std::string& path) {
   const std::string format = std::filesystem::path(path).extension().string();
   if (format != ".svg" && format != ".png" && format != ".pdf" && format != ".dot")
     throw Error("--draw " + path + ": expected a .svg, .png, .pdf or .dot file");
+  return format;
+}
+
+void draw(const std::string& path, const std::vector<RunRow>& rows) {
+  const std::string format = draw_format(path);
   size_t mappers = 0;
   for (const RunRow& row : rows) mappers += row.replicate == 0;
   for (const RunRow& row : rows) {
@@ -47,6 +52,7 @@ void draw(const std::string& path, const std::vector<RunRow>& rows) {
 void run(const RunCommandOptions& o) {
   Scenario scenario = load_scenario(o.scenario, o.sets);
   if (!o.output.empty()) scenario.output = o.output;
+  if (!o.draw.empty()) draw_format(o.draw);
   check_scenario(scenario);
   ProgressBar bar("run " + scenario.name);
   RunOptions options;

@@ -44,7 +44,7 @@ check "shortest routing named" grep -q '"routing": "shortest"' "$tmp/short.json"
 check "simgrid export written" grep -q '<platform version="4.1">' "$tmp/torus.xml"
 check "no partial file left" test ! -e "$tmp/torus.xml.partial"
 "$mapsim" topo mesh:2x2 --export dot >"$tmp/mesh.dot"
-check "dot to stdout" grep -q "sw-3" "$tmp/mesh.dot"
+check "dot to stdout" grep -q "label=\"sw-3\"" "$tmp/mesh.dot"
 "$mapsim" topo fattree:k=2,levels=2 --export json -o "$tmp/ft.json" 2>/dev/null
 "$mapsim" topo "file:$tmp/ft.json" --json >"$tmp/ft-back.json"
 check "json export loads back" grep -q '"routing": "dmodk"' "$tmp/ft-back.json"
@@ -137,6 +137,74 @@ expect_error "deadlock" "deadlock at t=0s: rank 0 at .*dead.txt:1 (recv) waits f
 check "no output after a deadlock" test ! -e "$tmp/deadout/summary.json"
 expect_error "bad model" "unknown model 'wormhole'" simulate --topology mesh:4x4 --process mesh:4x4 --model wormhole
 expect_error "process or trace" "give either --process" simulate --topology mesh:4x4
+
+# run: the default scenario, byte-identical reruns, --set, --draw, located errors.
+"$mapsim" run "$src/configs/default.yaml" -o "$tmp/run1" --set replicates=2 >"$tmp/run.out"
+check "run exit" test $? -eq 0
+check "run table" grep -q "^binary " "$tmp/run.out"
+check "run outputs" test -s "$tmp/run1/results.csv" -a -s "$tmp/run1/links.csv" -a -s "$tmp/run1/summary.json" -a -s "$tmp/run1/timings.csv"
+check "run rows: 2 replicates x 4 mappers" test "$(wc -l <"$tmp/run1/results.csv")" -eq 9
+"$mapsim" run "$src/configs/default.yaml" -o "$tmp/run2" --set replicates=2 --draw "$tmp/net.svg" >/dev/null 2>&1
+check "run is deterministic" cmp -s "$tmp/run1/results.csv" "$tmp/run2/results.csv"
+check "run links deterministic" cmp -s "$tmp/run1/links.csv" "$tmp/run2/links.csv"
+check "run summary deterministic" cmp -s "$tmp/run1/summary.json" "$tmp/run2/summary.json"
+check "draw one svg per mapper" grep -q "<svg" "$tmp/net-binary.svg"
+python3 - "$tmp/run1/summary.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["replicates"] == 2 and d["model"] == "store-and-forward"
+m = d["mappers"]
+assert list(m) == ["random", "switch", "binary", "adjacency"]
+assert m["binary"]["sim_avg_latency"]["mean"] < m["random"]["sim_avg_latency"]["mean"]
+assert d["scenario"]["network"]["nodes"] == 256
+PY
+check "run summary.json" test $? -eq 0
+printf 'network: mesh:4x4\nworkload:\n  process: mesh:4x4\nmodel:\n  name: flow\n  t_p: 20 furlongs\n' >"$tmp/bad.yaml"
+expect_error "scenario bad unit" "bad.yaml:6:8: bad time '20 furlongs'" run "$tmp/bad.yaml" -o "$tmp/badrun"
+check "no output after a bad scenario" test ! -e "$tmp/badrun"
+printf 'network: mesh:4x4\nworkload: {process: mesh:4x4}\nmaping: [best]\n' >"$tmp/typo.yaml"
+expect_error "scenario typo" "typo.yaml:3:1: unknown key 'maping' (did you mean 'mapping'?)" run "$tmp/typo.yaml"
+printf 'network: mesh:4x4\nworkload: {process: mesh:4x4\n' >"$tmp/broken.yaml"
+expect_error "malformed yaml" "broken.yaml:3:1: malformed YAML" run "$tmp/broken.yaml"
+expect_error "run --set" "unknown key 'netwrk' (did you mean 'network'?)" run "$src/configs/default.yaml" --set netwrk.nodes=3
+expect_error "draw format" "expected a .svg, .png, .pdf or .dot" run "$src/configs/default.yaml" -o "$tmp/d" --draw "$tmp/x.gif"
+check "nothing run for a bad --draw" test ! -e "$tmp/d"
+
+# sweep: parallel run, resume, point, merge, emit; plot.
+cat >"$tmp/sweep.yaml" <<'YAML'
+scenario:
+  network: mesh:4x4
+  workload: {process: mesh:4x4}
+  mapping: [default, random]
+  model: none
+  replicates: 3
+vary:
+  workload.process: [mesh:4x4, mesh:2x2, ring:16, mesh:2x2x4]
+set:
+  mapping: [default, random, adjacency]
+YAML
+"$mapsim" sweep "$tmp/sweep.yaml" -j 2 -o "$tmp/sw" >"$tmp/sw.out"
+check "sweep with a failing point exits 2" test $? -eq 2
+check "sweep summary" grep -q "3 of 4 points done, 1 failed" "$tmp/sw.out"
+check "failed point recorded" grep -q "^3,mesh:2x2x4,.*adjacency" "$tmp/sw/failed.csv"
+check "sweep results rows" test "$(wc -l <"$tmp/sw/results.csv")" -eq $((1 + 3 * 3 * 3))
+check "aggregate rows" test "$(wc -l <"$tmp/sw/aggregate.csv")" -eq $((1 + 3 * 3))
+"$mapsim" sweep "$tmp/sweep.yaml" -o "$tmp/sw" --resume >"$tmp/sw2.out"
+check "resume reruns only the failed point" grep -q "(3 from before)" "$tmp/sw2.out"
+"$mapsim" sweep "$tmp/sweep.yaml" -o "$tmp/swp" --point 1 >/dev/null
+check "one point" test "$(ls "$tmp/swp/points" | wc -l)" -eq 1
+"$mapsim" sweep "$tmp/sweep.yaml" -o "$tmp/swp" --merge >/dev/null
+check "merge with missing points exits 2" test $? -eq 2
+"$mapsim" sweep "$tmp/sweep.yaml" -o "$tmp/swp" --emit slurm >/dev/null
+check "slurm script" grep -q "^#SBATCH --array=0-3$" "$tmp/swp/sweep.slurm"
+"$mapsim" sweep "$tmp/sweep.yaml" -o "$tmp/swp" --emit parallel --resume >/dev/null
+check "parallel list skips done points" test "$(wc -l <"$tmp/swp/jobs.txt")" -eq 3
+expect_error "sweep point range" "the sweep has points 0..3" sweep "$tmp/sweep.yaml" -o "$tmp/swp" --point 9
+"$mapsim" plot "$tmp/sw/results.csv" --x workload.process --y weighted_cardinality --table >"$tmp/table.md"
+check "plot table" grep -q "^| mesh:4x4 | 24 ± 0 |" "$tmp/table.md"
+"$mapsim" plot "$tmp/sw/aggregate.csv" --x workload.process --y cardinality -o "$tmp/fig.svg" 2>/dev/null
+check "plot svg" grep -q "<svg" "$tmp/fig.svg"
+expect_error "plot column" "no such column (did you mean 'cardinality'?)" plot "$tmp/sw/results.csv" --x workload.process --y cardinalty --table
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
