@@ -97,9 +97,10 @@ Placement BestMapper::map(const MappingProblem& problem) const {
   }
   size_t chosen = 0;
   double best = 0;
+  const CostTable table(*problem.network);
   for (size_t i = 0; i < candidates.size(); ++i) {
-    const double cost = refine_placement(problem, candidates[i].second);
-    spdlog::debug("best: {} refined to weighted cardinality {}", candidates[i].first, cost);
+    const double cost = refine_placement(problem, table, candidates[i].second);
+    spdlog::debug("best: {} refined to cost {}", candidates[i].first, cost);
     if (i == 0 || cost < best) best = cost, chosen = i;
   }
   return candidates[chosen].second;

@@ -2,18 +2,17 @@
 
 #include <algorithm>
 
-#include "mappers/hop_table.h"
+#include "mappers/cost_table.h"
 
 namespace mapsim {
 
-double weighted_cardinality(const MappingProblem& problem, const Placement& placement) {
+double placement_cost(const MappingProblem& problem, const CostTable& cost, const Placement& placement) {
   double total = 0;
-  for (const ProcessEdge& e : problem.graph->edges()) total += e.volume * problem.network->hops(placement[e.a], placement[e.b]);
+  for (const ProcessEdge& e : problem.graph->edges()) total += e.volume * cost(placement[e.a], placement[e.b]);
   return total;
 }
 
-double refine_placement(const MappingProblem& problem, Placement& placement, int max_passes) {
-  const HopTable hops(*problem.network);
+double refine_placement(const MappingProblem& problem, const CostTable& cost, Placement& placement, int max_passes) {
   const Network& net = problem.network->network();
   const ProcessGraph& graph = *problem.graph;
   const int tasks = graph.num_tasks();
@@ -30,12 +29,12 @@ double refine_placement(const MappingProblem& problem, Placement& placement, int
     double change = 0;
     for (const ProcessGraph::Neighbour& n : graph.neighbours(u)) {
       if (n.task == x) continue;  // the u-x edge keeps its length
-      change += n.volume * (hops(to, placement[n.task]) - hops(from, placement[n.task]));
+      change += n.volume * (cost(to, placement[n.task]) - cost(from, placement[n.task]));
     }
     if (x >= 0)
       for (const ProcessGraph::Neighbour& n : graph.neighbours(x)) {
         if (n.task == u) continue;
-        change += n.volume * (hops(from, placement[n.task]) - hops(to, placement[n.task]));
+        change += n.volume * (cost(from, placement[n.task]) - cost(to, placement[n.task]));
       }
     return change;
   };
@@ -47,7 +46,7 @@ double refine_placement(const MappingProblem& problem, Placement& placement, int
     occupants[to].push_back(t);
     --room[to];
   };
-  double objective = weighted_cardinality(problem, placement);
+  double objective = placement_cost(problem, cost, placement);
   std::vector<int> tried(net.num_switches(), -1);
   for (int pass = 0; pass < max_passes; ++pass) {
     const double before = objective;
@@ -55,11 +54,12 @@ double refine_placement(const MappingProblem& problem, Placement& placement, int
       double best = -1e-9;
       int best_node = -1, best_partner = -1;
       const int own_switch = net.node(placement[u]).switch_id;
-      for (const ProcessGraph::Neighbour& n : graph.neighbours(u)) {
-        const int s = net.node(placement[n.task]).switch_id;
-        if (s == own_switch || tried[s] == u) continue;
+      for (int k = -1; k < static_cast<int>(graph.neighbours(u).size()); ++k) {
+        const int s = k < 0 ? own_switch : net.node(placement[graph.neighbours(u)[k].task]).switch_id;
+        if (tried[s] == u) continue;
         tried[s] = u;
         for (int node : net.nodes_of(s)) {
+          if (node == placement[u]) continue;
           if (room[node] > 0) {
             const double d = delta(u, node, -1);
             if (d < best) best = d, best_node = node, best_partner = -1;
@@ -79,7 +79,7 @@ double refine_placement(const MappingProblem& problem, Placement& placement, int
     std::fill(tried.begin(), tried.end(), -1);
     if (before - objective <= 1e-4 * before) break;
   }
-  return weighted_cardinality(problem, placement);
+  return placement_cost(problem, cost, placement);
 }
 
 }  // namespace mapsim

@@ -67,7 +67,7 @@ void export_load_dot(const RoutedNetwork& routed, const std::vector<double>& loa
   for (int l = 0; l < net.num_links(); ++l) max_load = std::max({max_load, load[2 * l], load[2 * l + 1]});
   int max_ranks = 0;
   for (int r : ranks_per_node) max_ranks = std::max(max_ranks, r);
-  out << "graph mapsim {\n  graph [layout=neato, overlap=false, splines=true, fontname=\"sans\", labelloc=t, label="
+  out << "graph mapsim {\n  graph [layout=neato, overlap=false, fontname=\"sans\", labelloc=t, label="
       << quote(title + "\nlink width and colour: bytes on its busier direction (max " + format_number(max_load) +
                "); node shade: ranks held (max " + std::to_string(max_ranks) + ")")
       << "];\n  node [shape=box, style=filled, fillcolor=lightsteelblue, fontname=\"sans\", fontsize=9];\n";
