@@ -9,10 +9,11 @@
 namespace mapsim {
 namespace {
 
-int log2_exact(int v) {
+// How many times 2 divides v: the cube dimensions a grid extent can take as equal blocks.
+int twos(int v) {
   int bits = 0;
-  while ((1 << bits) < v) ++bits;
-  return (1 << bits) == v ? bits : -1;
+  while (v % 2 == 0) v /= 2, ++bits;
+  return bits;
 }
 
 std::vector<int> coordinates(int task, const std::vector<int>& dims) {
@@ -31,15 +32,16 @@ std::optional<std::vector<int>> regular_embedding(const MappingProblem& problem)
   const int tasks = graph.num_tasks();
   std::vector<int> switch_of(tasks);
   if (net.shape.family == "hypercube") {
-    // Each grid dimension gets address bits (the widest block first); Gray code along each.
+    // Each grid dimension gets address bits (the widest block first), splitting it into 2^bits equal
+    // blocks (48 = 16 blocks of 3); Gray code along each.
     const int n = static_cast<int>(net.shape.dims.size());
     std::vector<int> log_extent, bits(dims.size(), 0);
     int available = 0;
     for (int extent : dims) {
-      log_extent.push_back(log2_exact(extent));
-      if (log_extent.back() < 0) return std::nullopt;
+      log_extent.push_back(twos(extent));
       available += log_extent.back();
     }
+    if (available == 0) return std::nullopt;
     for (int used = 0; used < std::min(n, available); ++used) {
       size_t widest = dims.size();
       for (size_t k = 0; k < dims.size(); ++k)
@@ -50,7 +52,7 @@ std::optional<std::vector<int>> regular_embedding(const MappingProblem& problem)
       const std::vector<int> c = coordinates(t, dims);
       int address = 0, shift = 0;
       for (size_t k = 0; k < dims.size(); ++k) {
-        const int block = c[k] >> (log_extent[k] - bits[k]);
+        const int block = c[k] / (dims[k] >> bits[k]);
         address |= (block ^ (block >> 1)) << shift;
         shift += bits[k];
       }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -37,6 +38,18 @@ std::string gp(const std::string& text) {
   std::string quoted = "'";
   for (char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
   return quoted + "'";
+}
+
+// `digits` significant digits, in fixed notation when the number has that many integer digits
+// (15650 rather than 1.565e+04).
+std::string significant(double value, int digits) {
+  if (value == 0 || !std::isfinite(value)) return format_number(value, digits);
+  const int exponent = static_cast<int>(std::floor(std::log10(std::abs(value))));
+  if (exponent < digits - 1 || exponent > 15) return format_number(value, digits);
+  const double unit = std::pow(10.0, exponent - digits + 1);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", std::round(value / unit) * unit);
+  return text;
 }
 
 }  // namespace
@@ -170,8 +183,8 @@ std::string markdown_table(const PlotData& data, const PlotOptions& o) {
         s << " |";
         continue;
       }
-      s << " " << format_number(it->mean, 4);
-      if (it->n > 1) s << " ± " << format_number(it->ci95, 2);
+      s << " " << significant(it->mean, 4);
+      if (it->n > 1) s << " ± " << significant(it->ci95, 2);
       s << " |";
     }
     s << "\n";

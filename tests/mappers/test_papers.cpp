@@ -167,6 +167,10 @@ TEST_CASE("kramer-muhlenbein Table 2: a 2-D torus on an 8-cube") {
   const double opt = std::pow(2.0, dim / 2 + 1) * l;
   MappingProblem problem = make_problem(cube, torus, "all", 4, 1);
   CHECK(evaluate(problem, make_mapper("best")->map(problem)).weighted_cardinality == opt);  // Gray-code blocks
+  // Figure 6 at l = 48: 16 blocks of 3 per dimension still embed exactly (OPT = 2^(d/2+1) x 48).
+  ProcessGraph torus48 = make_process_graph("torus:48x48");
+  MappingProblem problem48 = make_problem(cube, torus48, "all", 9, 1);
+  CHECK(evaluate(problem48, make_mapper("best")->map(problem48)).weighted_cardinality == std::pow(2.0, dim / 2 + 1) * 48);
   double part = 0, random = 0;
   const int runs = 20;
   for (int seed = 1; seed <= runs; ++seed) {

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs every reproduction sweep of configs/papers/, draws the figures into docs/figures/ and prints
+# the Markdown tables that docs/results.md shows. Usage (from the repository root, after building):
+#   bash configs/papers/reproduce.sh [JOBS] > tables.md
+# Takes about 4 minutes on 2 cores (antonio Table IV: 1200 hypersphere runs on 256 tasks).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+jobs=${1:-$(nproc)}
+mapsim=build/mapsim
+figures=docs/figures
+mkdir -p "$figures"
+sweep() { "$mapsim" sweep "configs/papers/$1.yaml" -j "$jobs" --resume >&2; }  # reruns only missing points
+table() {  # table TITLE CSV ARGS...
+  local title=$1 csv=$2 shown="" a; shift 2
+  for a in "$@"; do [ -z "$a" ] && a='""'; shown+=" $a"; done
+  printf '\n#### %s\n\n`mapsim plot %s%s --table`\n\n' "$title" "$csv" "$shown"
+  "$mapsim" plot "$csv" "$@" --table
+}
+figure() {  # figure NAME CSV ARGS...
+  local name=$1 csv=$2; shift 2
+  "$mapsim" plot "$csv" "$@" -o "$figures/$name.svg" 2>/dev/null
+}
+
+for s in moh2001-fig6 moh2001-fig7-9 moh2010-fig5 moh2010-fig6-8 kramer-table1 kramer-fig5 kramer-table2 kramer-fig6 \
+         antonio-table2 antonio-table3 antonio-table4; do
+  sweep "$s"
+done
+
+r=results
+table "moh2001 Figure 6: weighted cardinality" $r/moh2001-fig6/results.csv --x workload.process.base --y weighted_cardinality
+figure moh2001-fig6 $r/moh2001-fig6/results.csv --x workload.process.base --y weighted_cardinality \
+  --title "moh2001 Fig. 6: weighted cardinality (256 nodes, 75 switches)" --xlabel "process mesh"
+for d in 0 0.1 0.2; do
+  table "moh2001 Figures 7-9: average latency (us), distant = $d" $r/moh2001-fig7-9/results.csv \
+    --x workload.process.base --y sim_avg_latency --where workload.process.distant=$d --scale 1e6
+done
+figure moh2001-fig7 $r/moh2001-fig7-9/results.csv --x workload.process.base --y sim_avg_latency \
+  --where workload.process.distant=0 --scale 1e6 --ylabel "latency (us)" --xlabel "process mesh" \
+  --title "moh2001 Fig. 7: average latency, case (i)"
+table "moh2010 Figure 5: cardinality" $r/moh2010-fig5/results.csv --x workload.process.base --y cardinality
+figure moh2010-fig5 $r/moh2010-fig5/results.csv --x workload.process.base --y cardinality \
+  --title "moh2010 Fig. 5: cardinality (256 nodes, 75 switches)" --xlabel "process mesh"
+for d in 0 0.1 0.2; do
+  table "moh2010 Figures 6-8: average latency (us), distant = $d" $r/moh2010-fig6-8/results.csv \
+    --x workload.process.base --y sim_avg_latency --where workload.process.distant=$d --scale 1e6
+done
+figure moh2010-fig6 $r/moh2010-fig6-8/results.csv --x workload.process.base --y sim_avg_latency \
+  --where workload.process.distant=0 --scale 1e6 --ylabel "latency (us)" --xlabel "process mesh" \
+  --title "moh2010 Fig. 6: average latency, case (i)"
+table "Kramer & Muhlenbein Table 1: Gamma_C on a (4x4, 16) SUPRENUM" $r/kramer-table1/aggregate.csv --x workload.process --y gamma_c
+table "Kramer & Muhlenbein Figure 5: Gamma_C of an l x l torus on SUPRENUM" $r/kramer-fig5/aggregate.csv --x workload.process --y gamma_c
+figure kramer-fig5 $r/kramer-fig5/results.csv --x workload.process --y gamma_c --logy \
+  --title "Kramer & Muhlenbein Fig. 5: 2-D torus on a (4x4,16) SUPRENUM" --xlabel "process torus"
+table "Kramer & Muhlenbein Table 2: routed hops on an 8-cube" $r/kramer-table2/aggregate.csv --x workload.process --y weighted_cardinality
+table "Kramer & Muhlenbein Figure 6: routed hops of an l x l torus on an 8-cube" $r/kramer-fig6/aggregate.csv --x workload.process --y weighted_cardinality
+figure kramer-fig6 $r/kramer-fig6/results.csv --x workload.process --y weighted_cardinality --logy \
+  --title "Kramer & Muhlenbein Fig. 6: 2-D torus on an 8-cube" --xlabel "process torus"
+table "antonio1994 Table II: average Hamming distance" $r/antonio-table2/aggregate.csv --x mapping --by "" --y cardinality
+table "antonio1994 Table II: variance of tasks per PE" $r/antonio-table2/aggregate.csv --x mapping --by "" --y load_variance
+table "antonio1994 Table III: average Hamming distance" $r/antonio-table3/aggregate.csv --x mapping.spreading --by "" --y cardinality
+table "antonio1994 Table III: variance of tasks per PE" $r/antonio-table3/aggregate.csv --x mapping.spreading --by "" --y load_variance
+table "antonio1994 Table IV: average Hamming distance" $r/antonio-table4/aggregate.csv --x workload.process.edges --by mapping.spreading --y cardinality
+table "antonio1994 Table IV: variance of tasks per PE" $r/antonio-table4/aggregate.csv --x workload.process.edges --by mapping.spreading --y load_variance
