@@ -1,7 +1,6 @@
 // mapsim compare: several mappers on one problem, replicated over the topology seed; a table of
 // every metric's mean and standard deviation per mapper.
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -13,6 +12,7 @@
 #include "topologies/atomic_file.h"
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"
+#include "scenario/statistics.h"
 #include "topologies/error.h"
 #include "topologies/network_factory.h"
 #include "topologies/spec.h"
@@ -80,11 +80,8 @@ void run_compare(const CompareOptions& o) {
     }
   }
   auto mean_sd = [](const std::vector<double>& v) {
-    double mean = 0, sq = 0;
-    for (double x : v) mean += x;
-    mean /= static_cast<double>(v.size());
-    for (double x : v) sq += (x - mean) * (x - mean);
-    return std::pair{mean, v.size() > 1 ? std::sqrt(sq / static_cast<double>(v.size() - 1)) : 0.0};
+    const Statistics st = summarise(v);
+    return std::pair{st.mean, st.sd};
   };
   if (!o.csv.empty())
     write_file_atomically(o.csv, [&](std::ostream& out) {

@@ -20,15 +20,6 @@ Scenario scenario_text(const std::string& name, const std::string& text, const s
   return load_scenario(temp_file(name, text), sets);
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 double value(const RunRow& row, const std::string& key) {
   for (const auto& [k, v] : row.values)
     if (k == key) return v;

@@ -22,15 +22,6 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 const char* kBase = R"(network: mesh:4x4
 workload: {process: mesh:4x4}
 mapping: [default, random]
