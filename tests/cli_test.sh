@@ -200,6 +200,14 @@ check "slurm script" grep -q "^#SBATCH --array=0-3$" "$tmp/swp/sweep.slurm"
 "$mapsim" sweep "$tmp/sweep.yaml" -o "$tmp/swp" --emit parallel --resume >/dev/null
 check "parallel list skips done points" test "$(wc -l <"$tmp/swp/jobs.txt")" -eq 3
 expect_error "sweep point range" "the sweep has points 0..3" sweep "$tmp/sweep.yaml" -o "$tmp/swp" --point 9
+"$mapsim" sweep "$tmp/sweep.yaml" -j 2 -o "$tmp/swi" --set replicates=1000000 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+check "interrupted sweep exits 130" test $? -eq 130
+check "interrupted sweep leaves consistent tables" grep -q "^point,workload.process,replicate," "$tmp/swi/results.csv"
+check "interrupted sweep stops its points" test -z "$(pgrep -f "$tmp/swi")"
 "$mapsim" plot "$tmp/sw/results.csv" --x workload.process --y weighted_cardinality --table >"$tmp/table.md"
 check "plot table" grep -q "^| mesh:4x4 | 24 ± 0 |" "$tmp/table.md"
 "$mapsim" plot "$tmp/sw/aggregate.csv" --x workload.process --y cardinality -o "$tmp/fig.svg" 2>/dev/null

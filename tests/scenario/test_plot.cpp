@@ -71,6 +71,14 @@ TEST_CASE("aggregate.csv: means and intervals are taken as they are; categories 
   CHECK(gnuplot_script(d, o, "f.png").find("set xtics ('ring:8,x' 0, 'mesh:4x4' 1)") != std::string::npos);
 }
 
+TEST_CASE("tables print large numbers in fixed notation with 4 significant digits") {
+  PlotOptions o;
+  o.x = "l";
+  o.y = "cost";
+  const PlotData d = collect_plot(temp_file("plot-big.csv", "point,l,mapper,n,cost_mean,cost_sd,cost_ci95\n0,64,part,5,125888,990,1234.5\n1,16,part,5,0.000123456,0,0.0000123\n"), o);
+  CHECK(markdown_table(d, o) == "| l | part |\n|---|---|\n| 16 | 0.0001235 ± 1.2e-05 |\n| 64 | 125900 ± 1200 |\n");
+}
+
 TEST_CASE("CSV errors name the file and line") {
   CHECK_THROWS_WITH_AS(read_csv(temp_file("plot-bad.csv", "a,b\n1,2\n3\n")), (temp_path("plot-bad.csv") + ":3: expected 2 fields as in the header, got 1").c_str(), Error);
   CHECK_THROWS_WITH_AS(read_csv(temp_file("plot-q.csv", "a,b\n\"1,2\n")), doctest::Contains("malformed CSV"), Error);
