@@ -30,6 +30,8 @@ int parse_node(const std::string& word, const std::map<std::string, int>& by_nam
   return -1;
 }
 
+}  // namespace
+
 std::vector<int> read_node_list(const std::string& path, const Network& net) {
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open file");
@@ -50,7 +52,6 @@ std::vector<int> read_node_list(const std::string& path, const Network& net) {
   if (nodes.empty()) throw Error(path + ": no nodes listed");
   return nodes;
 }
-}  // namespace
 
 Placement read_placement(const std::string& path, const Network& net) {
   std::ifstream in(path);

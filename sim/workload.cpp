@@ -50,7 +50,7 @@ Trace make_workload(const std::string& text, const ProcessGraph& graph) {
   Trace trace = empty_trace(n);
 
   if (spec.name() == "exchange") {
-    const double size = spec.get_double("size", -1);
+    const double size = spec.get_size("size", -1);
     const double flops = spec.get_double("compute", 0);
     spec.finish();
     if (graph.edges().empty()) throw Error("workload exchange: the process graph has no edges");
@@ -76,14 +76,14 @@ Trace make_workload(const std::string& text, const ProcessGraph& graph) {
       add_compute(trace, flops);
     }
   } else if (spec.name() == "alltoall") {
-    const double size = spec.get_double("size", 1024);
+    const double size = spec.get_size("size", 1024);
     spec.finish();
     Action a{ActionType::Alltoall};
     a.bytes = a.bytes2 = size;
     for (long it = 0; it < iterations; ++it)
       for (auto& r : trace.ranks) r.actions.push_back(a);
   } else if (spec.name() == "permutation") {
-    const double size = spec.get_double("size", 1024);
+    const double size = spec.get_size("size", 1024);
     Rng rng(static_cast<uint64_t>(spec.get_int("seed", 1)));
     spec.finish();
     for (long it = 0; it < iterations; ++it) {

@@ -100,6 +100,10 @@ double Spec::get_time(const std::string& key, double fallback) {
   return get_unit(lookup(key), fallback, context(), key, parse_time);
 }
 
+double Spec::get_size(const std::string& key, double fallback) {
+  return get_unit(lookup(key), fallback, context(), key, parse_size);
+}
+
 std::string Spec::require_positional(const std::string& what) {
   if (!positional_) throw Error("bad " + context() + ": expected " + name_ + ":" + what);
   positional_used_ = true;

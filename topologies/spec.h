@@ -26,6 +26,7 @@ class Spec {
   double get_double(const std::string& key, double fallback);
   double get_bandwidth(const std::string& key, double fallback);
   double get_time(const std::string& key, double fallback);
+  double get_size(const std::string& key, double fallback);  // bytes: "64", "4KiB", "40MB"
   std::string require_positional(const std::string& what);
   // Throws if a key was given that no get_* asked for.
   void finish() const;
