@@ -43,7 +43,7 @@ class FlowTransport : public Transport {
         });
   }
 
-  void start(int id, Message& m, const std::vector<int>&, double latency) override {
+  void start(int id, Message& m, const std::vector<Leg>&, double latency) override {
     starting_latency_ = latency;
     if (comms_.size() <= static_cast<size_t>(id)) comms_.resize(id + 1);
     sg4::CommPtr comm = sg4::Comm::sendto_init(hosts_[m.src_node], hosts_[m.dst_node]);

@@ -2,7 +2,9 @@
 // queue served one packet at a time: a packet occupies the port for bytes/bandwidth, reaches the
 // next switch after the link's propagation delay, and is queued at its next port after that
 // switch's router delay. A whole message is one packet in the store-and-forward model.
-// Port ids: node n's injection port n, its ejection port N + n, channel c at 2N + c.
+// Port ids: node n's injection port n, its ejection port N + n, channel c at 2N + c, optical circuit k
+// at 2N + C + 2k (from its node a to b) and 2N + C + 2k + 1 (b to a). Circuit ports stay busy until
+// the circuits' set-up delay has passed: packets that need them wait in their queues.
 #include <cmath>
 #include <deque>
 #include <simgrid/s4u/NetZone.hpp>
@@ -14,14 +16,15 @@ namespace {
 
 class PortTransport : public Transport {
  public:
-  PortTransport(const RoutedNetwork& routed, const SimOptions& options, std::vector<Message>& messages,
-                Delivered delivered)
-      : routed_(routed), messages_(messages), delivered_(std::move(delivered)),
+  PortTransport(const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>& circuits,
+                std::vector<Message>& messages, Delivered delivered)
+      : routed_(routed), circuits_(circuits), messages_(messages), delivered_(std::move(delivered)),
         mtu_(options.model == Fidelity::Packet ? options.mtu : INFINITY) {
     simgrid::s4u::create_full_zone("mapsim")->seal();  // no SimGrid resources: SimGrid runs the event queue
     const Network& net = routed.network();
     const int n = net.num_nodes();
-    ports_.resize(2 * n + net.num_channels());
+    circuit_base_ = 2 * n + net.num_channels();
+    ports_.resize(circuit_base_ + 2 * circuits.size());
     for (int i = 0; i < n; ++i) {
       const Node& node = net.node(i);
       const double switch_delay = net.switch_at(node.switch_id).router_delay;
@@ -32,15 +35,30 @@ class PortTransport : public Transport {
       const Link& link = net.link(c / 2);
       set_port(2 * n + c, link.bandwidth, link.latency + net.switch_at(net.channel_target(c)).router_delay);
     }
+    for (size_t p = circuit_base_; p < ports_.size(); ++p) {
+      set_port(static_cast<int>(p), options.ocs->bandwidth, options.ocs->latency);
+      ports_[p].busy = true;
+    }
+    if (!circuits.empty())
+      at(options.ocs->setup_delay, [this] {
+        ++events_;
+        for (size_t p = circuit_base_; p < ports_.size(); ++p) release(ports_[p]);
+      });
   }
 
-  void start(int id, Message& m, const std::vector<int>& channels, double) override {
+  void start(int id, Message& m, const std::vector<Leg>& path, double) override {
     const Network& net = routed_.network();
     const int n = net.num_nodes();
     m.route.clear();
-    m.route.push_back(m.src_node);
-    for (int c : channels) m.route.push_back(2 * n + c);
-    m.route.push_back(n + m.dst_node);
+    for (const Leg& leg : path) {
+      if (leg.circuit >= 0) {
+        m.route.push_back(circuit_base_ + 2 * leg.circuit + (circuits_[leg.circuit].a == leg.from ? 0 : 1));
+        continue;
+      }
+      m.route.push_back(leg.from);
+      for (int c : leg.channels) m.route.push_back(2 * n + c);
+      m.route.push_back(n + leg.to);
+    }
     const long packets = m.wire > 0 && std::isfinite(mtu_) ? static_cast<long>(std::ceil(m.wire / mtu_)) : 1;
     m.pending_packets = static_cast<int>(packets);
     at(now() + net.startup, [this, id, packets] {
@@ -87,14 +105,18 @@ class PortTransport : public Transport {
     at(now() + packet.bytes / port.bandwidth, [this, port_id, packet] {
       ++events_;
       Port& p = ports_[port_id];
-      p.busy = false;
-      if (!p.queue.empty()) {
-        Packet next = p.queue.front();
-        p.queue.pop_front();
-        transmit(p, next);
-      }
+      release(p);
       arrive(packet, now() + p.delay);
     });
+  }
+
+  // The port is free: it serves the next queued packet, if any.
+  void release(Port& port) {
+    port.busy = false;
+    if (port.queue.empty()) return;
+    Packet next = port.queue.front();
+    port.queue.pop_front();
+    transmit(port, next);
   }
 
   void arrive(Packet packet, double date) {
@@ -118,6 +140,8 @@ class PortTransport : public Transport {
   }
 
   const RoutedNetwork& routed_;
+  const std::vector<Circuit>& circuits_;
+  int circuit_base_ = 0;
   std::vector<Message>& messages_;
   Delivered delivered_;
   double mtu_;
@@ -128,8 +152,9 @@ class PortTransport : public Transport {
 }  // namespace
 
 std::unique_ptr<Transport> make_port_transport(const RoutedNetwork& routed, const SimOptions& options,
-                                               std::vector<Message>& messages, Transport::Delivered delivered) {
-  return std::make_unique<PortTransport>(routed, options, messages, std::move(delivered));
+                                               const std::vector<Circuit>& circuits, std::vector<Message>& messages,
+                                               Transport::Delivered delivered) {
+  return std::make_unique<PortTransport>(routed, options, circuits, messages, std::move(delivered));
 }
 
 }  // namespace mapsim::sim

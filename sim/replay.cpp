@@ -69,8 +69,15 @@ Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Tr
     : routed_(routed), placement_(placement), trace_(trace), options_(options), ranks_(trace.num_ranks()) {
   const Network& net = routed.network();
   auto on_delivered = [this](int id) { delivered(id); };
+  if (options.ocs) {
+    circuits_ = assign_pathways(net, placement, large_message_traffic(trace, options.ocs->threshold), *options.ocs);
+    forwarding_ = std::make_unique<OcsForwarding>(net, circuits_, options.ocs->bandwidth);
+    for (const Circuit& c : circuits_) stats_.circuits.emplace_back(c.a, c.b);
+    stats_.circuit_loads.assign(circuits_.size(), {});
+    stats_.circuit_bandwidth = options.ocs->bandwidth;
+  }
   transport_ = options.model == Fidelity::Flow ? make_flow_transport(routed, options, on_delivered)
-                                               : make_port_transport(routed, options, messages_, on_delivered);
+                                               : make_port_transport(routed, options, circuits_, messages_, on_delivered);
   stats_.model = fidelity_name(options.model);
   stats_.rank_finish.assign(ranks_.size(), 0);
   stats_.channels.assign(net.num_channels(), {});
@@ -277,19 +284,61 @@ void Replay::match(int id, int recv) {
     });
     return;
   }
-  routed_.route(m.src_node, m.dst_node, route_);
-  const double latency = routed_.route_latency(m.src_node, m.dst_node, route_);
+  const double latency = plan_path(m);
   zero_load_sum_ += latency;
-  m.hops = static_cast<int>(route_.size());
-  const Node& src = net.node(m.src_node);
-  add_load(stats_.node_out[m.src_node], m.wire, src.bandwidth);
-  add_load(stats_.node_in[m.dst_node], m.wire, net.node(m.dst_node).bandwidth);
-  stats_.switch_bytes[src.switch_id] += m.wire;
-  for (int c : route_) {
-    add_load(stats_.channels[c], m.wire, net.link(c / 2).bandwidth);
-    stats_.switch_bytes[net.channel_target(c)] += m.wire;
+  transport_->start(id, m, path_, latency);
+}
+
+void Replay::add_eps_leg(int from, int to, double wire) {
+  const Network& net = routed_.network();
+  path_.push_back(Leg{from, to, {}, -1});
+  routed_.route(from, to, path_.back().channels);
+  add_load(stats_.node_out[from], wire, net.node(from).bandwidth);
+  add_load(stats_.node_in[to], wire, net.node(to).bandwidth);
+  stats_.switch_bytes[net.node(from).switch_id] += wire;
+  for (int c : path_.back().channels) {
+    add_load(stats_.channels[c], wire, net.link(c / 2).bandwidth);
+    stats_.switch_bytes[net.channel_target(c)] += wire;
   }
-  transport_->start(id, m, route_, latency);
+}
+
+double Replay::plan_path(Message& m) {
+  const Network& net = routed_.network();
+  path_.clear();
+  const int from = net.node(m.src_node).switch_id, to = net.node(m.dst_node).switch_id;
+  std::vector<int> hops;
+  if (forwarding_ && from != to && m.wire > options_.ocs->threshold &&
+      (options_.ocs->wait_for_setup || now() >= options_.ocs->setup_delay))
+    hops = forwarding_->route(from, to, picks_[{from, to}]++);
+  if (hops.empty()) {
+    add_eps_leg(m.src_node, m.dst_node, m.wire);
+  } else {
+    // EPS to the relay node of each circuit, the circuit, and on from its far end (EO-OE forwarding).
+    ++stats_.optical_messages;
+    stats_.setup_wait += std::max(0.0, options_.ocs->setup_delay - now());
+    int at = m.src_node;
+    for (int k : hops) {
+      const Circuit& c = circuits_[k];
+      const int near = net.node(c.a).switch_id == net.node(at).switch_id ? c.a : c.b, far = near == c.a ? c.b : c.a;
+      if (at != near) add_eps_leg(at, near, m.wire);
+      path_.push_back(Leg{near, far, {}, k});
+      add_load(stats_.circuit_loads[k], m.wire, options_.ocs->bandwidth);
+      at = far;
+    }
+    if (at != m.dst_node) add_eps_leg(at, m.dst_node, m.wire);
+  }
+  // Zero-load latency: t_s once, then every leg's links and switches.
+  double latency = net.startup;
+  m.hops = 0;
+  for (const Leg& leg : path_) {
+    if (leg.circuit >= 0) {
+      latency += options_.ocs->latency;
+      continue;
+    }
+    latency += routed_.route_latency(leg.from, leg.to, leg.channels) - net.startup;
+    m.hops += static_cast<int>(leg.channels.size());
+  }
+  return latency;
 }
 
 void Replay::delivered(int id) {

@@ -47,6 +47,9 @@ class Replay {
   void post_send(int rank, const Op& op);
   void post_recv(int rank, const Op& op);
   void match(int message, int recv_request);
+  // The legs of message m: one EPS route, or EPS legs and circuits when it may take the OCS.
+  double plan_path(Message& m);
+  void add_eps_leg(int from, int to, double wire);
   void delivered(int message);
   void complete(int request);
   int new_request(const Request& r);
@@ -73,7 +76,11 @@ class Replay {
   SimResult stats_;
   std::vector<double> latencies_, neighbour_latencies_, distant_latencies_;
   double zero_load_sum_ = 0;
-  std::vector<int> route_;
+  std::vector<Leg> path_;
+  // Hybrid networks.
+  std::vector<Circuit> circuits_;
+  std::unique_ptr<OcsForwarding> forwarding_;
+  std::map<std::pair<int, int>, uint64_t> picks_;  // messages per switch pair: balances parallel circuits
 };
 
 }  // namespace mapsim::sim

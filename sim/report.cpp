@@ -21,6 +21,8 @@ nlohmann::ordered_json summary_json(const SimResult& r, const RoutedNetwork& rou
     if (r.switch_bytes[s] > max_switch) max_switch = r.switch_bytes[s], busiest = s;
   double max_nic = 0;
   for (int n = 0; n < net.num_nodes(); ++n) max_nic = std::max({max_nic, r.node_out[n].bytes, r.node_in[n].bytes});
+  double max_circuit = 0;
+  for (const PortLoad& load : r.circuit_loads) max_circuit = std::max(max_circuit, load.bytes);
   nlohmann::ordered_json j{
       {"model", r.model},
       {"makespan", r.makespan},
@@ -36,6 +38,12 @@ nlohmann::ordered_json summary_json(const SimResult& r, const RoutedNetwork& rou
       {"max_switch_load", max_switch},
       {"busiest_switch", busiest < 0 ? std::string() : net.switch_at(busiest).name},
       {"max_nic_load", max_nic},
+      {"circuits", r.circuits.size()},
+      {"optical_messages", r.optical_messages},
+      {"max_circuit_load", max_circuit},
+      {"setup_wait", r.setup_wait},
+      {"eps_only_makespan", r.eps_only_makespan},
+      {"relative_makespan", r.eps_only_makespan > 0 ? r.makespan / r.eps_only_makespan : 1.0},
       {"events", r.events},
       {"events_per_second", r.wall_seconds > 0 ? r.events / r.wall_seconds : 0.0},
       {"wall_seconds", r.wall_seconds},
@@ -69,6 +77,9 @@ void write_links_rows(const SimResult& r, const RoutedNetwork& routed, const std
     row("nic-out", n, node.name, net.switch_at(node.switch_id).name, node.bandwidth, r.node_out[n]);
     row("nic-in", n, net.switch_at(node.switch_id).name, node.name, node.bandwidth, r.node_in[n]);
   }
+  for (size_t k = 0; k < r.circuits.size(); ++k)
+    row("circuit", static_cast<int>(k), net.node(r.circuits[k].first).name, net.node(r.circuits[k].second).name,
+        r.circuit_bandwidth, r.circuit_loads[k]);
 }
 
 void write_messages_csv(const SimResult& r, std::ostream& out) {

@@ -69,7 +69,9 @@ std::vector<uint8_t> pack(const SimResult& r) {
          {"channels", to_json(r.channels)}, {"node_out", to_json(r.node_out)}, {"node_in", to_json(r.node_in)},
          {"switch_bytes", r.switch_bytes}, {"max_link_load", r.max_link_load},
          {"max_link_utilisation", r.max_link_utilisation}, {"events", r.events}, {"wall", r.wall_seconds},
-         {"memory", r.peak_memory_kb}, {"log", log}};
+         {"memory", r.peak_memory_kb}, {"log", log}, {"circuits", r.circuits}, {"circuit_loads", to_json(r.circuit_loads)},
+         {"circuit_bandwidth", r.circuit_bandwidth},
+         {"optical", r.optical_messages}, {"setup_wait", r.setup_wait}};
   return json::to_msgpack(j);
 }
 
@@ -94,6 +96,11 @@ SimResult unpack(const std::vector<uint8_t>& bytes) {
   r.events = j["events"];
   r.wall_seconds = j["wall"];
   r.peak_memory_kb = j["memory"];
+  r.circuits = j["circuits"].get<std::vector<std::pair<int, int>>>();
+  r.circuit_loads = loads_from(j["circuit_loads"]);
+  r.circuit_bandwidth = j["circuit_bandwidth"];
+  r.optical_messages = j["optical"];
+  r.setup_wait = j["setup_wait"];
   for (const auto& m : j["log"])
     r.message_log.push_back({m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9]});
   return r;
@@ -146,20 +153,10 @@ bool write_all(int fd, const void* data, size_t size) {
 
 }  // namespace
 
-SimResult simulate(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
-                   const SimOptions& options) {
-  const Network& net = routed.network();
-  if (static_cast<int>(placement.size()) != trace.num_ranks())
-    throw Error("the trace has " + std::to_string(trace.num_ranks()) + " ranks but the placement places " +
-                std::to_string(placement.size()));
-  for (size_t r = 0; r < placement.size(); ++r)
-    if (placement[r] < 0 || placement[r] >= net.num_nodes())
-      throw Error("rank " + std::to_string(r) + " is placed on node " + std::to_string(placement[r]) +
-                  ", which the network does not have");
-  if (!(options.mtu > 0) || !(options.flops > 0) || !(options.intra_node_bandwidth > 0) || options.eager_threshold < 0 ||
-      options.envelope < 0)
-    throw Error("simulation parameters: mtu, flops and intra-node bandwidth must be positive, eager threshold and envelope not negative");
+namespace {
 
+SimResult simulate_once(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
+                        const SimOptions& options) {
   int fds[2];
   if (pipe(fds) != 0) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
   std::fflush(nullptr);
@@ -195,6 +192,35 @@ SimResult simulate(const RoutedNetwork& routed, const Placement& placement, cons
   std::vector<uint8_t> payload(data.begin() + header, data.end());
   if (data[0] == 'E') throw Error(std::string(payload.begin(), payload.end()));
   return unpack(payload);
+}
+
+}  // namespace
+
+SimResult simulate(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
+                   const SimOptions& options) {
+  const Network& net = routed.network();
+  if (static_cast<int>(placement.size()) != trace.num_ranks())
+    throw Error("the trace has " + std::to_string(trace.num_ranks()) + " ranks but the placement places " +
+                std::to_string(placement.size()));
+  for (size_t r = 0; r < placement.size(); ++r)
+    if (placement[r] < 0 || placement[r] >= net.num_nodes())
+      throw Error("rank " + std::to_string(r) + " is placed on node " + std::to_string(placement[r]) +
+                  ", which the network does not have");
+  if (!(options.mtu > 0) || !(options.flops > 0) || !(options.intra_node_bandwidth > 0) || options.eager_threshold < 0 ||
+      options.envelope < 0)
+    throw Error("simulation parameters: mtu, flops and intra-node bandwidth must be positive, eager threshold and envelope not negative");
+
+  if (options.ocs && options.model == Fidelity::Flow)
+    throw Error("optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)");
+
+  SimResult result = simulate_once(routed, placement, trace, options);
+  if (options.ocs) {  // the same run on the EPS alone, for the relative run time
+    SimOptions eps = options;
+    eps.ocs.reset();
+    eps.record_messages = false;
+    result.eps_only_makespan = simulate_once(routed, placement, trace, eps).makespan;
+  }
+  return result;
 }
 
 }  // namespace mapsim

@@ -7,10 +7,12 @@
 // a larger one when its data has arrived; data moves once send and receive are both posted.
 // Each simulate() call runs SimGrid in a child process (SimGrid allows one engine per process).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "mappers/mapping.h"
+#include "sim/ocs.h"
 #include "topologies/routed_network.h"
 #include "traces/ti_trace.h"
 
@@ -29,6 +31,7 @@ struct SimOptions {
   double envelope = 16;                // bytes added to every message on the wire (SMPI's MPI envelope)
   bool smpi_sharing = false;           // flow: share bandwidth weighted by route latency, as SMPI
   bool record_messages = false;        // keep one MessageRecord per message
+  std::optional<OcsConfig> ocs;        // a hybrid network: optical circuits beside the EPS (port models only)
 };
 
 struct PortLoad {
@@ -62,6 +65,14 @@ struct SimResult {
   std::vector<PortLoad> channels;      // per directed switch-to-switch channel (Network::channel)
   std::vector<PortLoad> node_out, node_in;  // per node: injection and ejection links
   std::vector<double> switch_bytes;    // bytes received by each switch (takizawa2008's S0 load)
+  // Hybrid networks: the static circuits (node pairs) and their loads, messages that took circuits,
+  // summed waits for circuit set-up, and the makespan of the same run on the EPS alone.
+  std::vector<std::pair<int, int>> circuits;
+  std::vector<PortLoad> circuit_loads;
+  double circuit_bandwidth = 0;
+  long optical_messages = 0;
+  double setup_wait = 0;
+  double eps_only_makespan = 0;
   double max_link_load = 0;            // bytes on the busiest switch-to-switch channel
   double max_link_utilisation = 0;
   long events = 0;

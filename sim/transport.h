@@ -29,13 +29,22 @@ struct Message {
   std::vector<int> route;   // PortTransport: the ports to cross
 };
 
+// One leg of a message's path: an electrical route between two nodes, or an optical circuit between
+// two relay nodes. A message without circuits has one leg; with them, EPS legs to and from relay nodes
+// alternate with circuits (EO-OE forwarding, store-and-forward at the relays).
+struct Leg {
+  int from = 0, to = 0;        // nodes
+  std::vector<int> channels;   // EPS switch channels (empty: both nodes on one switch)
+  int circuit = -1;            // >= 0: the optical circuit from `from` to `to` instead
+};
+
 class Transport {
  public:
   using Delivered = std::function<void(int message)>;
   virtual ~Transport() = default;
-  // Starts message `id` now over `channels` (its route), whose zero-load latency is `latency`
-  // (t_s is paid here, before the first byte leaves the node).
-  virtual void start(int id, Message& message, const std::vector<int>& channels, double latency) = 0;
+  // Starts message `id` now over `path`, whose zero-load latency is `latency` (t_s is paid here,
+  // before the first byte leaves the node).
+  virtual void start(int id, Message& message, const std::vector<Leg>& path, double latency) = 0;
   // Events the transport processed (timer and activity callbacks).
   virtual long events() const = 0;
 };
@@ -44,8 +53,11 @@ class Transport {
 void at(double date, std::function<void()> callback);
 double now();
 
+// `circuits`: optical ports of the OCS (options.ocs), busy until the circuits are set up.
 std::unique_ptr<Transport> make_port_transport(const RoutedNetwork& routed, const SimOptions& options,
-                                               std::vector<Message>& messages, Transport::Delivered delivered);
+                                               const std::vector<Circuit>& circuits, std::vector<Message>& messages,
+                                               Transport::Delivered delivered);
+// Electrical paths only (one leg).
 std::unique_ptr<Transport> make_flow_transport(const RoutedNetwork& routed, const SimOptions& options,
                                                Transport::Delivered delivered);
 

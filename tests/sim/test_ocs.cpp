@@ -6,6 +6,7 @@
 
 #include "mappers/process_graph.h"
 #include "sim/ocs.h"
+#include "sim/simulate.h"
 #include "sim/workload.h"
 #include "test_files.h"
 #include "topologies/network_factory.h"
@@ -146,4 +147,77 @@ TEST_CASE("forwarding: multi-hop through relay switches, parallel circuits balan
   CHECK(error_of([] { OcsForwarding(tree(), {{0, 1}}, 4e9); }).find("joins two nodes of switch 1") != std::string::npos);
   const OcsForwarding none(tree(), {}, 4e9);
   CHECK(none.route(1, 2, 0).empty());
+}
+
+namespace {
+
+SimResult run_hybrid(const std::string& trace_text, const Placement& placement, const std::string& ocs_spec,
+                     Fidelity model = Fidelity::StoreAndForward) {
+  static const RoutedNetwork routed(make_network("tree2:switches=4,nodes_per_switch=32"));
+  SimOptions options;
+  options.model = model;
+  options.eager_threshold = 1e12;  // sends complete at once; only delivery times matter here
+  options.record_messages = true;
+  options.ocs = parse_ocs(ocs_spec, routed.network());
+  return simulate(routed, placement, read_ti_trace(temp_file("ocs-trace.txt", trace_text)), options);
+}
+
+// Rank 0 (node 0, switch S1) sends 1 MB to rank 1 (node 32, S2); rank 1 then answers.
+const char* kPingPong = "0 init\n0 send 1 0 1000000\n0 recv 1 0 1000000\n1 init\n1 recv 0 0 1000000\n1 send 0 0 1000000\n";
+
+}  // namespace
+
+TEST_CASE("a circuit is usable only after its set-up delay; the next message crosses at once") {
+  const SimResult r = run_hybrid(kPingPong, {0, 32}, "ocs:pathways=1,threshold=8192,setup=10ms");
+  REQUIRE(r.circuits.size() == 1);
+  CHECK(r.circuits[0] == std::pair{0, 32});
+  CHECK(r.optical_messages == 2);
+  REQUIRE(r.message_log.size() == 2);
+  const double wire = 1000000 + 16, bw = 4e9, lat = 80e-9, ts = 2e-6;
+  // The sender is the relay: its message waits at the optical port until 10 ms, then crosses.
+  const double first = 10e-3 + wire / bw + lat;
+  CHECK(r.message_log[0].delivered == doctest::Approx(first).epsilon(1e-9));
+  CHECK(r.message_log[1].delivered == doctest::Approx(first + ts + wire / bw + lat).epsilon(1e-9));
+  CHECK(r.setup_wait == doctest::Approx(10e-3).epsilon(1e-9));  // only the first message waited
+  CHECK(r.circuit_loads[0].bytes == 2 * wire);  // both directions of the one circuit
+  CHECK(r.circuit_loads[0].messages == 2);
+  CHECK(r.switch_bytes[0] == 0);             // S0 never used
+  CHECK(r.eps_only_makespan > 0);
+}
+
+TEST_CASE("without waiting, early messages fall back to the EPS; small messages always do") {
+  const SimResult early = run_hybrid(kPingPong, {0, 32}, "ocs:pathways=1,threshold=8192,setup=10ms,setup_wait=0");
+  CHECK(early.optical_messages == 0);  // both messages start long before 10 ms
+  CHECK(early.makespan == early.eps_only_makespan);
+  const SimResult ready = run_hybrid(kPingPong, {0, 32}, "ocs:pathways=1,threshold=8192,setup=0ms,setup_wait=0");
+  CHECK(ready.optical_messages == 2);
+  CHECK(ready.makespan < ready.eps_only_makespan);  // 4 GB/s circuit against 1.25 GB/s node links
+  const SimResult small = run_hybrid(kPingPong, {0, 32}, "ocs:pathways=1,threshold=2MB,setup=0ms");
+  CHECK(small.circuits.empty());  // no message above the threshold: no pathway assigned
+  CHECK(small.optical_messages == 0);
+  CHECK_THROWS_WITH_AS(run_hybrid(kPingPong, {0, 32}, "ocs:pathways=1", Fidelity::Flow),
+                       doctest::Contains("need the store-and-forward or packet model"), Error);
+}
+
+TEST_CASE("relays forward store-and-forward over EPS legs; S0 carries nothing once 3 pathways chain the switches") {
+  // Neighbor (8 x 16 grid, 40 MB, 5 iterations) in rank order on 4 switches of 32 nodes.
+  static const RoutedNetwork routed(make_network("tree2:switches=4,nodes_per_switch=32"));
+  const Trace neighbor = make_workload("exchange:size=40MB,iterations=5", make_process_graph("mesh:16x8"));
+  SimOptions options;
+  options.model = Fidelity::StoreAndForward;
+  options.ocs = parse_ocs("ocs:pathways=3,threshold=8192,setup=0ms", routed.network());
+  const SimResult three = simulate(routed, sequential(), neighbor, options);
+  CHECK(three.circuits.size() == 3);
+  CHECK(three.switch_bytes[0] == 0);
+  CHECK(three.optical_messages == 2 * 3 * 16 * 5);  // every cross-switch message
+  // Relays carry the others' messages on their node links: the busiest NIC exceeds the EPS-only one.
+  double max_nic = 0;
+  for (const PortLoad& l : three.node_out) max_nic = std::max(max_nic, l.bytes);
+  CHECK(max_nic > 5 * 40e6 * 2);
+  options.ocs = parse_ocs("ocs:pathways=2,threshold=8192,setup=0ms", routed.network());
+  const SimResult two = simulate(routed, sequential(), neighbor, options);
+  CHECK(two.switch_bytes[0] > 0);  // one switch pair has no optical path: EPS fallback through S0
+  options.ocs = parse_ocs("ocs:pathways=48,threshold=8192,setup=0ms", routed.network());
+  const SimResult all = simulate(routed, sequential(), neighbor, options);
+  CHECK(all.makespan < three.makespan);  // direct circuits: no relay congestion
 }
