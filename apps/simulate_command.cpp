@@ -23,7 +23,7 @@ struct SimulateOptions {
   double flops = 1e9;
   int slots = 1;
   uint64_t seed = 1;
-  std::string sharing = "fair";
+  std::string sharing = "fair", ocs;
   bool messages = false, json = false;
 };
 
@@ -40,14 +40,6 @@ void run_simulate(const SimulateOptions& o) {
     trace = make_workload(o.workload, graph);
   }
   if (!o.write_trace.empty()) spdlog::info("trace written to {}", write_ti_trace(trace, o.write_trace));
-  Placement placement;
-  if (!o.placement.empty()) {
-    placement = read_placement(o.placement, routed.network());
-  } else {
-    MappingProblem problem = make_problem(routed, graph, o.allocation, o.slots, o.seed);
-    placement = make_mapper(o.mapper)->map(problem);
-    check_placement(problem, placement);
-  }
   SimOptions options;
   options.model = parse_fidelity(o.model);
   options.eager_threshold = parse_size(o.eager);
@@ -57,6 +49,16 @@ void run_simulate(const SimulateOptions& o) {
   options.record_messages = o.messages;
   if (o.sharing != "fair" && o.sharing != "smpi") throw Error("--sharing: expected fair or smpi, got '" + o.sharing + "'");
   options.smpi_sharing = o.sharing == "smpi";
+  if (!o.ocs.empty()) options.ocs = parse_ocs(o.ocs, routed.network());
+  Placement placement;
+  if (!o.placement.empty()) {
+    if (cp_mapper(options.ocs, "default") != "default") throw Error("--ocs policy cp places the ranks itself: drop --placement");
+    placement = read_placement(o.placement, routed.network());
+  } else {
+    MappingProblem problem = make_problem(routed, graph, o.allocation, o.slots, o.seed);
+    placement = make_mapper(cp_mapper(options.ocs, o.mapper))->map(problem);
+    check_placement(problem, placement);
+  }
   SimResult result = simulate(routed, placement, trace, options);
 
   nlohmann::ordered_json summary = summary_json(result, routed);
@@ -96,6 +98,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--mtu", o->mtu, "Packet size of the packet model, default 4KiB");
   cmd->add_option("--flops", o->flops, "Node speed for compute actions, flop/s")->check(CLI::PositiveNumber);
   cmd->add_option("--sharing", o->sharing, "Flow model bandwidth sharing: fair (default) or smpi (weighted by route latency)");
+  cmd->add_option("--ocs", o->ocs, "Optical circuits beside the EPS: ocs:pathways=N,policy=sp|cp,nodes=all|F|list:FILE,"
+                                  "bandwidth=32Gbps,latency=80ns,setup=10ms,threshold=B,circuits=N,setup_wait=0|1");
   cmd->add_option("--intra-node-bandwidth", o->intra_node, "Bandwidth between ranks on one node, default 10GB/s");
   cmd->add_option("-o,--output", o->output, "Directory for summary.json, links.csv (and messages.csv)");
   cmd->add_option("--write-trace", o->write_trace, "Also write the workload as a TI trace (index.txt + rank files) in DIR");

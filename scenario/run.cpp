@@ -108,7 +108,10 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
     }
     if (s.trace.empty() && s.simulate) trace = make_workload(s.pattern_spec(r), graph);
     const MappingProblem problem = make_problem(*routed, graph, s.allocation, s.slots, s.replicate_seed(r));
-    for (const std::string& mapper : s.mappers) {
+    SimOptions sim = s.sim;
+    if (!s.ocs.empty()) sim.ocs = parse_ocs(s.ocs, routed->network());
+    for (const std::string& requested : s.mappers) {
+      const std::string mapper = cp_mapper(sim.ocs, requested);  // CP regroups the ranks itself
       RunRow row;
       row.replicate = r;
       row.seed = s.replicate_seed(r);
@@ -121,7 +124,7 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
       SimResult loads;
       if (s.simulate) {
         start = std::chrono::steady_clock::now();
-        loads = simulate(*routed, placement, trace, s.sim);
+        loads = simulate(*routed, placement, trace, sim);
         row.sim_seconds = seconds_since(start);
         add_sim_values(summary_json(loads, *routed), row.values);
       } else {

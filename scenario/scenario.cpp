@@ -40,7 +40,7 @@ const SpecField* spec_field(const std::string& path) {
   if (path == "network") return &kNetwork;
   if (path == "workload.process") return &kProcess;
   if (path == "allocation") return &kAllocation;
-  if (path == "workload.pattern" || path == "model" || path == "mapping" || path.rfind("mapping.", 0) == 0) return &kPlain;
+  if (path == "workload.pattern" || path == "model" || path == "ocs" || path == "mapping" || path.rfind("mapping.", 0) == 0) return &kPlain;
   return nullptr;
 }
 
@@ -55,14 +55,15 @@ const std::vector<std::pair<std::string, std::string>> kLinkKeys = {
     {"t_s", "t_s"}, {"t_p", "t_p"}, {"t_r", "t_r"}, {"link_bandwidth", "link_bw"}, {"node_bandwidth", "node_bw"},
     {"node_latency", "node_latency"}};
 
-std::string spec_text(const YamlReader& reader, const YAML::Node& node, const SpecField& field, const std::string& what) {
+std::string spec_text(const YamlReader& reader, const YAML::Node& node, const SpecField& field, const std::string& what,
+                      const std::string& implied_name = "") {
   if (node.IsScalar()) {
     if (node.Scalar().empty()) reader.fail(node, "expected " + what + " to be a spec such as NAME:key=value");
     return node.Scalar();
   }
   if (!node.IsMap()) reader.fail(node, "expected " + what + " to be a spec string or a map with a 'name' key");
-  if (!node["name"]) reader.fail(node, what + ": a map needs 'name' (e.g. name: irregular)");
-  const std::string name = reader.scalar(node["name"], what + ".name");
+  if (!node["name"] && implied_name.empty()) reader.fail(node, what + ": a map needs 'name' (e.g. name: irregular)");
+  const std::string name = node["name"] ? reader.scalar(node["name"], what + ".name") : implied_name;
   auto positional = field.positional_key.find(name);
   std::string head, keys;
   for (const auto& entry : node) {
@@ -333,8 +334,7 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source) {
   std::vector<std::string> link_keys;
   if (document["model"]) parse_model(reader, document["model"], s, link_keys);
   s.network = fold_link_keys(reader, document["model"] ? document["model"] : document, s.network, link_keys);
-  if (document["ocs"])
-    reader.fail(document["ocs"], "ocs: hybrid optical circuit networks are not available in this version yet");
+  if (document["ocs"]) s.ocs = spec_text(reader, document["ocs"], kPlain, "ocs", "ocs");
   if (document["seed"]) {
     const long seed = reader.integer(document["seed"], "seed");
     if (seed < 0) reader.fail(document["seed"], "seed must be >= 0");
@@ -383,6 +383,14 @@ void check_scenario(const Scenario& s) {
   for (size_t i = 0; i < s.mappers.size(); ++i)
     step(s.mappers.size() > 1 ? "mapping." + std::to_string(i) : "mapping",
          [&] { return make_mapper(s.mappers[i]) != nullptr; });
+  if (!s.ocs.empty())
+    step("ocs", [&] {
+      if (!s.simulate || s.sim.model == Fidelity::Flow)
+        throw Error("optical circuits need model store-and-forward or packet");
+      const OcsConfig ocs = parse_ocs(s.ocs, routed.network());
+      for (const std::string& mapper : s.mappers) cp_mapper(ocs, mapper);
+      return true;
+    });
 }
 
 std::string document_hash(const YAML::Node& document) {

@@ -27,6 +27,7 @@ struct Scenario {
   std::vector<std::string> mappers;
   std::string allocation = "all";
   int slots = 1;
+  std::string ocs;          // optical circuits spec (sim/ocs.h), empty: EPS only
   bool simulate = true;     // model: none -> mapping metrics only
   SimOptions sim;
   uint64_t seed = 1;

@@ -51,6 +51,11 @@ OcsConfig parse_ocs(const std::string& text, const Network& net) {
   return ocs;
 }
 
+std::string cp_mapper(const std::optional<OcsConfig>& ocs, const std::string& requested) {
+  const bool cp = ocs && ocs->policy == PathwayPolicy::CommunicationPartitioning;
+  return cp && requested == "default" ? "metis" : requested;
+}
+
 std::map<std::pair<int, int>, PairTraffic> large_message_traffic(const Trace& trace, double threshold) {
   std::map<std::pair<int, int>, PairTraffic> traffic;
   for (int r = 0; r < trace.num_ranks(); ++r)
@@ -106,7 +111,7 @@ std::vector<Circuit> assign_pathways(const Network& net, const Placement& placem
 }
 
 OcsForwarding::OcsForwarding(const Network& network, std::vector<Circuit> circuits, double bandwidth)
-    : circuits_(std::move(circuits)), bandwidth_(bandwidth), switches_(network.num_switches()) {
+    : network_(network), circuits_(std::move(circuits)), bandwidth_(bandwidth), switches_(network.num_switches()) {
   adjacent_.resize(switches_);
   for (size_t c = 0; c < circuits_.size(); ++c) {
     const int sa = network.node(circuits_[c].a).switch_id, sb = network.node(circuits_[c].b).switch_id;
@@ -133,15 +138,23 @@ OcsForwarding::OcsForwarding(const Network& network, std::vector<Circuit> circui
   }
 }
 
-std::vector<int> OcsForwarding::route(int from, int to, uint64_t pick) const {
+std::vector<int> OcsForwarding::route(int src, int dst, uint64_t pick) const {
   std::vector<int> path;
-  if (from == to || hops(from, to) < 0) return path;
-  for (int u = from; u != to;) {
-    // The lowest-id neighbour one hop closer to `to`; its parallel circuits share the load.
+  const int to = network_.node(dst).switch_id;
+  int at = src;
+  for (int u = network_.node(src).switch_id; u != to && hops(u, to) > 0;) {
+    // The lowest-id neighbour one hop closer to `to`, over one of its parallel circuits.
     const auto& list = adjacent_[u];
     auto first = std::find_if(list.begin(), list.end(), [&](const auto& e) { return hops(e.first, to) == hops(u, to) - 1; });
     auto last = std::find_if(first, list.end(), [&](const auto& e) { return e.first != first->first; });
-    path.push_back((first + static_cast<long>(pick % static_cast<uint64_t>(last - first)))->second);
+    auto direct = std::find_if(first, last, [&](const auto& e) {
+      const Circuit& c = circuits_[e.second];
+      return c.a == at || c.b == at || c.a == dst || c.b == dst;
+    });
+    const int circuit = (direct != last ? direct : first + static_cast<long>(pick % static_cast<uint64_t>(last - first)))->second;
+    path.push_back(circuit);
+    const Circuit& c = circuits_[circuit];
+    at = network_.node(c.a).switch_id == u ? c.b : c.a;
     u = first->first;
   }
   return path;

@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +41,10 @@ struct OcsConfig {
 // an optical port. threshold defaults to the circuit's bandwidth-delay product (bandwidth x latency).
 OcsConfig parse_ocs(const std::string& spec, const Network& network);
 
+// CP regroups communicating ranks onto switches before assigning pathways: under CP the `default`
+// mapper (ranks in order) becomes `metis`; any other mapper is taken as the regrouping (switch, best, ...).
+std::string cp_mapper(const std::optional<OcsConfig>& ocs, const std::string& requested);
+
 struct PairTraffic {
   long messages = 0;
   double bytes = 0;
@@ -64,10 +69,11 @@ class OcsForwarding {
  public:
   OcsForwarding(const Network& network, std::vector<Circuit> circuits, double bandwidth);
 
-  // The circuits a message from switch `from` to switch `to` crosses, in order; empty when no
-  // optical path exists (EPS fallback) or from == to. Among parallel circuits between two switches,
-  // `pick` chooses (pick mod count): a per-pair message counter balances them.
-  std::vector<int> route(int from, int to, uint64_t pick) const;
+  // The circuits a message from node `src` to node `dst` crosses, in order; empty when no optical
+  // path joins their switches (EPS fallback) or they share one. Among parallel circuits between two
+  // switches, one that starts at the node the message is on, or ends at `dst`, is taken (no relay
+  // needed); otherwise `pick` chooses (pick mod count): a per-pair message counter balances them.
+  std::vector<int> route(int src, int dst, uint64_t pick) const;
   // Circuit hops between two switches (-1: unreachable).
   int hops(int from, int to) const {
     if (hops_.empty()) return from == to ? 0 : -1;
@@ -77,6 +83,7 @@ class OcsForwarding {
   double metric(int from, int to) const;  // sum of 1 / bandwidth along the route, the distance vector's metric
 
  private:
+  const Network& network_;
   std::vector<Circuit> circuits_;
   double bandwidth_;
   size_t switches_;

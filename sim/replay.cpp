@@ -309,7 +309,7 @@ double Replay::plan_path(Message& m) {
   std::vector<int> hops;
   if (forwarding_ && from != to && m.wire > options_.ocs->threshold &&
       (options_.ocs->wait_for_setup || now() >= options_.ocs->setup_delay))
-    hops = forwarding_->route(from, to, picks_[{from, to}]++);
+    hops = forwarding_->route(m.src_node, m.dst_node, picks_[{from, to}]++);
   if (hops.empty()) {
     add_eps_leg(m.src_node, m.dst_node, m.wire);
   } else {

@@ -21,6 +21,9 @@ nlohmann::ordered_json summary_json(const SimResult& r, const RoutedNetwork& rou
     if (r.switch_bytes[s] > max_switch) max_switch = r.switch_bytes[s], busiest = s;
   double max_nic = 0;
   for (int n = 0; n < net.num_nodes(); ++n) max_nic = std::max({max_nic, r.node_out[n].bytes, r.node_in[n].bytes});
+  double core = 0;  // switches without nodes: tree2's S0, fat-tree spines
+  for (int s = 0; s < net.num_switches(); ++s)
+    if (net.nodes_of(s).empty()) core += r.switch_bytes[s];
   double max_circuit = 0;
   for (const PortLoad& load : r.circuit_loads) max_circuit = std::max(max_circuit, load.bytes);
   nlohmann::ordered_json j{
@@ -37,6 +40,7 @@ nlohmann::ordered_json summary_json(const SimResult& r, const RoutedNetwork& rou
       {"max_link_utilisation", r.max_link_utilisation},
       {"max_switch_load", max_switch},
       {"busiest_switch", busiest < 0 ? std::string() : net.switch_at(busiest).name},
+      {"core_switch_load", core},
       {"max_nic_load", max_nic},
       {"circuits", r.circuits.size()},
       {"optical_messages", r.optical_messages},
@@ -107,6 +111,10 @@ void print_summary(const SimResult& r, std::ostream& out) {
   print("zero-load latency", format_time(r.avg_zero_load_latency));
   print("max link load", format_number(r.max_link_load) + " bytes (utilisation " +
                              format_number(r.max_link_utilisation, 3) + ")");
+  if (r.eps_only_makespan > 0)
+    print("optical circuits", std::to_string(r.circuits.size()) + " carrying " + std::to_string(r.optical_messages) +
+                                  " messages; run time " + format_number(r.makespan / r.eps_only_makespan, 4) +
+                                  " x the EPS alone (" + format_time(r.eps_only_makespan) + ")");
   print("events", std::to_string(r.events) + " in " + format_number(r.wall_seconds, 3) + " s wall");
 }
 

@@ -22,7 +22,7 @@ figure() {  # figure NAME CSV ARGS...
 }
 
 for s in moh2001-fig6 moh2001-fig7-9 moh2010-fig5 moh2010-fig6-8 kramer-table1 kramer-fig5 kramer-table2 kramer-fig6 \
-         antonio-table2 antonio-table3 antonio-table4; do
+         antonio-table2 antonio-table3 antonio-table4 takizawa-fig5-6; do
   sweep "$s"
 done
 
@@ -61,3 +61,18 @@ table "antonio1994 Table III: average Hamming distance" $r/antonio-table3/aggreg
 table "antonio1994 Table III: variance of tasks per PE" $r/antonio-table3/aggregate.csv --x mapping.spreading --by "" --y load_variance
 table "antonio1994 Table IV: average Hamming distance" $r/antonio-table4/aggregate.csv --x workload.process.edges --by mapping.spreading --y cardinality
 table "antonio1994 Table IV: variance of tasks per PE" $r/antonio-table4/aggregate.csv --x workload.process.edges --by mapping.spreading --y load_variance
+
+# takizawa2008: run time relative to the EPS-only network with x1 (64 Gbps) upstream links.
+tk=$r/takizawa-fig5-6/results.csv
+base=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  $col["network.up_bw"] == "64Gbps" && $col["ocs.pathways"] == "0" && $col["mapper"] == "default" { print $col["sim_makespan"] }' "$tk")
+scale=$(awk -v b="$base" 'BEGIN { printf "%.17g", 1 / b }')
+for bw in 16Gbps 64Gbps 320Gbps; do
+  table "takizawa2008 Figure 5: run time relative to EPS-only x1 ($base s), upstream $bw (default = SP, metis and best = CP)" \
+    $tk --x ocs.pathways --y sim_makespan --where network.up_bw=$bw --scale "$scale"
+done
+figure takizawa-fig5 $tk --x ocs.pathways --y sim_makespan --where network.up_bw=64Gbps --scale "$scale" \
+  --ylabel "run time / EPS-only x1" --xlabel "OCS pathways" --title "takizawa2008 Fig. 5: Neighbor, upstream x1 (default = SP)"
+table "takizawa2008 Figure 6: bytes into S0, upstream 64Gbps" $tk --x ocs.pathways --y sim_core_switch_load --where network.up_bw=64Gbps
+table "takizawa2008 Figure 6: busiest node EPS link (bytes), upstream 64Gbps" $tk --x ocs.pathways --y sim_max_nic_load --where network.up_bw=64Gbps
+table "takizawa2008: pathways assigned, upstream 64Gbps" $tk --x ocs.pathways --y sim_circuits --where network.up_bw=64Gbps

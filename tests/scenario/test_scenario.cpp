@@ -111,7 +111,6 @@ TEST_CASE("bad scenarios: one line naming file, line, column and what was expect
         f + ":3:8: model: expected none, flow, store-and-forward or packet, got 'warp'");
   CHECK(bad("workload: {process: ring:4}\n").rfind(f + ":1:1: missing 'network'", 0) == 0);
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4, trace: t.txt}\n").find("either trace or process") != std::string::npos);
-  CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nocs: {circuits: 4}\n").rfind(f + ":3:6: ocs:", 0) == 0);
   CHECK(bad("network: file:x.yaml\nworkload: {process: ring:4}\nmodel: {t_s: 1us}\n").find("cannot override the link values") !=
         std::string::npos);
   CHECK(bad("network: mesh:2x2,t_s=1us\nworkload: {process: ring:4}\nmodel: {t_s: 1us}\n").find("'t_s' is given both") !=
@@ -132,6 +131,10 @@ TEST_CASE("check_scenario builds every part and reports the scenario key that fa
   CHECK(check("network: mesh:2x2\nworkload: {process: ring:4}\nmapping: [default, magic]\n").rfind(f + ":3:20: mapping.1: ", 0) == 0);
   CHECK(check("network: mesh:2x2\nworkload: {process: ring:4, pattern: exchange:sise=4}\n").rfind(f + ":2:38: workload.pattern: ", 0) == 0);
   CHECK(check("network: mesh:2x2\nworkload: {process: ring:9}\n").rfind(f + ":1:1: allocation: ", 0) == 0);  // 9 tasks, 4 slots
+  CHECK(check("network: mesh:2x2\nworkload: {process: ring:4}\nocs: {pathways: 4}\n") ==
+        f + ":3:6: ocs: optical circuits need model store-and-forward or packet");
+  CHECK(check("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: packet\nocs: {pathway: 4}\n").find("did you mean 'pathways'") !=
+        std::string::npos);
 }
 
 TEST_CASE("run: an identity embedding has the exact metrics and latency of one hop per edge") {
@@ -176,4 +179,23 @@ TEST_CASE("write_run: results.csv has one row per replicate x mapper, summary.js
   CHECK(std::filesystem::exists(s.output + "/summary.json"));
   CHECK(std::filesystem::exists(s.output + "/links.csv"));
   CHECK(std::filesystem::exists(s.output + "/timings.csv"));
+}
+
+TEST_CASE("run with optical circuits: the ocs key, CP's regrouping, circuit results") {
+  const Scenario s = scenario_text("sc-ocs.yaml", R"(network: tree2:switches=2,nodes_per_switch=4
+workload: {process: ring:8, pattern: exchange:size=1MB}
+mapping: [default]
+model: store-and-forward
+ocs: {pathways: 2, policy: cp, threshold: 8192, setup: 0s}
+)");
+  CHECK(s.ocs == "ocs:pathways=2,policy=cp,threshold=8192,setup=0s");
+  check_scenario(s);
+  const std::vector<RunRow> rows = run_scenario(s);
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].mapper == "metis");  // CP regroups ranks in order with METIS
+  CHECK(value(rows[0], "sim_circuits") == 2);  // the ring crosses the two switches twice
+  CHECK(value(rows[0], "sim_optical_messages") == 4);  // one each way over each circuit
+  CHECK(value(rows[0], "sim_core_switch_load") == 0);  // S0 unused
+  CHECK(value(rows[0], "sim_relative_makespan") < 1);
+  CHECK(rows[0].links_csv.find(",circuit,0,") != std::string::npos);
 }

@@ -138,15 +138,18 @@ TEST_CASE("forwarding: multi-hop through relay switches, parallel circuits balan
   CHECK(f.hops(1, 3) == 2);
   CHECK(f.hops(3, 1) == 2);
   CHECK(f.hops(1, 4) == -1);
-  CHECK(f.route(1, 3, 0) == std::vector<int>{0, 2});
-  CHECK(f.route(1, 3, 1) == std::vector<int>{1, 2});  // the other parallel circuit
-  CHECK(f.route(3, 1, 0) == std::vector<int>{2, 0});
-  CHECK(f.route(1, 4, 0).empty());  // no optical path: EPS
-  CHECK(f.route(2, 2, 0).empty());
+  // Node 5 (S1) to node 70 (S3): over either S1-S2 circuit, then 34-64.
+  CHECK(f.route(5, 70, 0) == std::vector<int>{0, 2});
+  CHECK(f.route(5, 70, 1) == std::vector<int>{1, 2});  // the other parallel circuit
+  CHECK(f.route(1, 70, 0) == std::vector<int>{1, 2});  // node 1 owns circuit 1: no relay needed
+  CHECK(f.route(5, 33, 0) == std::vector<int>{1});     // circuit 1 ends at the destination
+  CHECK(f.route(70, 5, 0) == std::vector<int>{2, 0});
+  CHECK(f.route(5, 100, 0).empty());  // S4: no optical path, EPS
+  CHECK(f.route(32, 40, 0).empty());  // one switch
   CHECK(f.metric(1, 3) == doctest::Approx(2 / 4e9));
   CHECK(error_of([] { OcsForwarding(tree(), {{0, 1}}, 4e9); }).find("joins two nodes of switch 1") != std::string::npos);
   const OcsForwarding none(tree(), {}, 4e9);
-  CHECK(none.route(1, 2, 0).empty());
+  CHECK(none.route(1, 40, 0).empty());
 }
 
 namespace {
