@@ -137,6 +137,20 @@ expect_error "deadlock" "deadlock at t=0s: rank 0 at .*dead.txt:1 (recv) waits f
 check "no output after a deadlock" test ! -e "$tmp/deadout/summary.json"
 expect_error "bad model" "unknown model 'wormhole'" simulate --topology mesh:4x4 --process mesh:4x4 --model wormhole
 expect_error "process or trace" "give either --process" simulate --topology mesh:4x4
+"$mapsim" simulate --topology tree2:switches=4,nodes_per_switch=32 --process mesh:16x8 --workload exchange:size=1MB \
+  --model store-and-forward --ocs ocs:pathways=48,threshold=8192,setup=0s --json -o "$tmp/ocs" >"$tmp/ocs.json"
+python3 - "$tmp/ocs.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["circuits"] == 48 and d["optical_messages"] == 96 and d["core_switch_load"] == 0, d
+assert 0 < d["relative_makespan"] < 1 and d["eps_only_makespan"] > d["makespan"]
+PY
+check "simulate --ocs summary" test $? -eq 0
+check "circuit rows in links.csv" test "$(grep -c '^circuit,' "$tmp/ocs/links.csv")" -eq 48
+expect_error "ocs on the flow model" "need the store-and-forward or packet model" \
+  simulate --topology tree2 --process ring:8 --ocs ocs:pathways=1
+expect_error "ocs typo" "unknown key 'setup_delay' for ocs" \
+  simulate --topology tree2 --process ring:8 --model packet --ocs ocs:setup_delay=1ms
 
 # run: the default scenario, byte-identical reruns, --set, --draw, located errors.
 "$mapsim" run "$src/configs/default.yaml" -o "$tmp/run1" --set replicates=2 >"$tmp/run.out"
