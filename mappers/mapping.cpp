@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "topologies/error.h"
+#include "topologies/node_list.h"
 #include "topologies/random.h"
 #include "topologies/spec.h"
 
@@ -14,49 +15,11 @@ namespace mapsim {
 
 int MappingProblem::total_slots() const { return std::accumulate(slots.begin(), slots.end(), 0); }
 
-namespace {
-
-std::map<std::string, int> node_names(const Network& net) {
-  std::map<std::string, int> by_name;
-  for (int n = 0; n < net.num_nodes(); ++n) by_name[net.node(n).name] = n;
-  return by_name;
-}
-
-// A node given by name or by id; -1 if it is neither.
-int parse_node(const std::string& word, const std::map<std::string, int>& by_name, const Network& net) {
-  if (auto it = by_name.find(word); it != by_name.end()) return it->second;
-  if (word.size() <= 9 && word.find_first_not_of("0123456789") == std::string::npos && std::stol(word) < net.num_nodes())
-    return std::stoi(word);
-  return -1;
-}
-
-}  // namespace
-
-std::vector<int> read_node_list(const std::string& path, const Network& net) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open file");
-  const std::map<std::string, int> by_name = node_names(net);
-  std::vector<int> nodes;
-  std::vector<bool> seen(net.num_nodes(), false);
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    std::istringstream words(line);
-    std::string word;
-    if (!(words >> word) || word[0] == '#') continue;
-    const int node = parse_node(word, by_name, net);
-    if (node < 0) throw Error(path + ":" + std::to_string(number) + ": '" + word + "' is neither a node name nor a node id below " + std::to_string(net.num_nodes()));
-    if (seen[node]) throw Error(path + ":" + std::to_string(number) + ": node '" + word + "' listed twice");
-    seen[node] = true;
-    nodes.push_back(node);
-  }
-  if (nodes.empty()) throw Error(path + ": no nodes listed");
-  return nodes;
-}
 
 Placement read_placement(const std::string& path, const Network& net) {
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open placement file");
-  const std::map<std::string, int> by_name = node_names(net);
+  const NodeLookup lookup(net);
   std::map<long, int> node_of;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -69,7 +32,7 @@ Placement read_placement(const std::string& path, const Network& net) {
     char* end = nullptr;
     const long rank = std::strtol(rank_text.c_str(), &end, 10);
     if (*end != '\0' || rank < 0) throw Error(where + "expected a rank number, got '" + rank_text + "'");
-    const int node = parse_node(node_text, by_name, net);
+    const int node = lookup.find(node_text);
     if (node < 0)
       throw Error(where + "'" + node_text + "' is neither a node name nor a node id below " +
                   std::to_string(net.num_nodes()));

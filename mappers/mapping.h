@@ -33,9 +33,6 @@ MappingProblem make_problem(const RoutedNetwork& network, const ProcessGraph& gr
 // every rank 0..R-1 exactly once. Throws "FILE:LINE: ..." otherwise.
 Placement read_placement(const std::string& path, const Network& network);
 
-// Node ids or names, one per line ('#' comments); throws "FILE:LINE: ..." on an unknown node.
-std::vector<int> read_node_list(const std::string& path, const Network& network);
-
 // Throws mapsim::Error naming the first task that is unplaced, off the allocation or over capacity.
 void check_placement(const MappingProblem& problem, const Placement& placement);
 
