@@ -12,5 +12,6 @@ void add_simulate_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_plot_command(CLI::App& app);
+void add_trace_command(CLI::App& app);
 
 }  // namespace mapsim

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   mapsim::add_run_command(app);
   mapsim::add_sweep_command(app);
   mapsim::add_plot_command(app);
+  mapsim::add_trace_command(app);
 
   try {
     app.parse(argc, argv);

@@ -103,7 +103,7 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
     }
     if (s.trace.empty() && s.process_spec(r) != process_spec) {
       process_spec = s.process_spec(r);
-      graph = make_process_graph(process_spec);
+      graph = make_process_graph_or_trace(process_spec);
       trace = Trace{};
     }
     if (s.trace.empty() && s.simulate) trace = make_workload(s.pattern_spec(r), graph);

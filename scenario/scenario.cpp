@@ -29,8 +29,9 @@ struct SpecField {
 const SpecField kNetwork{{{"mesh", "dims"}, {"torus", "dims"}, {"file", "path"}, {"ibnet", "path"}},
                          {"file", "ibnet"},
                          {"irregular"}};
-const SpecField kProcess{{{"mesh", "dims"}, {"torus", "dims"}, {"ring", "tasks"}, {"graph", "path"}, {"pattern", "base"}},
-                         {"graph"},
+const SpecField kProcess{{{"mesh", "dims"}, {"torus", "dims"}, {"ring", "tasks"}, {"graph", "path"}, {"trace", "path"},
+                          {"pattern", "base"}},
+                         {"graph", "trace"},
                          {"random", "pattern"}};
 const SpecField kAllocation{{{"list", "path"}}, {"list"}, {}};
 const SpecField kPlain{};
@@ -376,7 +377,7 @@ void check_scenario(const Scenario& s) {
   if (!s.trace.empty()) {
     graph = trace_process_graph(read_ti_trace(s.trace));  // trace errors name the trace's own file and line
   } else {
-    graph = step("workload.process", [&] { return make_process_graph(s.process_spec(0)); });
+    graph = step("workload.process", [&] { return make_process_graph_or_trace(s.process_spec(0)); });
     step("workload.pattern", [&] { return make_workload(s.pattern_spec(0), graph).ranks.size(); });
   }
   step("allocation", [&] { return make_problem(routed, graph, s.allocation, s.slots, s.replicate_seed(0)).nodes.size(); });

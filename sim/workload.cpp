@@ -106,6 +106,11 @@ Trace make_workload(const std::string& text, const ProcessGraph& graph) {
   return trace;
 }
 
+ProcessGraph make_process_graph_or_trace(const std::string& spec) {
+  if (spec.rfind("trace:", 0) == 0) return trace_process_graph(read_ti_trace(spec.substr(6)));
+  return make_process_graph(spec);
+}
+
 ProcessGraph trace_process_graph(const Trace& trace) {
   std::map<std::pair<int, int>, double> volume;
   for (int r = 0; r < trace.num_ranks(); ++r)

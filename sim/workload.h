@@ -15,6 +15,10 @@ namespace mapsim {
 
 Trace make_workload(const std::string& spec, const ProcessGraph& graph);
 
+// A process topology spec (mappers/process_graph.h), or trace:PATH: a recorded program's
+// point-to-point volume per rank pair, so that mappers place a real application.
+ProcessGraph make_process_graph_or_trace(const std::string& spec);
+
 // The point-to-point communication of a trace as a process graph (bytes per rank pair, both
 // directions summed), so that mappers can place a recorded program. Collectives are not counted.
 ProcessGraph trace_process_graph(const Trace& trace);

@@ -128,6 +128,21 @@ check "simulate outputs" test $? -eq 0
 "$mapsim" simulate --topology irregular:nodes=64,switches=20 --trace "$tmp/tr/index.txt" --placement "$tmp/place.txt" \
   --json >"$tmp/b.json"
 check "written trace replays to the same makespan" python3 -c "import json,sys; a=json.load(open('$tmp/a.json')); b=json.load(open('$tmp/b.json')); sys.exit(a['makespan'] != b['makespan'] or a['messages'] != b['messages'])"
+"$mapsim" trace stats "$tmp/tr/index.txt" --json >"$tmp/trstats.json"
+check "trace stats" python3 -c "import json; d=json.load(open('$tmp/trstats.json')); assert d['ranks'] == 64 and d['messages'] > 0"
+"$mapsim" trace convert "$tmp/tr/index.txt" -o "$tmp/shared.txt" --shared >/dev/null
+"$mapsim" trace convert "$tmp/shared.txt" -o "$tmp/split" >/dev/null
+check "trace convert round trip" cmp -s "$tmp/tr/rank-5.txt" "$tmp/split/rank-5.txt"
+"$mapsim" trace matrix "$tmp/shared.txt" -o "$tmp/matrix.csv" >/dev/null
+check "trace matrix" grep -q "^src,dst,bytes,messages,p2p_bytes" "$tmp/matrix.csv"
+printf '0 send 1 0 10\n0 send 1 0 10\n1 recv 0 0 10\n' >"$tmp/unmatched.txt"
+expect_error "trace check" "unmatched.txt:2: 1 send(s) from rank 0 to rank 1 tag 0 have no matching receive" trace check "$tmp/unmatched.txt"
+printf '0 send 1 10\n1 recv 0 10\n' >"$tmp/old.txt"
+expect_error "old format" "old.txt:1: 'send' without a tag is SimGrid's old format" trace stats "$tmp/old.txt"
+"$mapsim" trace convert "$tmp/old.txt" --legacy -o "$tmp/new" >/dev/null
+check "legacy convert" grep -q "^0 send 1 0 10" "$tmp/new/rank-0.txt"
+"$mapsim" map --topology mesh:8x8 --process "trace:$tmp/tr/index.txt" --mapper best --json >"$tmp/tmap.json"
+check "trace as a process topology" grep -q '"tasks": 64' "$tmp/tmap.json"
 printf '0 init\n0 send 1 0 10\n1 init\n1 recv 0 0 ten\n' >"$tmp/bad.txt"
 expect_error "bad trace" "bad.txt:4: expected size, got 'ten'" simulate --topology mesh:4x4 --trace "$tmp/bad.txt" -o "$tmp/badout"
 check "no output after a bad trace" test ! -e "$tmp/badout/summary.json"

@@ -133,7 +133,7 @@ uint32_t read_counts(const LineParser& p, size_t first, int n, int type_size, Ra
   return offset;
 }
 
-Action parse_action(const LineParser& p, RankTrace& rank, int& default_type) {
+Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, bool legacy) {
   const std::string& name = p.action();
   Action a{lookup(p, name)};
   const int n = p.ranks();
@@ -142,13 +142,15 @@ Action parse_action(const LineParser& p, RankTrace& rank, int& default_type) {
       default_type = p.args() > 0 ? 8 : 1;  // MPE traces (init with an argument) count doubles
       break;
     case ActionType::Send: case ActionType::Isend: case ActionType::Recv: case ActionType::Irecv: {
-      if (p.args() == 2) p.fail("'" + name + "' without a tag is SimGrid's old format; expected PEER TAG SIZE");
+      if (p.args() == 2 && !legacy)
+        p.fail("'" + name + "' without a tag is SimGrid's old format; expected PEER TAG SIZE (mapsim trace convert --legacy reads it)");
       bool recv = a.type == ActionType::Recv || a.type == ActionType::Irecv;
       a.peer = p.rank(0, recv ? "source rank" : "destination rank");
-      a.tag = p.tag(1);
-      double size = p.number(2, "size");
+      const size_t size_at = legacy ? 1 : 2;  // the old format has no tag: PEER SIZE [TYPE], tag 0
+      a.tag = legacy ? 0 : p.tag(1);
+      double size = p.number(size_at, "size");
       if (size < 0 && !recv) p.fail("expected a non-negative size");
-      a.bytes = size < 0 ? -1 : std::trunc(size) * p.type(3);
+      a.bytes = size < 0 ? -1 : std::trunc(size) * p.type(size_at + 1);
       break;
     }
     case ActionType::Wait: case ActionType::Test:
@@ -258,7 +260,8 @@ std::ifstream open(const std::string& path, const std::string& referrer) {
 }
 
 // Parses every line of `path` whose rank field is `only_rank` (or all when -1) into `ranks`.
-void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& ranks, const std::string& referrer) {
+void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& ranks, const std::string& referrer,
+                bool legacy) {
   std::ifstream in = open(path, referrer);
   std::vector<int> default_type(ranks.size(), 1);
   std::string text;
@@ -277,7 +280,7 @@ void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& 
       p.fail("line of rank " + std::to_string(r) + " in the file of rank " + std::to_string(only_rank));
     if (r >= n) p.fail("rank " + std::to_string(r) + " is out of range: the trace has " + std::to_string(n) + " ranks");
     p.set_default_type(default_type[r]);
-    Action a = parse_action(p, ranks[r], default_type[r]);
+    Action a = parse_action(p, ranks[r], default_type[r], legacy);
     a.line = static_cast<uint32_t>(line);
     ranks[r].actions.push_back(a);
   }
@@ -297,7 +300,7 @@ int datatype_size(int id) {
   return kDatatypeSizes[id];
 }
 
-Trace read_ti_trace(const std::string& path) {
+Trace read_ti_trace(const std::string& path, bool legacy) {
   Trace trace;
   if (looks_like_index(path)) {
     std::ifstream in = open(path, "");
@@ -312,12 +315,12 @@ Trace read_ti_trace(const std::string& path) {
         file = std::filesystem::path(path).parent_path() / file;
       files.emplace_back(file.string(), line);
     }
-    if (files.size() == 1) return read_ti_trace(files[0].first);  // SMPI: a one-line index names a shared trace
+    if (files.size() == 1) return read_ti_trace(files[0].first, legacy);  // SMPI: a one-line index names a shared trace
     trace.ranks.resize(files.size());
     for (size_t r = 0; r < files.size(); ++r) {
       trace.ranks[r].file = files[r].first;
       parse_file(files[r].first, static_cast<int>(r), trace.ranks,
-                 path + ":" + std::to_string(files[r].second) + ": ");
+                 path + ":" + std::to_string(files[r].second) + ": ", legacy);
     }
     return trace;
   }
@@ -337,7 +340,7 @@ Trace read_ti_trace(const std::string& path) {
   if (max_rank < 0) throw Error(path + ": empty trace: expected 'RANK ACTION ...' lines");
   trace.ranks.resize(max_rank + 1);
   for (auto& rank : trace.ranks) rank.file = path;
-  parse_file(path, -1, trace.ranks, "");
+  parse_file(path, -1, trace.ranks, "", legacy);
   return trace;
 }
 
@@ -394,6 +397,13 @@ void write_action(std::ostream& out, int r, const Action& a, const RankTrace& ra
 }
 
 }  // namespace
+
+void write_ti_trace_file(const Trace& trace, const std::string& path) {
+  std::ofstream out(path);
+  for (int r = 0; r < trace.num_ranks(); ++r)
+    for (const Action& a : trace.ranks[r].actions) write_action(out, r, a, trace.ranks[r], trace.num_ranks());
+  if (!out) throw Error("cannot write trace file '" + path + "'");
+}
 
 std::string write_ti_trace(const Trace& trace, const std::string& directory) {
   namespace fs = std::filesystem;

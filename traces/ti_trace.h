@@ -53,12 +53,15 @@ struct Trace {
 
 // Reads a single trace file or an index file (paths relative to the index's folder, else to the
 // working directory). Throws mapsim::Error "FILE:LINE: ..." on an unknown action, a malformed
-// line, a rank out of range or a missing file.
-Trace read_ti_trace(const std::string& path);
+// line, a rank out of range or a missing file. `legacy`: SimGrid's old point-to-point format without
+// tags ("send PEER SIZE [TYPE]"), read with tag 0.
+Trace read_ti_trace(const std::string& path, bool legacy = false);
 
 // Writes `trace` as index.txt plus rank-N.txt files in `directory` (created), in the format
 // SimGrid 3.32 replays (sizes in bytes, datatype MPI_BYTE). Returns the index path.
 std::string write_ti_trace(const Trace& trace, const std::string& directory);
+// Writes `trace` as one shared file (every rank's lines, rank by rank).
+void write_ti_trace_file(const Trace& trace, const std::string& path);
 
 // Size in bytes of a SimGrid datatype id (smpi_datatype.cpp's table); throws on an unknown id.
 int datatype_size(int id);

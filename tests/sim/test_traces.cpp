@@ -5,6 +5,7 @@
 #include "test_files.h"
 #include "topologies/error.h"
 #include "traces/ti_trace.h"
+#include "traces/trace_tools.h"
 
 using namespace mapsim;
 
@@ -68,7 +69,7 @@ TEST_CASE("bad traces: one-line errors with file and line") {
   CHECK(error_of("e1", "0 init\n0 frobnicate 3\n") == p + "e1:2: unknown action 'frobnicate'");
   CHECK(error_of("e2", "0 send 1 0 ten\n1 recv 0 0 10\n") == p + "e2:1: expected size, got 'ten'");
   CHECK(error_of("e3", "0 send 1 10\n1 recv 0 10\n") ==
-        p + "e3:1: 'send' without a tag is SimGrid's old format; expected PEER TAG SIZE");
+        p + "e3:1: 'send' without a tag is SimGrid's old format; expected PEER TAG SIZE (mapsim trace convert --legacy reads it)");
   CHECK(error_of("e4", "0 send 5 0 10\n1 init\n") == p + "e4:1: destination rank 5 is out of range: the trace has 2 ranks");
   CHECK(error_of("e5", "0 bcast\n") == p + "e5:1: 'bcast' expects more arguments (see docs/traces.md)");
   CHECK(error_of("e6", "x init\n") == p + "e6:1: expected 'RANK ACTION ...', got 'x init'");
@@ -77,4 +78,51 @@ TEST_CASE("bad traces: one-line errors with file and line") {
   CHECK(error_of("e8", "") == p + "e8: empty trace: expected 'RANK ACTION ...' lines");
   CHECK(error_of("e9", temp_path("missing-rank-file") + "\n" + temp_path("missing-2") + "\n") ==
         p + "e9:1: cannot read trace file '" + temp_path("missing-rank-file") + "'");
+}
+
+TEST_CASE("trace stats count actions, point-to-point messages, bytes, collectives and compute") {
+  const Trace t = read_ti_trace(temp_file("stats.txt", "0 init\n0 send 1 0 100\n0 compute 5e6\n0 bcast 10\n"
+                                                       "1 init\n1 recv 0 0 100\n1 isend 0 3 50 0\n1 wait 1 0 3\n1 bcast 10\n"
+                                                       "0 recv 1 3 400\n1 sleep 0.5\n"));
+  const TraceStats s = trace_stats(t);
+  CHECK(s.ranks == 2);
+  CHECK(s.messages == 2);
+  CHECK(s.bytes == 100 + 50 * 8);  // datatype id 0 has 8 bytes
+  CHECK(s.collectives == 2);
+  CHECK(s.flops == 5e6);
+  CHECK(s.sleep_seconds == 0.5);
+  CHECK(s.actions.at("wait") == 1);
+  CHECK(check_trace(t).empty());
+}
+
+TEST_CASE("trace check names unmatched messages, orphan waits and disagreeing collectives by file and line") {
+  const std::string f = temp_file("check.txt", "0 send 1 0 100\n0 send 1 0 100\n1 recv 0 0 100\n1 recv 0 5 10\n"
+                                               "0 wait 0 1 7\n0 bcast 10\n1 allreduce 10 0\n0 barrier\n");
+  const std::vector<std::string> problems = check_trace(read_ti_trace(f));
+  REQUIRE(problems.size() == 4);
+  CHECK(problems[0] == f + ":5: rank 0 waits for (0, 1, tag 7) but has no such isend or irecv pending");
+  CHECK(problems[1] == f + ":2: 1 send(s) from rank 0 to rank 1 tag 0 have no matching receive (the first is here)");
+  CHECK(problems[2] == f + ":4: 1 receive(s) at rank 1 from rank 0 tag 5 have no matching send (the first is here)");
+  CHECK(problems[3] == f + ":7: rank 1's collective #1 is allreduce (root 0) but rank 0's is bcast (root 0)");
+}
+
+TEST_CASE("SimGrid's old tag-less format reads with tag 0 when asked, and is refused otherwise") {
+  const std::string f = temp_file("legacy.txt", "0 send 1 100\n1 recv 0 100 0\n");
+  CHECK_THROWS_WITH_AS(read_ti_trace(f), doctest::Contains("without a tag is SimGrid's old format"), Error);
+  const Trace t = read_ti_trace(f, true);
+  CHECK(t.ranks[0].actions[0].tag == 0);
+  CHECK(t.ranks[0].actions[0].bytes == 100);
+  CHECK(t.ranks[1].actions[0].bytes == 800);
+  CHECK(check_trace(t).empty());
+  // Converted: the current format, which reads back without the flag.
+  write_ti_trace_file(t, temp_path("legacy-converted.txt"));
+  CHECK(read_ti_trace(temp_path("legacy-converted.txt")).ranks[1].actions[0].bytes == 800);
+}
+
+TEST_CASE("trace:PATH is a process topology: the trace's point-to-point volume per pair") {
+  const std::string f = temp_file("graph.txt", "0 send 1 0 100\n1 recv 0 0 100\n1 send 2 0 30\n2 recv 1 0 30\n");
+  const ProcessGraph g = make_process_graph_or_trace("trace:" + f);
+  CHECK(g.num_tasks() == 3);
+  CHECK(g.edges().size() == 2);
+  CHECK(make_process_graph_or_trace("ring:4").num_tasks() == 4);
 }

@@ -1,0 +1,126 @@
+// mapsim trace: look into TI traces -- stats, check, the communication matrix -- and convert them
+// between a shared file and an index of per-rank files (and from SimGrid's old tag-less format).
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/commands.h"
+#include "sim/simulate.h"
+#include "topologies/atomic_file.h"
+#include "topologies/error.h"
+#include "topologies/network_factory.h"
+#include "topologies/units.h"
+#include "traces/trace_tools.h"
+
+namespace mapsim {
+namespace {
+
+struct TraceOptions {
+  std::string path, output;
+  bool json = false, legacy = false, shared = false;
+};
+
+void stats(const TraceOptions& o) {
+  const TraceStats s = trace_stats(read_ti_trace(o.path, o.legacy));
+  if (o.json) {
+    nlohmann::ordered_json j{{"ranks", s.ranks},   {"messages", s.messages}, {"bytes", s.bytes},
+                             {"collectives", s.collectives}, {"flops", s.flops}, {"sleep_seconds", s.sleep_seconds},
+                             {"actions", s.actions}};
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  std::printf("%-22s %d\n%-22s %ld (%s bytes)\n%-22s %ld\n%-22s %s\n%-22s %s s\n", "ranks", s.ranks,
+              "point-to-point sends", s.messages, format_number(s.bytes).c_str(), "collective calls", s.collectives,
+              "compute flops", format_number(s.flops).c_str(), "sleep", format_number(s.sleep_seconds).c_str());
+  std::printf("actions:\n");
+  for (const auto& [name, count] : s.actions) std::printf("  %-20s %ld\n", name.c_str(), count);
+}
+
+int check(const TraceOptions& o) {
+  const Trace trace = read_ti_trace(o.path, o.legacy);  // unknown actions, bad ranks: one-line errors here
+  const std::vector<std::string> problems = check_trace(trace);
+  for (const std::string& p : problems) std::cerr << "mapsim: " << p << "\n";
+  if (problems.empty()) std::cout << o.path << ": " << trace.num_ranks() << " ranks, every message matched\n";
+  return problems.empty() ? 0 : 1;
+}
+
+// Every message of a replay on one ideal switch, collectives expanded into their point-to-point
+// messages (MPICH's algorithms, as the engine runs them).
+void matrix(const TraceOptions& o) {
+  if (o.output.empty()) throw Error("trace matrix: give -o M.csv");
+  const Trace trace = read_ti_trace(o.path, o.legacy);
+  const int n = trace.num_ranks();
+  RoutedNetwork crossbar(make_network("tree2:switches=1,nodes_per_switch=" + std::to_string(n)));
+  Placement placement(n);
+  for (int r = 0; r < n; ++r) placement[r] = r;
+  SimOptions options;
+  options.model = Fidelity::StoreAndForward;
+  options.envelope = 0;
+  options.record_messages = true;
+  const SimResult result = simulate(crossbar, placement, trace, options);
+  struct Cell {
+    double p2p_bytes = 0, collective_bytes = 0;
+    long p2p = 0, collective = 0;
+  };
+  std::map<std::pair<int, int>, Cell> cells;
+  for (const MessageRecord& m : result.message_log) {
+    Cell& c = cells[{m.src, m.dst}];
+    (m.collective ? c.collective_bytes : c.p2p_bytes) += m.bytes;
+    ++(m.collective ? c.collective : c.p2p);
+  }
+  write_file_atomically(o.output, [&](std::ostream& out) {
+    out << "src,dst,bytes,messages,p2p_bytes,p2p_messages,collective_bytes,collective_messages\n";
+    for (const auto& [pair, c] : cells)
+      out << pair.first << "," << pair.second << "," << format_exact(c.p2p_bytes + c.collective_bytes) << ","
+          << c.p2p + c.collective << "," << format_exact(c.p2p_bytes) << "," << c.p2p << ","
+          << format_exact(c.collective_bytes) << "," << c.collective << "\n";
+  });
+  std::cout << o.output << ": " << cells.size() << " communicating rank pairs, " << result.message_log.size()
+            << " messages\n";
+}
+
+void convert(const TraceOptions& o) {
+  if (o.output.empty()) throw Error("trace convert: give -o DIR (index + rank files) or -o FILE --shared");
+  const Trace trace = read_ti_trace(o.path, o.legacy);
+  if (o.shared) {
+    write_ti_trace_file(trace, o.output);
+    std::cout << o.output << "\n";
+  } else {
+    std::cout << write_ti_trace(trace, o.output) << "\n";
+  }
+}
+
+}  // namespace
+
+void add_trace_command(CLI::App& app) {
+  auto o = std::make_shared<TraceOptions>();
+  CLI::App* cmd = app.add_subcommand("trace", "Inspect, check and convert SimGrid TI traces (docs/traces.md)");
+  cmd->require_subcommand(1);
+  auto common = [&](CLI::App* sub) {
+    sub->add_option("trace", o->path, "Trace: a shared file or an index file")->required();
+    sub->add_flag("--legacy", o->legacy, "SimGrid's old point-to-point format without tags (read with tag 0)");
+  };
+  CLI::App* s = cmd->add_subcommand("stats", "Ranks, actions by type, messages, bytes, compute");
+  common(s);
+  s->add_flag("--json", o->json, "Print one JSON object");
+  s->callback([o] { stats(*o); });
+  CLI::App* c = cmd->add_subcommand("check", "Unmatched sends/receives, waits without requests, disagreeing collectives");
+  common(c);
+  c->callback([o] {
+    if (check(*o) != 0) throw CLI::RuntimeError(1);
+  });
+  CLI::App* m = cmd->add_subcommand("matrix", "Communication matrix (bytes and messages per rank pair) as CSV");
+  common(m);
+  m->add_option("-o,--output", o->output, "CSV file")->required();
+  m->callback([o] { matrix(*o); });
+  CLI::App* v = cmd->add_subcommand("convert", "Rewrite a trace: index + rank files (default) or one shared file");
+  common(v);
+  v->add_option("-o,--output", o->output, "Directory (index.txt + rank-N.txt), or a file with --shared")->required();
+  v->add_flag("--shared", o->shared, "Write one shared file");
+  v->callback([o] { convert(*o); });
+}
+
+}  // namespace mapsim

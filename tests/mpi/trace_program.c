@@ -1,0 +1,65 @@
+/* An MPI program for the tracer's test: point-to-point (blocking, nonblocking, sendrecv, any-source
+ * receive), collectives on MPI_COMM_WORLD, and a sub-communicator (point-to-point translated to
+ * world ranks; its collective is reported as not recordable). Its expected traffic, per rank r of
+ * N: 1000 B to r+1 (ring, tag 1), 2000 B to r-1 and r+1 (isend, tag 2), 3000 B to r^1 (sendrecv,
+ * tag 3), 4000 B from every odd rank to rank 0 (any-source recv, tag 4), 5000 B to the next rank of
+ * the same parity within the sub-communicator (tag 5). */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  char* buf = calloc(1, 1 << 20);
+  char* other = calloc(1, 1 << 20);
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+
+  if (rank == 0) {
+    MPI_Send(buf, 1000, MPI_BYTE, next, 1, MPI_COMM_WORLD);
+    MPI_Recv(other, 1000, MPI_BYTE, prev, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Recv(other, 1000, MPI_BYTE, prev, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(buf, 1000, MPI_BYTE, next, 1, MPI_COMM_WORLD);
+  }
+
+  MPI_Request requests[4];
+  MPI_Irecv(other, 500, MPI_INT, prev, 2, MPI_COMM_WORLD, &requests[0]);
+  MPI_Irecv(other + 2000, 500, MPI_INT, next, 2, MPI_COMM_WORLD, &requests[1]);
+  MPI_Isend(buf, 500, MPI_INT, next, 2, MPI_COMM_WORLD, &requests[2]);
+  MPI_Isend(buf, 500, MPI_INT, prev, 2, MPI_COMM_WORLD, &requests[3]);
+  MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
+
+  MPI_Sendrecv(buf, 375, MPI_DOUBLE, rank ^ 1, 3, other, 375, MPI_DOUBLE, rank ^ 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+
+  if (rank == 0) {
+    for (int i = 1; i < size; i += 2) MPI_Recv(other, 4000, MPI_BYTE, MPI_ANY_SOURCE, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (rank % 2 == 1) {
+    MPI_Send(buf, 4000, MPI_BYTE, 0, 4, MPI_COMM_WORLD);
+  }
+
+  MPI_Bcast(buf, 100, MPI_BYTE, 0, MPI_COMM_WORLD);
+  double value = rank, sum = 0;
+  MPI_Allreduce(&value, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Alltoall(buf, 10, MPI_BYTE, other, 10, MPI_BYTE, MPI_COMM_WORLD);
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  MPI_Comm parity;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &parity);
+  int prank, psize;
+  MPI_Comm_rank(parity, &prank);
+  MPI_Comm_size(parity, &psize);
+  MPI_Request r2[2];
+  MPI_Irecv(other, 5000, MPI_BYTE, (prank + psize - 1) % psize, 5, parity, &r2[0]);
+  MPI_Isend(buf, 5000, MPI_BYTE, (prank + 1) % psize, 5, parity, &r2[1]);
+  MPI_Waitall(2, r2, MPI_STATUSES_IGNORE);
+  MPI_Barrier(parity); /* not recordable: a collective on a sub-communicator */
+  MPI_Comm_free(&parity);
+
+  free(buf);
+  free(other);
+  MPI_Finalize();
+  return 0;
+}

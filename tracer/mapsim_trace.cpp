@@ -1,0 +1,363 @@
+// libmapsim-trace.so: a PMPI interposition library that records an MPI program as SimGrid 3.32
+// time-independent traces (one file per rank plus index.txt), which mapsim and `smpirun -replay`
+// replay. Load it with LD_PRELOAD (or link it before -lmpi). Configuration (docs/traces.md):
+//   MAPSIM_TRACE_DIR      output directory (default mapsim-trace), created by rank 0
+//   MAPSIM_TRACE_COMPUTE  compute (default: time between MPI calls x flops rate), sleep, or none
+//   MAPSIM_TRACE_FLOPS    flop/s for compute actions (default 1e9)
+//   MAPSIM_TRACE_MIN_GAP  gaps shorter than this many seconds are not recorded (default 1e-6)
+// Sizes are written in bytes (the default datatype MPI_BYTE). Point-to-point on sub-communicators
+// is translated to world ranks; calls the format cannot express (collectives on sub-communicators,
+// receives from MPI_ANY_SOURCE that are still pending when posted) are counted, written to
+// skipped.txt and reported on stderr by rank 0 at MPI_Finalize.
+#include <mpi.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <climits>
+#include <sys/stat.h>
+
+namespace {
+
+enum Skip { kSubCommCollective, kAnySourceIrecv, kUnknownRequest, kSkipKinds };
+const char* const kSkipNames[kSkipKinds] = {"collectives on sub-communicators", "irecv from MPI_ANY_SOURCE",
+                                            "waits on requests the tracer did not create"};
+
+struct PendingRequest {
+  MPI_Request request;
+  int src, dst, tag;
+};
+
+struct Tracer {
+  bool active = false;
+  int rank = 0, size = 1;
+  FILE* out = nullptr;
+  char* buffer = nullptr;
+  double last = 0, flops = 1e9, min_gap = 1e-6;
+  enum { Compute, Sleep, None } compute = Compute;
+  char dir[4096] = "mapsim-trace";
+  long skipped[kSkipKinds] = {};
+  PendingRequest* pending = nullptr;  // open requests (a small array: searched linearly)
+  int pending_count = 0, pending_capacity = 0;
+};
+
+Tracer t;
+
+// Records the time spent outside MPI since the last call returned.
+void enter() {
+  if (!t.active) return;
+  const double now = PMPI_Wtime();
+  const double gap = now - t.last;
+  if (gap < t.min_gap || t.compute == Tracer::None) return;
+  if (t.compute == Tracer::Sleep) std::fprintf(t.out, "%d sleep %.9g\n", t.rank, gap);
+  else std::fprintf(t.out, "%d compute %.0f\n", t.rank, gap * t.flops);
+}
+
+void leave() {
+  if (t.active) t.last = PMPI_Wtime();
+}
+
+long bytes(int count, MPI_Datatype type) {
+  int size = 0;
+  PMPI_Type_size(type, &size);
+  return static_cast<long>(count) * size;
+}
+
+// A rank of `comm` as a rank of MPI_COMM_WORLD.
+int world(MPI_Comm comm, int rank) {
+  if (comm == MPI_COMM_WORLD || rank < 0) return rank;
+  MPI_Group group, world_group;
+  PMPI_Comm_group(comm, &group);
+  PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  int translated = rank;
+  PMPI_Group_translate_ranks(group, 1, &rank, world_group, &translated);
+  PMPI_Group_free(&group);
+  PMPI_Group_free(&world_group);
+  return translated;
+}
+
+void remember(MPI_Request request, int src, int dst, int tag) {
+  if (t.pending_count == t.pending_capacity) {
+    t.pending_capacity = t.pending_capacity ? 2 * t.pending_capacity : 256;
+    t.pending = static_cast<PendingRequest*>(std::realloc(t.pending, sizeof(PendingRequest) * t.pending_capacity));
+  }
+  t.pending[t.pending_count++] = {request, src, dst, tag};
+}
+
+// Writes the wait for `request` (before MPI frees it) and forgets it.
+void wait_for(MPI_Request request) {
+  if (request == MPI_REQUEST_NULL) return;
+  for (int i = 0; i < t.pending_count; ++i)
+    if (t.pending[i].request == request) {
+      std::fprintf(t.out, "%d wait %d %d %d\n", t.rank, t.pending[i].src, t.pending[i].dst, t.pending[i].tag);
+      t.pending[i] = t.pending[--t.pending_count];
+      return;
+    }
+  ++t.skipped[kUnknownRequest];
+}
+
+bool world_collective(MPI_Comm comm) {
+  if (comm == MPI_COMM_WORLD) return true;
+  ++t.skipped[kSubCommCollective];
+  return false;
+}
+
+void start(int* argc, char*** argv) {
+  (void)argc;
+  (void)argv;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &t.rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &t.size);
+  if (const char* dir = std::getenv("MAPSIM_TRACE_DIR")) std::snprintf(t.dir, sizeof t.dir, "%s", dir);
+  if (const char* flops = std::getenv("MAPSIM_TRACE_FLOPS")) t.flops = std::strtod(flops, nullptr);
+  if (const char* gap = std::getenv("MAPSIM_TRACE_MIN_GAP")) t.min_gap = std::strtod(gap, nullptr);
+  if (const char* mode = std::getenv("MAPSIM_TRACE_COMPUTE")) {
+    if (std::strcmp(mode, "sleep") == 0) t.compute = Tracer::Sleep;
+    if (std::strcmp(mode, "none") == 0) t.compute = Tracer::None;
+  }
+  if (t.rank == 0 && mkdir(t.dir, 0777) != 0 && errno != EEXIST)
+    std::fprintf(stderr, "mapsim-trace: cannot create %s: %s\n", t.dir, std::strerror(errno));
+  PMPI_Barrier(MPI_COMM_WORLD);
+  char path[4200];
+  std::snprintf(path, sizeof path, "%s/rank-%d.txt", t.dir, t.rank);
+  t.out = std::fopen(path, "w");
+  if (!t.out) {
+    std::fprintf(stderr, "mapsim-trace: cannot write %s: %s; not tracing\n", path, std::strerror(errno));
+    return;
+  }
+  t.buffer = static_cast<char*>(std::malloc(1 << 22));
+  setvbuf(t.out, t.buffer, _IOFBF, 1 << 22);
+  std::fprintf(t.out, "%d init\n", t.rank);
+  t.active = true;
+  leave();
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  start(argc, argv);
+  return rc;
+}
+
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  start(argc, argv);
+  return rc;
+}
+
+int MPI_Finalize() {
+  if (t.active) {
+    enter();
+    std::fprintf(t.out, "%d finalize\n", t.rank);
+    std::fclose(t.out);
+    std::free(t.buffer);
+    std::free(t.pending);
+    t.active = false;
+    long total[kSkipKinds];
+    PMPI_Reduce(t.skipped, total, kSkipKinds, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (t.rank == 0) {
+      char path[4200];
+      std::snprintf(path, sizeof path, "%s/index.txt", t.dir);
+      char absolute[4096];
+      const char* base = realpath(t.dir, absolute) ? absolute : t.dir;  // absolute paths, as SMPI opens them
+      if (FILE* index = std::fopen(path, "w")) {
+        for (int r = 0; r < t.size; ++r) std::fprintf(index, "%s/rank-%d.txt\n", base, r);
+        std::fclose(index);
+      }
+      std::snprintf(path, sizeof path, "%s/skipped.txt", t.dir);
+      if (FILE* report = std::fopen(path, "w")) {
+        for (int k = 0; k < kSkipKinds; ++k) std::fprintf(report, "%ld %s\n", total[k], kSkipNames[k]);
+        std::fclose(report);
+      }
+      for (int k = 0; k < kSkipKinds; ++k)
+        if (total[k] > 0)
+          std::fprintf(stderr, "mapsim-trace: %ld %s could not be recorded (see %s/skipped.txt)\n", total[k],
+                       kSkipNames[k], t.dir);
+      std::fprintf(stderr, "mapsim-trace: %d ranks traced into %s/index.txt\n", t.size, t.dir);
+    }
+  }
+  return PMPI_Finalize();
+}
+
+int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  enter();
+  if (t.active) std::fprintf(t.out, "%d send %d %d %ld\n", t.rank, world(comm, dest), tag, bytes(count, type));
+  const int rc = PMPI_Send(buf, count, type, dest, tag, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  enter();
+  if (t.active) std::fprintf(t.out, "%d send %d %d %ld\n", t.rank, world(comm, dest), tag, bytes(count, type));
+  const int rc = PMPI_Ssend(buf, count, type, dest, tag, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request) {
+  enter();
+  const int rc = PMPI_Isend(buf, count, type, dest, tag, comm, request);
+  if (t.active) {
+    const int to = world(comm, dest);
+    std::fprintf(t.out, "%d isend %d %d %ld\n", t.rank, to, tag, bytes(count, type));
+    remember(*request, t.rank, to, tag);
+  }
+  leave();
+  return rc;
+}
+
+int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  enter();
+  MPI_Status local;
+  if (status == MPI_STATUS_IGNORE) status = &local;
+  const int rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
+  if (t.active) {
+    int received = 0;
+    PMPI_Get_count(status, type, &received);
+    // Written after the call: MPI_ANY_SOURCE / MPI_ANY_TAG resolve to what actually arrived.
+    std::fprintf(t.out, "%d recv %d %d %ld\n", t.rank, world(comm, status->MPI_SOURCE), status->MPI_TAG,
+                 bytes(received, type));
+  }
+  leave();
+  return rc;
+}
+
+int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
+  enter();
+  const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
+  if (t.active) {
+    if (source == MPI_ANY_SOURCE) {
+      ++t.skipped[kAnySourceIrecv];
+    } else {
+      const int from = world(comm, source);
+      std::fprintf(t.out, "%d irecv %d %d %ld\n", t.rank, from, tag, bytes(count, type));
+      remember(*request, from, t.rank, tag);
+    }
+  }
+  leave();
+  return rc;
+}
+
+int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+  enter();
+  MPI_Status local;
+  if (status == MPI_STATUS_IGNORE) status = &local;
+  const int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                               recvtag, comm, status);
+  if (t.active) {
+    // Written as its two halves so that the tags survive (sendRecv in TI traces has tag 0).
+    std::fprintf(t.out, "%d isend %d %d %ld\n", t.rank, world(comm, dest), sendtag, bytes(sendcount, sendtype));
+    std::fprintf(t.out, "%d recv %d %d %ld\n", t.rank, world(comm, status->MPI_SOURCE), status->MPI_TAG,
+                 bytes(recvcount, recvtype));
+    std::fprintf(t.out, "%d wait %d %d %d\n", t.rank, t.rank, world(comm, dest), sendtag);
+  }
+  leave();
+  return rc;
+}
+
+int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  enter();
+  if (t.active) wait_for(*request);
+  const int rc = PMPI_Wait(request, status);
+  leave();
+  return rc;
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  enter();
+  if (t.active)
+    for (int i = 0; i < count; ++i) wait_for(requests[i]);
+  const int rc = PMPI_Waitall(count, requests, statuses);
+  leave();
+  return rc;
+}
+
+int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  enter();
+  const MPI_Request before = *request;
+  const int rc = PMPI_Test(request, flag, status);
+  if (t.active && *flag) wait_for(before);  // completed: as a wait at this point of the trace
+  leave();
+  return rc;
+}
+
+int MPI_Barrier(MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm)) std::fprintf(t.out, "%d barrier\n", t.rank);
+  const int rc = PMPI_Barrier(comm);
+  leave();
+  return rc;
+}
+
+int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm)) std::fprintf(t.out, "%d bcast %ld %d\n", t.rank, bytes(count, type), root);
+  const int rc = PMPI_Bcast(buf, count, type, root, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm)) std::fprintf(t.out, "%d reduce %ld 0 %d\n", t.rank, bytes(count, type), root);
+  const int rc = PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm)) std::fprintf(t.out, "%d allreduce %ld 0\n", t.rank, bytes(count, type));
+  const int rc = PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm))
+    std::fprintf(t.out, "%d alltoall %ld %ld\n", t.rank, bytes(sendcount, sendtype), bytes(recvcount, recvtype));
+  const int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm))
+    std::fprintf(t.out, "%d allgather %ld %ld\n", t.rank, bytes(sendcount, sendtype), bytes(recvcount, recvtype));
+  const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm))
+    std::fprintf(t.out, "%d gather %ld %ld %d\n", t.rank, bytes(sendcount, sendtype),
+                 t.rank == root ? bytes(recvcount, recvtype) : bytes(sendcount, sendtype), root);
+  const int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm))
+    std::fprintf(t.out, "%d scatter %ld %ld %d\n", t.rank,
+                 t.rank == root ? bytes(sendcount, sendtype) : bytes(recvcount, recvtype), bytes(recvcount, recvtype), root);
+  const int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  leave();
+  return rc;
+}
+
+}  // extern "C"
