@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The PMPI tracer end to end: record tests/mpi/trace_program.c under mpirun, check the trace against
 # what the program sends, and replay it. Usage: mpi_trace_test.sh MAPSIM LIBTRACE PROGRAM
-# Exit 77 (skipped) when no mpirun is installed.
+# [FORTRAN_PROGRAM]. Exit 77 (skipped) when no mpirun is installed.
 set -uo pipefail
-mapsim=$1 lib=$2 program=$3
+mapsim=$1 lib=$2 program=$3 fortran=${4:-}
 command -v mpirun >/dev/null || { echo "mpirun not found: tracer test skipped"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -52,4 +52,18 @@ check "message counts and bytes per pair" test $? -eq 0
 "$mapsim" simulate --topology tree2:switches=2,nodes_per_switch=4 --trace "$tmp/trace/index.txt" --model store-and-forward \
   --json >"$tmp/replay.json"
 check "the trace replays" test $? -eq 0
+if command -v smpirun >/dev/null; then
+  "$mapsim" topo tree2:switches=2,nodes_per_switch=4 --export simgrid -o "$tmp/platform.xml" 2>/dev/null
+  for i in 0 1 2 3 4 5 6 7; do echo "node-$i"; done >"$tmp/hosts"
+  smpirun -np 8 -platform "$tmp/platform.xml" -hostfile "$tmp/hosts" -replay "$tmp/trace/index.txt" \
+    --log=root.thres:critical >/dev/null 2>&1
+  check "smpirun -replay accepts the trace" test $? -eq 0
+fi
+if [ -n "$fortran" ]; then
+  MAPSIM_TRACE_DIR="$tmp/ftrace" mpirun "${root[@]}" --oversubscribe -np 2 -x LD_PRELOAD="$lib" -x MAPSIM_TRACE_DIR \
+    "$fortran" 2>/dev/null
+  check "Fortran send recorded" grep -q "^0 send 1 7 40$" "$tmp/ftrace/rank-0.txt"
+  check "Fortran recv recorded" grep -q "^1 recv 0 7 40$" "$tmp/ftrace/rank-1.txt"
+  check "Fortran allreduce recorded" grep -q "^1 allreduce 40 0$" "$tmp/ftrace/rank-1.txt"
+fi
 exit $failed

@@ -119,9 +119,7 @@ bool world_collective(MPI_Comm comm) {
   return false;
 }
 
-void start(int* argc, char*** argv) {
-  (void)argc;
-  (void)argv;
+void start() {
   PMPI_Comm_rank(MPI_COMM_WORLD, &t.rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &t.size);
   if (const char* dir = std::getenv("MAPSIM_TRACE_DIR")) std::snprintf(t.dir, sizeof t.dir, "%s", dir);
@@ -148,23 +146,7 @@ void start(int* argc, char*** argv) {
   leave();
 }
 
-}  // namespace
-
-extern "C" {
-
-int MPI_Init(int* argc, char*** argv) {
-  const int rc = PMPI_Init(argc, argv);
-  start(argc, argv);
-  return rc;
-}
-
-int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
-  const int rc = PMPI_Init_thread(argc, argv, required, provided);
-  start(argc, argv);
-  return rc;
-}
-
-int MPI_Finalize() {
+void finish() {
   if (t.active) {
     enter();
     std::fprintf(t.out, "%d finalize\n", t.rank);
@@ -195,6 +177,26 @@ int MPI_Finalize() {
       std::fprintf(stderr, "mapsim-trace: %d ranks traced into %s/index.txt\n", t.size, t.dir);
     }
   }
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  start();
+  return rc;
+}
+
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  start();
+  return rc;
+}
+
+int MPI_Finalize() {
+  finish();
   return PMPI_Finalize();
 }
 
@@ -373,6 +375,140 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   const int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   leave();
   return rc;
+}
+
+}  // extern "C"
+
+// Fortran bindings (Open MPI's and MPICH's mpif.h / `use mpi` symbols, gfortran naming): record
+// through the C helpers, then call the Fortran PMPI entry with the caller's arguments untouched.
+// The PMPI symbols are weak so that C programs, which do not load the Fortran library, still work.
+extern "C" {
+#define MAPSIM_PMPI(ret, name, args) ret name args __attribute__((weak));
+MAPSIM_PMPI(void, pmpi_init_, (MPI_Fint*))
+MAPSIM_PMPI(void, pmpi_finalize_, (MPI_Fint*))
+MAPSIM_PMPI(void, pmpi_send_, (void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MAPSIM_PMPI(void, pmpi_isend_, (void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MAPSIM_PMPI(void, pmpi_recv_, (void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MAPSIM_PMPI(void, pmpi_irecv_, (void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MAPSIM_PMPI(void, pmpi_wait_, (MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MAPSIM_PMPI(void, pmpi_waitall_, (MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MAPSIM_PMPI(void, pmpi_barrier_, (MPI_Fint*, MPI_Fint*))
+MAPSIM_PMPI(void, pmpi_bcast_, (void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MAPSIM_PMPI(void, pmpi_reduce_, (void*, void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MAPSIM_PMPI(void, pmpi_allreduce_, (void*, void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MAPSIM_PMPI(void, pmpi_alltoall_, (void*, MPI_Fint*, MPI_Fint*, void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+#undef MAPSIM_PMPI
+
+void mpi_init_(MPI_Fint* ierr) {
+  pmpi_init_(ierr);
+  start();
+}
+
+void mpi_finalize_(MPI_Fint* ierr) {
+  finish();
+  pmpi_finalize_(ierr);
+}
+
+void mpi_send_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_Fint* tag, MPI_Fint* comm, MPI_Fint* ierr) {
+  enter();
+  if (t.active) emit("send", {world(MPI_Comm_f2c(*comm), *dest), *tag, bytes(*count, MPI_Type_f2c(*type))});
+  pmpi_send_(buf, count, type, dest, tag, comm, ierr);
+  leave();
+}
+
+void mpi_isend_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_Fint* tag, MPI_Fint* comm,
+                MPI_Fint* request, MPI_Fint* ierr) {
+  enter();
+  pmpi_isend_(buf, count, type, dest, tag, comm, request, ierr);
+  if (t.active) {
+    const int to = world(MPI_Comm_f2c(*comm), *dest);
+    emit("isend", {to, *tag, bytes(*count, MPI_Type_f2c(*type))});
+    remember(MPI_Request_f2c(*request), t.rank, to, *tag);
+  }
+  leave();
+}
+
+// Recorded with the requested source and tag (Fortran's MPI_STATUS_IGNORE cannot be told apart):
+// a receive from MPI_ANY_SOURCE or with MPI_ANY_TAG is counted as not recordable.
+void mpi_recv_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* source, MPI_Fint* tag, MPI_Fint* comm,
+               MPI_Fint* status, MPI_Fint* ierr) {
+  enter();
+  pmpi_recv_(buf, count, type, source, tag, comm, status, ierr);
+  if (t.active) {
+    if (*source == MPI_ANY_SOURCE || *tag == MPI_ANY_TAG) ++t.skipped[kAnySourceIrecv];
+    else emit("recv", {world(MPI_Comm_f2c(*comm), *source), *tag, bytes(*count, MPI_Type_f2c(*type))});
+  }
+  leave();
+}
+
+void mpi_irecv_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* source, MPI_Fint* tag, MPI_Fint* comm,
+                MPI_Fint* request, MPI_Fint* ierr) {
+  enter();
+  pmpi_irecv_(buf, count, type, source, tag, comm, request, ierr);
+  if (t.active) {
+    if (*source == MPI_ANY_SOURCE) {
+      ++t.skipped[kAnySourceIrecv];
+    } else {
+      const int from = world(MPI_Comm_f2c(*comm), *source);
+      emit("irecv", {from, *tag, bytes(*count, MPI_Type_f2c(*type))});
+      remember(MPI_Request_f2c(*request), from, t.rank, *tag);
+    }
+  }
+  leave();
+}
+
+void mpi_wait_(MPI_Fint* request, MPI_Fint* status, MPI_Fint* ierr) {
+  enter();
+  if (t.active) wait_for(MPI_Request_f2c(*request));
+  pmpi_wait_(request, status, ierr);
+  leave();
+}
+
+void mpi_waitall_(MPI_Fint* count, MPI_Fint* requests, MPI_Fint* statuses, MPI_Fint* ierr) {
+  enter();
+  if (t.active)
+    for (int i = 0; i < *count; ++i) wait_for(MPI_Request_f2c(requests[i]));
+  pmpi_waitall_(count, requests, statuses, ierr);
+  leave();
+}
+
+void mpi_barrier_(MPI_Fint* comm, MPI_Fint* ierr) {
+  enter();
+  if (t.active && world_collective(MPI_Comm_f2c(*comm))) emit("barrier", {});
+  pmpi_barrier_(comm, ierr);
+  leave();
+}
+
+void mpi_bcast_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr) {
+  enter();
+  if (t.active && world_collective(MPI_Comm_f2c(*comm))) emit("bcast", {bytes(*count, MPI_Type_f2c(*type)), *root});
+  pmpi_bcast_(buf, count, type, root, comm, ierr);
+  leave();
+}
+
+void mpi_reduce_(void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* op, MPI_Fint* root,
+                 MPI_Fint* comm, MPI_Fint* ierr) {
+  enter();
+  if (t.active && world_collective(MPI_Comm_f2c(*comm))) emit("reduce", {bytes(*count, MPI_Type_f2c(*type)), 0, *root});
+  pmpi_reduce_(sendbuf, recvbuf, count, type, op, root, comm, ierr);
+  leave();
+}
+
+void mpi_allreduce_(void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* op, MPI_Fint* comm,
+                    MPI_Fint* ierr) {
+  enter();
+  if (t.active && world_collective(MPI_Comm_f2c(*comm))) emit("allreduce", {bytes(*count, MPI_Type_f2c(*type)), 0});
+  pmpi_allreduce_(sendbuf, recvbuf, count, type, op, comm, ierr);
+  leave();
+}
+
+void mpi_alltoall_(void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf, MPI_Fint* recvcount,
+                   MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr) {
+  enter();
+  if (t.active && world_collective(MPI_Comm_f2c(*comm)))
+    emit("alltoall", {bytes(*sendcount, MPI_Type_f2c(*sendtype)), bytes(*recvcount, MPI_Type_f2c(*recvtype))});
+  pmpi_alltoall_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+  leave();
 }
 
 }  // extern "C"
