@@ -43,7 +43,7 @@ for r in range(n):
     add(r, (r + 2) % n, 5000)
 assert s["ranks"] == n, s
 assert s["messages"] == 44 and s["bytes"] == sum(expected.values()) == 120000, s
-assert s["collectives"] == 4 * n, s  # bcast, allreduce, alltoall, barrier on MPI_COMM_WORLD
+assert s["collectives"] == 10 * n, s  # bcast, allreduce, alltoall, barrier, 5 v-collectives and scan on MPI_COMM_WORLD
 got = {(int(r["src"]), int(r["dst"])): float(r["p2p_bytes"]) for r in csv.DictReader(open(sys.argv[2]))}
 got = {k: v for k, v in got.items() if v > 0}
 assert got == {k: float(v) for k, v in expected.items()}, (got, expected)

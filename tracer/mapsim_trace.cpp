@@ -377,6 +377,98 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   return rc;
 }
 
+
+// The v-collectives: per-rank byte counts follow the action, as SimGrid's replayer reads them.
+void emit_counts(const int* counts, MPI_Datatype type) {
+  const long unit = bytes(1, type);
+  for (int r = 0; r < t.size; ++r) std::fprintf(t.out, " %ld", counts ? counts[r] * unit : 0L);
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                  const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm)) {
+    long sent = 0, received = 0;
+    for (int r = 0; r < t.size; ++r) sent += bytes(sendcounts[r], sendtype), received += bytes(recvcounts[r], recvtype);
+    std::fprintf(t.out, "%d alltoallv %ld", t.rank, sent);
+    emit_counts(sendcounts, sendtype);
+    std::fprintf(t.out, " %ld", received);
+    emit_counts(recvcounts, recvtype);
+    std::fputc('\n', t.out);
+  }
+  const int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                   const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm)) {
+    std::fprintf(t.out, "%d allgatherv %ld", t.rank, bytes(sendcount, sendtype));
+    emit_counts(recvcounts, recvtype);
+    std::fputc('\n', t.out);
+  }
+  const int rc = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm)) {
+    std::fprintf(t.out, "%d gatherv %ld", t.rank, bytes(sendcount, sendtype));
+    emit_counts(t.rank == root ? recvcounts : nullptr, recvtype);  // only the root's counts are defined
+    std::fprintf(t.out, " %d\n", root);
+  }
+  const int rc = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm)) {
+    std::fprintf(t.out, "%d scatterv", t.rank);
+    emit_counts(t.rank == root ? sendcounts : nullptr, sendtype);
+    std::fprintf(t.out, " %ld %d\n", bytes(recvcount, recvtype), root);
+  }
+  const int rc = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
+                       MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm)) {
+    std::fprintf(t.out, "%d reducescatter", t.rank);
+    emit_counts(recvcounts, type);
+    std::fprintf(t.out, " 0\n");
+  }
+  const int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm)) emit("scan", {bytes(count, type), 0});
+  const int rc = PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
+  leave();
+  return rc;
+}
+
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  enter();
+  if (t.active && world_collective(comm)) emit("exscan", {bytes(count, type), 0});
+  const int rc = PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
+  leave();
+  return rc;
+}
+
 }  // extern "C"
 
 // Fortran bindings (Open MPI's and MPICH's mpif.h / `use mpi` symbols, gfortran naming): record

@@ -45,6 +45,15 @@ int main(int argc, char** argv) {
   MPI_Allreduce(&value, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   MPI_Alltoall(buf, 10, MPI_BYTE, other, 10, MPI_BYTE, MPI_COMM_WORLD);
   MPI_Barrier(MPI_COMM_WORLD);
+  /* v-collectives: rank r and rank i exchange r + i + 1 bytes; rank i contributes i + 1 bytes */
+  int pair[64], own[64], displs[64];
+  for (int i = 0; i < size; ++i) pair[i] = rank + i + 1, own[i] = i + 1, displs[i] = 64 * i;
+  MPI_Alltoallv(buf, pair, displs, MPI_BYTE, other, pair, displs, MPI_BYTE, MPI_COMM_WORLD);
+  MPI_Allgatherv(buf, rank + 1, MPI_BYTE, other, own, displs, MPI_BYTE, MPI_COMM_WORLD);
+  MPI_Gatherv(buf, rank + 1, MPI_BYTE, other, own, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+  MPI_Scatterv(buf, own, displs, MPI_BYTE, other, rank + 1, MPI_BYTE, 0, MPI_COMM_WORLD);
+  MPI_Reduce_scatter(buf, other, own, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+  MPI_Scan(&value, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 
   MPI_Comm parity;
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &parity);
