@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -259,9 +260,11 @@ std::ifstream open(const std::string& path, const std::string& referrer) {
   return in;
 }
 
-// Parses every line of `path` whose rank field is `only_rank` (or all when -1) into `ranks`.
+// Parses every line of `path` whose rank field is `only_rank` (or all when -1), handing each action
+// to `sink` with its rank's trace (whose counts pool holds the action's v-collective counts).
+using Sink = std::function<void(int rank, Action&& action, RankTrace& trace)>;
 void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& ranks, const std::string& referrer,
-                bool legacy) {
+                bool legacy, const Sink& sink) {
   std::ifstream in = open(path, referrer);
   std::vector<int> default_type(ranks.size(), 1);
   std::string text;
@@ -282,7 +285,7 @@ void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& 
     p.set_default_type(default_type[r]);
     Action a = parse_action(p, ranks[r], default_type[r], legacy);
     a.line = static_cast<uint32_t>(line);
-    ranks[r].actions.push_back(a);
+    sink(static_cast<int>(r), std::move(a), ranks[r]);
   }
 }
 
@@ -300,8 +303,11 @@ int datatype_size(int id) {
   return kDatatypeSizes[id];
 }
 
-Trace read_ti_trace(const std::string& path, bool legacy) {
-  Trace trace;
+namespace {
+
+// Reads the trace at `path` rank file by rank file (an index) or in one pass (a shared file, after a
+// first pass that counts the ranks); `trace` gets one RankTrace per rank, without actions.
+void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& sink) {
   if (looks_like_index(path)) {
     std::ifstream in = open(path, "");
     std::vector<std::pair<std::string, int>> files;
@@ -315,14 +321,14 @@ Trace read_ti_trace(const std::string& path, bool legacy) {
         file = std::filesystem::path(path).parent_path() / file;
       files.emplace_back(file.string(), line);
     }
-    if (files.size() == 1) return read_ti_trace(files[0].first, legacy);  // SMPI: a one-line index names a shared trace
+    if (files.size() == 1) return read_into(files[0].first, legacy, trace, sink);  // SMPI: a one-line index names a shared trace
     trace.ranks.resize(files.size());
     for (size_t r = 0; r < files.size(); ++r) {
       trace.ranks[r].file = files[r].first;
       parse_file(files[r].first, static_cast<int>(r), trace.ranks,
-                 path + ":" + std::to_string(files[r].second) + ": ", legacy);
+                 path + ":" + std::to_string(files[r].second) + ": ", legacy, sink);
     }
-    return trace;
+    return;
   }
   // One shared file: the ranks are 0..max rank seen.
   std::ifstream in = open(path, "");
@@ -340,8 +346,24 @@ Trace read_ti_trace(const std::string& path, bool legacy) {
   if (max_rank < 0) throw Error(path + ": empty trace: expected 'RANK ACTION ...' lines");
   trace.ranks.resize(max_rank + 1);
   for (auto& rank : trace.ranks) rank.file = path;
-  parse_file(path, -1, trace.ranks, "", legacy);
+  parse_file(path, -1, trace.ranks, "", legacy, sink);
+}
+
+}  // namespace
+
+Trace read_ti_trace(const std::string& path, bool legacy) {
+  Trace trace;
+  read_into(path, legacy, trace, [](int, Action&& a, RankTrace& rank) { rank.actions.push_back(a); });
   return trace;
+}
+
+int visit_ti_trace(const std::string& path, bool legacy, const ActionVisitor& visit) {
+  Trace trace;
+  read_into(path, legacy, trace, [&](int r, Action&& a, RankTrace& rank) {
+    visit(r, a, rank);
+    rank.counts.clear();  // consumed: memory stays bounded by one action
+  });
+  return trace.num_ranks();
 }
 
 namespace {

@@ -5,6 +5,7 @@
 // init line has an argument); actions here carry bytes.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,12 @@ struct Trace {
 // line, a rank out of range or a missing file. `legacy`: SimGrid's old point-to-point format without
 // tags ("send PEER SIZE [TYPE]"), read with tag 0.
 Trace read_ti_trace(const std::string& path, bool legacy = false);
+
+// Streams a trace without keeping it: `visit` gets every action in file order (rank by rank for an
+// index) with its rank's file name and, for v-collectives, the counts pool (valid during the call
+// only). Returns the rank count.
+using ActionVisitor = std::function<void(int rank, const Action& action, const RankTrace& context)>;
+int visit_ti_trace(const std::string& path, bool legacy, const ActionVisitor& visit);
 
 // Writes `trace` as index.txt plus rank-N.txt files in `directory` (created), in the format
 // SimGrid 3.32 replays (sizes in bytes, datatype MPI_BYTE). Returns the index path.

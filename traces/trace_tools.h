@@ -1,6 +1,6 @@
-// Looking into a TI trace without running it: what it holds (trace_stats) and whether it can run
-// (check_trace: unmatched sends and receives, waits without a request, ranks whose collectives
-// disagree). Every problem names the file and line.
+// Looking into a TI trace without running it or loading it whole (streamed, rank file by rank file):
+// what it holds (trace_stats) and whether it can run (check_trace: unmatched sends and receives,
+// waits without a request, ranks whose collectives disagree). Every problem names the file and line.
 #pragma once
 #include <map>
 #include <string>
@@ -20,9 +20,10 @@ struct TraceStats {
   double sleep_seconds = 0;
 };
 
-TraceStats trace_stats(const Trace& trace);
+TraceStats trace_stats(const std::string& path, bool legacy = false);
 
-// At most `limit` problems, in rank order.
-std::vector<std::string> check_trace(const Trace& trace, size_t limit = 20);
+// At most `limit` problems. Memory: counters per (source, destination, tag) and one entry per
+// collective call; a second pass finds the lines of unmatched messages.
+std::vector<std::string> check_trace(const std::string& path, bool legacy = false, size_t limit = 20);
 
 }  // namespace mapsim

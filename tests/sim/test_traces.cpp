@@ -81,10 +81,10 @@ TEST_CASE("bad traces: one-line errors with file and line") {
 }
 
 TEST_CASE("trace stats count actions, point-to-point messages, bytes, collectives and compute") {
-  const Trace t = read_ti_trace(temp_file("stats.txt", "0 init\n0 send 1 0 100\n0 compute 5e6\n0 bcast 10\n"
-                                                       "1 init\n1 recv 0 0 100\n1 isend 0 3 50 0\n1 wait 1 0 3\n1 bcast 10\n"
-                                                       "0 recv 1 3 400\n1 sleep 0.5\n"));
-  const TraceStats s = trace_stats(t);
+  const std::string f = temp_file("stats.txt", "0 init\n0 send 1 0 100\n0 compute 5e6\n0 bcast 10\n"
+                                               "1 init\n1 recv 0 0 100\n1 isend 0 3 50 0\n1 wait 1 0 3\n1 bcast 10\n"
+                                               "0 recv 1 3 400\n1 sleep 0.5\n");
+  const TraceStats s = trace_stats(f);
   CHECK(s.ranks == 2);
   CHECK(s.messages == 2);
   CHECK(s.bytes == 100 + 50 * 8);  // datatype id 0 has 8 bytes
@@ -92,13 +92,13 @@ TEST_CASE("trace stats count actions, point-to-point messages, bytes, collective
   CHECK(s.flops == 5e6);
   CHECK(s.sleep_seconds == 0.5);
   CHECK(s.actions.at("wait") == 1);
-  CHECK(check_trace(t).empty());
+  CHECK(check_trace(f).empty());
 }
 
 TEST_CASE("trace check names unmatched messages, orphan waits and disagreeing collectives by file and line") {
   const std::string f = temp_file("check.txt", "0 send 1 0 100\n0 send 1 0 100\n1 recv 0 0 100\n1 recv 0 5 10\n"
                                                "0 wait 0 1 7\n0 bcast 10\n1 allreduce 10 0\n0 barrier\n");
-  const std::vector<std::string> problems = check_trace(read_ti_trace(f));
+  const std::vector<std::string> problems = check_trace(f);
   REQUIRE(problems.size() == 4);
   CHECK(problems[0] == f + ":5: rank 0 waits for (0, 1, tag 7) but has no such isend or irecv pending");
   CHECK(problems[1] == f + ":2: 1 send(s) from rank 0 to rank 1 tag 0 have no matching receive (the first is here)");
@@ -113,7 +113,7 @@ TEST_CASE("SimGrid's old tag-less format reads with tag 0 when asked, and is ref
   CHECK(t.ranks[0].actions[0].tag == 0);
   CHECK(t.ranks[0].actions[0].bytes == 100);
   CHECK(t.ranks[1].actions[0].bytes == 800);
-  CHECK(check_trace(t).empty());
+  CHECK(check_trace(f, true).empty());
   // Converted: the current format, which reads back without the flag.
   write_ti_trace_file(t, temp_path("legacy-converted.txt"));
   CHECK(read_ti_trace(temp_path("legacy-converted.txt")).ranks[1].actions[0].bytes == 800);
@@ -125,4 +125,17 @@ TEST_CASE("trace:PATH is a process topology: the trace's point-to-point volume p
   CHECK(g.num_tasks() == 3);
   CHECK(g.edges().size() == 2);
   CHECK(make_process_graph_or_trace("ring:4").num_tasks() == 4);
+}
+
+TEST_CASE("trace check streams index files and notices a rank that skips a collective") {
+  const std::string f = temp_file("skip.txt", "0 bcast 10\n0 barrier\n1 bcast 10\n");
+  const std::vector<std::string> problems = check_trace(f);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0] == f + ":2: rank 1 calls 1 collectives, rank 0 2");
+  const std::string alone = temp_file("alone.txt", "0 barrier\n1 compute 10\n");
+  REQUIRE(check_trace(alone).size() == 1);
+  CHECK(check_trace(alone)[0] == alone + ":1: rank 1 calls 0 collectives, rank 0 1");
+  const std::string index = write_ti_trace(make_workload("exchange:size=64", make_process_graph("mesh:4x4")), temp_path("stream"));
+  CHECK(check_trace(index).empty());
+  CHECK(trace_stats(index).messages == 48);
 }
