@@ -8,10 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.h"
-#include "sim/simulate.h"
+#include "sim/workload.h"
 #include "topologies/atomic_file.h"
 #include "topologies/error.h"
-#include "topologies/network_factory.h"
 #include "topologies/units.h"
 #include "traces/trace_tools.h"
 
@@ -47,51 +46,22 @@ int check(const TraceOptions& o) {
   return problems.empty() ? 0 : 1;
 }
 
-// Every message of a replay on one ideal switch, collectives expanded into their point-to-point
-// messages (MPICH's algorithms, as the engine runs them).
 void matrix(const TraceOptions& o) {
-  if (o.output.empty()) throw Error("trace matrix: give -o M.csv");
-  const Trace trace = read_ti_trace(o.path, o.legacy);
-  const int n = trace.num_ranks();
-  RoutedNetwork crossbar(make_network("tree2:switches=1,nodes_per_switch=" + std::to_string(n)));
-  Placement placement(n);
-  for (int r = 0; r < n; ++r) placement[r] = r;
-  SimOptions options;
-  options.model = Fidelity::StoreAndForward;
-  options.envelope = 0;
-  options.record_messages = true;
-  const SimResult result = simulate(crossbar, placement, trace, options);
-  struct Cell {
-    double p2p_bytes = 0, collective_bytes = 0;
-    long p2p = 0, collective = 0;
-  };
-  std::map<std::pair<int, int>, Cell> cells;
-  for (const MessageRecord& m : result.message_log) {
-    Cell& c = cells[{m.src, m.dst}];
-    (m.collective ? c.collective_bytes : c.p2p_bytes) += m.bytes;
-    ++(m.collective ? c.collective : c.p2p);
-  }
+  const auto cells = communication_matrix(o.path, o.legacy);
+  long messages = 0;
   write_file_atomically(o.output, [&](std::ostream& out) {
     out << "src,dst,bytes,messages,p2p_bytes,p2p_messages,collective_bytes,collective_messages\n";
-    for (const auto& [pair, c] : cells)
+    for (const auto& [pair, c] : cells) {
       out << pair.first << "," << pair.second << "," << format_exact(c.p2p_bytes + c.collective_bytes) << ","
-          << c.p2p + c.collective << "," << format_exact(c.p2p_bytes) << "," << c.p2p << ","
-          << format_exact(c.collective_bytes) << "," << c.collective << "\n";
+          << c.p2p_messages + c.collective_messages << "," << format_exact(c.p2p_bytes) << "," << c.p2p_messages << ","
+          << format_exact(c.collective_bytes) << "," << c.collective_messages << "\n";
+      messages += c.p2p_messages + c.collective_messages;
+    }
   });
-  std::cout << o.output << ": " << cells.size() << " communicating rank pairs, " << result.message_log.size()
-            << " messages\n";
+  std::cout << o.output << ": " << cells.size() << " communicating rank pairs, " << messages << " messages\n";
 }
 
-void convert(const TraceOptions& o) {
-  if (o.output.empty()) throw Error("trace convert: give -o DIR (index + rank files) or -o FILE --shared");
-  const Trace trace = read_ti_trace(o.path, o.legacy);
-  if (o.shared) {
-    write_ti_trace_file(trace, o.output);
-    std::cout << o.output << "\n";
-  } else {
-    std::cout << write_ti_trace(trace, o.output) << "\n";
-  }
-}
+void convert(const TraceOptions& o) { std::cout << convert_ti_trace(o.path, o.legacy, o.output, o.shared) << "\n"; }
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <map>
 #include <numeric>
 
+#include "sim/ops.h"
 #include "topologies/error.h"
 #include "topologies/random.h"
 #include "topologies/spec.h"
@@ -104,6 +105,22 @@ Trace make_workload(const std::string& text, const ProcessGraph& graph) {
   }
   finish_trace(trace);
   return trace;
+}
+
+std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string& path, bool legacy) {
+  std::map<std::pair<int, int>, PairVolume> cells;
+  std::vector<sim::Op> ops;
+  visit_ti_trace(path, legacy, [&](int rank, const Action& a, const RankTrace& context, int ranks) {
+    ops.clear();
+    sim::expand_action(a, context, rank, ranks, ops);
+    for (const sim::Op& op : ops) {
+      if (op.kind != sim::Op::Isend || op.peer == rank) continue;
+      PairVolume& cell = cells[{rank, op.peer}];
+      (op.collective ? cell.collective_bytes : cell.p2p_bytes) += op.amount;
+      ++(op.collective ? cell.collective_messages : cell.p2p_messages);
+    }
+  });
+  return cells;
 }
 
 ProcessGraph make_process_graph_or_trace(const std::string& spec) {

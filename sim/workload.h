@@ -6,6 +6,7 @@
 //   alltoall[:size=B,iterations=I]            MPI_Alltoall of B bytes per pair
 //   permutation[:size=B,seed=S,iterations=I]  rank r sends to p(r) for a random permutation p
 #pragma once
+#include <map>
 #include <string>
 
 #include "mappers/process_graph.h"
@@ -22,5 +23,14 @@ ProcessGraph make_process_graph_or_trace(const std::string& spec);
 // The point-to-point communication of a trace as a process graph (bytes per rank pair, both
 // directions summed), so that mappers can place a recorded program. Collectives are not counted.
 ProcessGraph trace_process_graph(const Trace& trace);
+
+// Bytes and messages per (source, destination) rank pair of a trace on disk, streamed: point to
+// point as written, collectives expanded into the messages of the engine's MPICH algorithms (which
+// depend on the ranks and sizes only, not on timing).
+struct PairVolume {
+  double p2p_bytes = 0, collective_bytes = 0;
+  long p2p_messages = 0, collective_messages = 0;
+};
+std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string& path, bool legacy = false);
 
 }  // namespace mapsim

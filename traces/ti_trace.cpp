@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <unordered_map>
 
@@ -360,7 +361,7 @@ Trace read_ti_trace(const std::string& path, bool legacy) {
 int visit_ti_trace(const std::string& path, bool legacy, const ActionVisitor& visit) {
   Trace trace;
   read_into(path, legacy, trace, [&](int r, Action&& a, RankTrace& rank) {
-    visit(r, a, rank);
+    visit(r, a, rank, trace.num_ranks());
     rank.counts.clear();  // consumed: memory stays bounded by one action
   });
   return trace.num_ranks();
@@ -420,13 +421,6 @@ void write_action(std::ostream& out, int r, const Action& a, const RankTrace& ra
 
 }  // namespace
 
-void write_ti_trace_file(const Trace& trace, const std::string& path) {
-  std::ofstream out(path);
-  for (int r = 0; r < trace.num_ranks(); ++r)
-    for (const Action& a : trace.ranks[r].actions) write_action(out, r, a, trace.ranks[r], trace.num_ranks());
-  if (!out) throw Error("cannot write trace file '" + path + "'");
-}
-
 std::string write_ti_trace(const Trace& trace, const std::string& directory) {
   namespace fs = std::filesystem;
   fs::create_directories(directory);
@@ -440,6 +434,47 @@ std::string write_ti_trace(const Trace& trace, const std::string& directory) {
     for (const Action& a : trace.ranks[r].actions) write_action(out, r, a, trace.ranks[r], n);
     if (!out) throw Error("cannot write trace file '" + file.string() + "'");
   }
+  if (!index_out) throw Error("cannot write '" + index.string() + "'");
+  return index.string();
+}
+
+std::string convert_ti_trace(const std::string& input, bool legacy, const std::string& output, bool shared) {
+  namespace fs = std::filesystem;
+  std::ofstream single;
+  std::map<int, std::ofstream> open_files;  // per-rank outputs; reopened in append mode when too many
+  int ranks = 0;
+  auto rank_file = [&](int r) { return fs::path(output) / ("rank-" + std::to_string(r) + ".txt"); };
+  visit_ti_trace(input, legacy, [&](int r, const Action& a, const RankTrace& context, int n) {
+    if (ranks == 0) {  // first action: create the outputs
+      ranks = n;
+      if (shared) {
+        single.open(output);
+        if (!single) throw Error("cannot write trace file '" + output + "'");
+      } else {
+        fs::create_directories(output);
+        for (int k = 0; k < n; ++k) std::ofstream(rank_file(k), std::ios::trunc);
+      }
+    }
+    if (shared) {
+      write_action(single, r, a, context, n);
+      return;
+    }
+    auto it = open_files.find(r);
+    if (it == open_files.end()) {
+      if (open_files.size() >= 256) open_files.clear();
+      it = open_files.emplace(r, std::ofstream(rank_file(r), std::ios::app)).first;
+      if (!it->second) throw Error("cannot write trace file '" + rank_file(r).string() + "'");
+    }
+    write_action(it->second, r, a, context, n);
+  });
+  if (shared) {
+    if (!single) throw Error("cannot write trace file '" + output + "'");
+    return output;
+  }
+  open_files.clear();
+  const fs::path index = fs::path(output) / "index.txt";
+  std::ofstream index_out(index);
+  for (int r = 0; r < ranks; ++r) index_out << fs::absolute(rank_file(r)).string() << "\n";
   if (!index_out) throw Error("cannot write '" + index.string() + "'");
   return index.string();
 }

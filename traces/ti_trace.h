@@ -60,15 +60,16 @@ Trace read_ti_trace(const std::string& path, bool legacy = false);
 
 // Streams a trace without keeping it: `visit` gets every action in file order (rank by rank for an
 // index) with its rank's file name and, for v-collectives, the counts pool (valid during the call
-// only). Returns the rank count.
-using ActionVisitor = std::function<void(int rank, const Action& action, const RankTrace& context)>;
+// only), and the trace's rank count. Returns the rank count.
+using ActionVisitor = std::function<void(int rank, const Action& action, const RankTrace& context, int ranks)>;
 int visit_ti_trace(const std::string& path, bool legacy, const ActionVisitor& visit);
 
 // Writes `trace` as index.txt plus rank-N.txt files in `directory` (created), in the format
 // SimGrid 3.32 replays (sizes in bytes, datatype MPI_BYTE). Returns the index path.
 std::string write_ti_trace(const Trace& trace, const std::string& directory);
-// Writes `trace` as one shared file (every rank's lines, rank by rank).
-void write_ti_trace_file(const Trace& trace, const std::string& path);
+// Rewrites the trace at `input` without loading it (streamed): as index.txt + rank-N.txt in the
+// directory `output`, or as the one shared file `output`. Returns the index or file path.
+std::string convert_ti_trace(const std::string& input, bool legacy, const std::string& output, bool shared);
 
 // Size in bytes of a SimGrid datatype id (smpi_datatype.cpp's table); throws on an unknown id.
 int datatype_size(int id);

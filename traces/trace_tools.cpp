@@ -39,7 +39,7 @@ void channels_of(int r, const Action& a, F&& f) {
 
 TraceStats trace_stats(const std::string& path, bool legacy) {
   TraceStats s;
-  s.ranks = visit_ti_trace(path, legacy, [&](int, const Action& a, const RankTrace&) {
+  s.ranks = visit_ti_trace(path, legacy, [&](int, const Action& a, const RankTrace&, int) {
     ++s.actions[action_name(a.type)];
     if (a.type == ActionType::Send || a.type == ActionType::Isend || a.type == ActionType::SendRecv) {
       ++s.messages;
@@ -69,7 +69,7 @@ std::vector<std::string> check_trace(const std::string& path, bool legacy, size_
   std::map<std::pair<int, Key>, long> open;  // per rank: isend/irecv not yet waited for
   std::vector<std::vector<Call>> calls;
   std::vector<std::string> files;  // per rank
-  const int ranks = visit_ti_trace(path, legacy, [&](int r, const Action& a, const RankTrace& rank) {
+  const int ranks = visit_ti_trace(path, legacy, [&](int r, const Action& a, const RankTrace& rank, int) {
     channels_of(r, a, [&](const Key& key, int side) { ++(side > 0 ? channels[key].sends : channels[key].recvs); });
     if (a.type == ActionType::Isend) ++open[{r, Key{r, a.peer, a.tag}}];
     if (a.type == ActionType::Irecv) ++open[{r, Key{a.peer, r, a.tag}}];
@@ -97,7 +97,7 @@ std::vector<std::string> check_trace(const std::string& path, bool legacy, size_
   }
   if (!unmatched.empty()) {
     std::map<std::pair<Key, int>, long> seen;
-    visit_ti_trace(path, legacy, [&](int r, const Action& a, const RankTrace& rank) {
+    visit_ti_trace(path, legacy, [&](int r, const Action& a, const RankTrace& rank, int) {
       channels_of(r, a, [&](const Key& key, int side) {
         auto it = unmatched.find({key, side});
         if (it == unmatched.end() || seen[{key, side}]++ != it->second) return;

@@ -114,9 +114,11 @@ TEST_CASE("SimGrid's old tag-less format reads with tag 0 when asked, and is ref
   CHECK(t.ranks[0].actions[0].bytes == 100);
   CHECK(t.ranks[1].actions[0].bytes == 800);
   CHECK(check_trace(f, true).empty());
-  // Converted: the current format, which reads back without the flag.
-  write_ti_trace_file(t, temp_path("legacy-converted.txt"));
+  // Converted (streamed): the current format, which reads back without the flag.
+  CHECK(convert_ti_trace(f, true, temp_path("legacy-converted.txt"), true) == temp_path("legacy-converted.txt"));
   CHECK(read_ti_trace(temp_path("legacy-converted.txt")).ranks[1].actions[0].bytes == 800);
+  const std::string index = convert_ti_trace(f, true, temp_path("legacy-split"), false);
+  CHECK(read_ti_trace(index).ranks[0].actions[0].tag == 0);
 }
 
 TEST_CASE("trace:PATH is a process topology: the trace's point-to-point volume per pair") {
@@ -138,4 +140,21 @@ TEST_CASE("trace check streams index files and notices a rank that skips a colle
   const std::string index = write_ti_trace(make_workload("exchange:size=64", make_process_graph("mesh:4x4")), temp_path("stream"));
   CHECK(check_trace(index).empty());
   CHECK(trace_stats(index).messages == 48);
+}
+
+TEST_CASE("the streamed communication matrix equals the replay's messages, collectives expanded") {
+  const Trace t = make_workload("alltoall:size=100", make_process_graph("ring:5"));
+  const std::string index = write_ti_trace(t, temp_path("matrix"));
+  const auto cells = communication_matrix(index);
+  CHECK(cells.size() == 20);  // every ordered pair of 5 ranks
+  for (const auto& [pair, c] : cells) {
+    CHECK(c.collective_bytes == 100);
+    CHECK(c.collective_messages == 1);
+    CHECK(c.p2p_messages == 0);
+  }
+  const std::string p2p = temp_file("p2p.txt", "0 send 1 0 70\n1 recv 0 0 70\n0 isend 1 4 30\n1 irecv 0 4 30\n0 wait 0 1 4\n1 wait 0 1 4\n");
+  const auto one = communication_matrix(p2p);
+  REQUIRE(one.size() == 1);
+  CHECK(one.at({0, 1}).p2p_bytes == 100);
+  CHECK(one.at({0, 1}).p2p_messages == 2);
 }
