@@ -33,6 +33,7 @@ const SpecField kProcess{{{"mesh", "dims"}, {"torus", "dims"}, {"ring", "tasks"}
                           {"pattern", "base"}},
                          {"graph", "trace"},
                          {"random", "pattern"}};
+const SpecField kPattern{{}, {}, {"permutation"}};
 const SpecField kAllocation{{{"list", "path"}}, {"list"}, {}};
 const SpecField kPlain{};
 
@@ -41,7 +42,8 @@ const SpecField* spec_field(const std::string& path) {
   if (path == "network") return &kNetwork;
   if (path == "workload.process") return &kProcess;
   if (path == "allocation") return &kAllocation;
-  if (path == "workload.pattern" || path == "model" || path == "ocs" || path == "mapping" || path.rfind("mapping.", 0) == 0) return &kPlain;
+  if (path == "workload.pattern") return &kPattern;
+  if (path == "model" || path == "ocs" || path == "mapping" || path.rfind("mapping.", 0) == 0) return &kPlain;
   return nullptr;
 }
 
@@ -282,11 +284,7 @@ void set_key_path(YAML::Node& document, const std::string& path, const YAML::Nod
 
 std::string Scenario::network_spec(int r) const { return with_seed(network, kNetwork, replicate_seed(r)); }
 std::string Scenario::process_spec(int r) const { return with_seed(process, kProcess, replicate_seed(r)); }
-std::string Scenario::pattern_spec(int r) const {
-  const Spec spec = Spec::parse(pattern);
-  if (spec.name() != "permutation" || spec.has("seed")) return pattern;
-  return pattern + (pattern.find(':') == std::string::npos ? ":" : ",") + "seed=" + std::to_string(replicate_seed(r));
-}
+std::string Scenario::pattern_spec(int r) const { return with_seed(pattern, kPattern, replicate_seed(r)); }
 
 Scenario parse_scenario(const YAML::Node& document, const std::string& source) {
   const YamlReader reader(source);
@@ -311,7 +309,7 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source) {
   } else {
     if (!workload["process"]) reader.fail(workload, "workload: missing 'process' (e.g. mesh:16x16) or 'trace'");
     s.process = resolve_spec_path(spec_text(reader, workload["process"], kProcess, "workload.process"), kProcess, source);
-    if (workload["pattern"]) s.pattern = spec_text(reader, workload["pattern"], kPlain, "workload.pattern");
+    if (workload["pattern"]) s.pattern = spec_text(reader, workload["pattern"], kPattern, "workload.pattern");
   }
 
   const YAML::Node mapping = document["mapping"];
