@@ -39,7 +39,12 @@ int main(int argc, char** argv) {
         models.push_back(parse_fidelity(list.substr(start, end - start)));
       }
     }
-    else sizes.push_back(std::atoi(argv[i]));
+    else if (std::atoi(argv[i]) >= 4) sizes.push_back(std::atoi(argv[i]));
+    else {
+      std::fprintf(stderr, "usage: bench_sim [--iterations I] [--models flow,store-and-forward,packet] [--no-smpi] [RANKS ...]\n"
+                           "  RANKS >= 4: a square stencil on an irregular network of that many nodes (default 256)\n");
+      return 2;
+    }
   }
   if (sizes.empty()) sizes = {256};
   std::printf("%6s %-18s %12s %10s %12s %10s %12s\n", "ranks", "model", "makespan_s", "wall_s", "events/s", "peak_MB",
