@@ -51,7 +51,6 @@ class OcsForwarding {
     if (hops_.empty()) return from == to ? 0 : -1;
     return hops_[static_cast<size_t>(from) * switches_ + to];
   }
-  const std::vector<Circuit>& circuits() const { return circuits_; }
   double metric(int from, int to) const;  // sum of 1 / bandwidth along the route, the distance vector's metric
 
  private:
