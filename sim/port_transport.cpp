@@ -24,7 +24,7 @@ class PortTransport : public Transport {
     const Network& net = routed.network();
     const int n = net.num_nodes();
     circuit_base_ = 2 * n + net.num_channels();
-    ports_.resize(circuit_base_ + 2 * circuits.size());
+    ports_.resize(circuit_base_);
     for (int i = 0; i < n; ++i) {
       const Node& node = net.node(i);
       const double switch_delay = net.switch_at(node.switch_id).router_delay;
@@ -35,15 +35,29 @@ class PortTransport : public Transport {
       const Link& link = net.link(c / 2);
       set_port(2 * n + c, link.bandwidth, link.latency + net.switch_at(net.channel_target(c)).router_delay);
     }
-    for (size_t p = circuit_base_; p < ports_.size(); ++p) {
-      set_port(static_cast<int>(p), options.ocs->bandwidth, options.ocs->latency);
-      ports_[p].busy = true;
+    if (options.ocs) circuit_bandwidth_ = options.ocs->bandwidth, circuit_latency_ = options.ocs->latency;
+    for (size_t k = 0; k < circuits.size(); ++k) add_circuit(static_cast<int>(k), options.ocs->setup_delay);
+  }
+
+  void add_circuit(int k, double ready) override {
+    const size_t first = circuit_base_ + 2 * static_cast<size_t>(k);
+    if (ports_.size() < first + 2) ports_.resize(first + 2);
+    for (size_t p = first; p < first + 2; ++p) {
+      set_port(static_cast<int>(p), circuit_bandwidth_, circuit_latency_);
+      ports_[p].busy = true;  // until set up
     }
-    if (!circuits.empty())
-      at(options.ocs->setup_delay, [this] {
-        ++events_;
-        for (size_t p = circuit_base_; p < ports_.size(); ++p) release(ports_[p]);
-      });
+    at(ready, [this, first] {
+      ++events_;
+      release(ports_[first]);
+      release(ports_[first + 1]);
+    });
+  }
+
+  bool circuit_idle(int k) const override {
+    const size_t first = circuit_base_ + 2 * static_cast<size_t>(k);
+    for (size_t p = first; p < first + 2; ++p)
+      if (ports_[p].busy || !ports_[p].queue.empty()) return false;
+    return true;
   }
 
   void start(int id, Message& m, const std::vector<Leg>& path, double) override {
@@ -142,6 +156,7 @@ class PortTransport : public Transport {
   const RoutedNetwork& routed_;
   const std::vector<Circuit>& circuits_;
   int circuit_base_ = 0;
+  double circuit_bandwidth_ = 1, circuit_latency_ = 0;
   std::vector<Message>& messages_;
   Delivered delivered_;
   double mtu_;

@@ -47,6 +47,10 @@ class Transport {
   virtual void start(int id, Message& message, const std::vector<Leg>& path, double latency) = 0;
   // Events the transport processed (timer and activity callbacks).
   virtual long events() const = 0;
+  // Optical circuits (port models): circuit k's two ports, usable from `ready`; whether both are
+  // idle (nothing in flight or queued), so that the circuit can be released.
+  virtual void add_circuit(int k, double ready) = 0;
+  virtual bool circuit_idle(int k) const = 0;
 };
 
 // Runs `callback` at simulated time `date` on SimGrid's event queue.

@@ -19,8 +19,11 @@ OcsConfig parse_ocs(const std::string& text, const Network& net) {
   if (pathways < 0 || pathways > (1L << 24)) throw Error("bad spec '" + text + "': pathways must be in 0..16777216");
   ocs.pathways = static_cast<int>(pathways);
   const std::string policy = spec.get_string("policy", "sp");
-  if (policy != "sp" && policy != "cp") throw Error("bad spec '" + text + "': policy must be sp or cp, got '" + policy + "'");
-  ocs.policy = policy == "sp" ? PathwayPolicy::SwitchPartitioning : PathwayPolicy::CommunicationPartitioning;
+  if (policy != "sp" && policy != "cp" && policy != "dynamic")
+    throw Error("bad spec '" + text + "': policy must be sp, cp or dynamic, got '" + policy + "'");
+  ocs.policy = policy == "sp"   ? PathwayPolicy::SwitchPartitioning
+               : policy == "cp" ? PathwayPolicy::CommunicationPartitioning
+                                : PathwayPolicy::Dynamic;
   ocs.bandwidth = spec.get_bandwidth("bandwidth", ocs.bandwidth);
   ocs.latency = spec.get_time("latency", ocs.latency);
   ocs.setup_delay = spec.get_time("setup", ocs.setup_delay);

@@ -14,7 +14,10 @@
 
 namespace mapsim {
 
-enum class PathwayPolicy { SwitchPartitioning, CommunicationPartitioning };
+// SP and CP assign static pathways before the run (takizawa2008); Dynamic sets a circuit up between
+// the two nodes of a large message on demand and releases the least recently used circuit of a port
+// it needs (Barker et al.'s on-demand scheme, for comparison).
+enum class PathwayPolicy { SwitchPartitioning, CommunicationPartitioning, Dynamic };
 
 struct OcsConfig {
   std::vector<bool> optical;     // per node: has an optical port
@@ -28,7 +31,7 @@ struct OcsConfig {
   bool wait_for_setup = true;    // a message that needs a circuit not yet set up waits (else EPS)
 };
 
-// "ocs:pathways=24,policy=sp|cp,nodes=all|0.5|list:FILE,bandwidth=32Gbps,latency=80ns,setup=10ms,
+// "ocs:pathways=24,policy=sp|cp|dynamic,nodes=all|0.5|list:FILE,bandwidth=32Gbps,latency=80ns,setup=10ms,
 //  threshold=8192,circuits=N,setup_wait=1". nodes=F gives the first ceil(F x k) nodes of every switch
 // an optical port. threshold defaults to the circuit's bandwidth-delay product (bandwidth x latency).
 OcsConfig parse_ocs(const std::string& spec, const Network& network);

@@ -78,7 +78,7 @@ TEST_CASE("ocs spec: defaults, optical node sets, errors") {
   const OcsConfig listed = parse_ocs("ocs:nodes=list:" + temp_file("ocs-nodes.txt", "node-3\n40\n"), tree());
   CHECK(std::count(listed.optical.begin(), listed.optical.end(), true) == 2);
   CHECK(listed.optical[40]);
-  CHECK(error_of([] { parse_ocs("ocs:policy=xp", tree()); }).find("policy must be sp or cp") != std::string::npos);
+  CHECK(error_of([] { parse_ocs("ocs:policy=xp", tree()); }).find("policy must be sp, cp or dynamic") != std::string::npos);
   CHECK(error_of([] { parse_ocs("ocs:nodes=1.5", tree()); }).find("nodes must be all, a fraction") != std::string::npos);
   CHECK(error_of([] { parse_ocs("ocs:pathway=3", tree()); }).find("did you mean 'pathways'") != std::string::npos);
   CHECK(error_of([] { parse_ocs("ocs:bandwidth=0Gbps", tree()); }).find("bandwidth must be > 0") != std::string::npos);
@@ -223,4 +223,34 @@ TEST_CASE("relays forward store-and-forward over EPS legs; S0 carries nothing on
   options.ocs = parse_ocs("ocs:pathways=48,threshold=8192,setup=0ms", routed.network());
   const SimResult all = simulate(routed, sequential(), neighbor, options);
   CHECK(all.makespan < three.makespan);  // direct circuits: no relay congestion
+}
+
+TEST_CASE("dynamic policy: circuits on demand, a busy port falls back to the EPS, an idle one is released") {
+  const double wire = 1000000 + 16, bw = 4e9, lat = 80e-9, ts = 2e-6;
+  // The first large message sets its circuit up (10 ms); the answer uses it at once.
+  const SimResult pp = run_hybrid(kPingPong, {0, 32}, "ocs:policy=dynamic,threshold=8192,setup=10ms");
+  REQUIRE(pp.circuits.size() == 1);
+  const double first = 10e-3 + wire / bw + lat;
+  CHECK(pp.message_log[0].delivered == doctest::Approx(first).epsilon(1e-9));
+  CHECK(pp.message_log[1].delivered == doctest::Approx(first + ts + wire / bw + lat).epsilon(1e-9));
+  // Rank 0 talks to rank 1, waits for a small (EPS) answer, then talks to rank 2: its only port is
+  // released (idle by then) and set up again towards rank 2: twice the delay.
+  const char* three = "0 send 1 0 1000000\n0 recv 1 1 10\n0 send 2 0 1000000\n"
+                      "1 recv 0 0 1000000\n1 send 0 1 10\n2 recv 0 0 1000000\n";
+  const SimResult r = run_hybrid(three, {0, 32, 64}, "ocs:policy=dynamic,threshold=8192,setup=10ms");
+  REQUIRE(r.circuits.size() == 2);
+  CHECK(r.circuits[1] == std::pair{0, 64});
+  CHECK(r.optical_messages == 2);
+  const MessageRecord& last = r.message_log.back();
+  CHECK(last.dst == 2);
+  CHECK(last.delivered - last.started == doctest::Approx(20e-3 + wire / bw + lat).epsilon(1e-9));
+  // Without waiting, both large sends start before any circuit is up: the EPS carries them.
+  const char* burst = "0 send 1 0 1000000\n0 send 2 0 1000000\n1 recv 0 0 1000000\n2 recv 0 0 1000000\n";
+  const SimResult b = run_hybrid(burst, {0, 32, 64}, "ocs:policy=dynamic,threshold=8192,setup=10ms,setup_wait=0");
+  CHECK(b.optical_messages == 0);
+  CHECK(b.circuits.size() == 1);  // the first request still sets a circuit up; the second finds node 0's port busy
+  // A budget of no circuits: the EPS only.
+  const SimResult none = run_hybrid(kPingPong, {0, 32}, "ocs:policy=dynamic,threshold=8192,circuits=0");
+  CHECK(none.circuits.empty());
+  CHECK(none.makespan == none.eps_only_makespan);
 }
