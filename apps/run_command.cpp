@@ -53,7 +53,6 @@ void run(const RunCommandOptions& o) {
   Scenario scenario = load_scenario(o.scenario, o.sets);
   if (!o.output.empty()) scenario.output = o.output;
   if (!o.draw.empty()) draw_format(o.draw);
-  check_scenario(scenario);
   ProgressBar bar("run " + scenario.name);
   RunOptions options;
   options.draw = !o.draw.empty();

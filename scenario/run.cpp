@@ -85,6 +85,7 @@ nlohmann::ordered_json yaml_to_json(const YAML::Node& node) {
 }  // namespace
 
 std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
+  check_scenario(s);
   std::vector<RunRow> rows;
   const int total = s.replicates * static_cast<int>(s.mappers.size());
   std::string network_spec, process_spec;
@@ -92,24 +93,28 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
   ProcessGraph graph;
   Trace trace;
   if (!s.trace.empty()) {
-    trace = read_ti_trace(s.trace);
+    trace = read_ti_trace(s.trace);  // trace errors name the trace's own file and line
     graph = trace_process_graph(trace);
   }
+  // Every part is built before the replicate's mappings run; a failure names its scenario key.
   for (int r = 0; r < s.replicates; ++r) {
     // Rebuild only what the replicate seed changes.
-    if (!routed || s.network_spec(r) != network_spec) {
-      network_spec = s.network_spec(r);
-      routed = std::make_unique<RoutedNetwork>(make_network(network_spec), s.routing);
+    if (const std::string spec = s.network_spec(r); !routed || spec != network_spec) {
+      network_spec = spec;
+      Network network;
+      at_key(s, "network", [&] { network = make_network(spec); });
+      at_key(s, "routing", [&] { routed = std::make_unique<RoutedNetwork>(std::move(network), s.routing); });
     }
-    if (s.trace.empty() && s.process_spec(r) != process_spec) {
-      process_spec = s.process_spec(r);
-      graph = make_process_graph_or_trace(process_spec);
-      trace = Trace{};
+    if (const std::string spec = s.process_spec(r); s.trace.empty() && spec != process_spec) {
+      process_spec = spec;
+      at_key(s, "workload.process", [&] { graph = make_process_graph_or_trace(spec); });
     }
-    if (s.trace.empty() && s.simulate) trace = make_workload(s.pattern_spec(r), graph);
-    const MappingProblem problem = make_problem(*routed, graph, s.allocation, s.slots, s.replicate_seed(r));
+    if (s.trace.empty() && (s.simulate || r == 0))  // without a model only checked, once
+      at_key(s, "workload.pattern", [&] { trace = make_workload(s.pattern_spec(r), graph); });
+    MappingProblem problem;
+    at_key(s, "allocation", [&] { problem = make_problem(*routed, graph, s.allocation, s.slots, s.replicate_seed(r)); });
     SimOptions sim = s.sim;
-    if (!s.ocs.empty()) sim.ocs = parse_ocs(s.ocs, routed->network());
+    if (!s.ocs.empty()) at_key(s, "ocs", [&] { sim.ocs = parse_ocs(s.ocs, routed->network()); });
     for (const std::string& requested : s.mappers) {
       const std::string mapper = cp_mapper(sim.ocs, requested);  // CP regroups the ranks itself
       RunRow row;

@@ -4,15 +4,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <set>
 
 #include "mappers/mapper.h"
-#include "sim/workload.h"
 #include "topologies/error.h"
-#include "topologies/network_factory.h"
 #include "topologies/spec.h"
-#include "topologies/units.h"
 #include "topologies/yaml_reader.h"
 
 namespace mapsim {
@@ -357,39 +355,21 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   return parse_scenario(document, path);
 }
 
-void check_scenario(const Scenario& s) {
-  const YamlReader reader(s.source);
-  // Runs one construction step; its error is reported at the scenario key that caused it.
-  auto step = [&](const std::string& key, const auto& build) {
-    try {
-      return build();
-    } catch (const Error& e) {
-      YAML::Node at = locate(s.document, key);
-      if (!at) at = s.document;
-      reader.fail(at, key + ": " + e.what());
-    }
-  };
-  Network network = step("network", [&] { return make_network(s.network_spec(0)); });
-  const RoutedNetwork routed = step("routing", [&] { return RoutedNetwork(std::move(network), s.routing); });
-  ProcessGraph graph;
-  if (!s.trace.empty()) {
-    graph = trace_process_graph(read_ti_trace(s.trace));  // trace errors name the trace's own file and line
-  } else {
-    graph = step("workload.process", [&] { return make_process_graph_or_trace(s.process_spec(0)); });
-    step("workload.pattern", [&] { return make_workload(s.pattern_spec(0), graph).ranks.size(); });
+void at_key(const Scenario& s, const std::string& key, const std::function<void()>& build) {
+  try {
+    build();
+  } catch (const Error& e) {
+    YAML::Node at = locate(s.document, key);
+    if (!at) at = s.document;
+    YamlReader(s.source).fail(at, key + ": " + e.what());
   }
-  step("allocation", [&] { return make_problem(routed, graph, s.allocation, s.slots, s.replicate_seed(0)).nodes.size(); });
+}
+
+void check_scenario(const Scenario& s) {
   for (size_t i = 0; i < s.mappers.size(); ++i)
-    step(s.mappers.size() > 1 ? "mapping." + std::to_string(i) : "mapping",
-         [&] { return make_mapper(s.mappers[i]) != nullptr; });
-  if (!s.ocs.empty())
-    step("ocs", [&] {
-      if (!s.simulate || s.sim.model == Fidelity::Flow)
-        throw Error("optical circuits need model store-and-forward or packet");
-      const OcsConfig ocs = parse_ocs(s.ocs, routed.network());
-      for (const std::string& mapper : s.mappers) cp_mapper(ocs, mapper);
-      return true;
-    });
+    at_key(s, s.mappers.size() > 1 ? "mapping." + std::to_string(i) : "mapping", [&] { make_mapper(s.mappers[i]); });
+  if (!s.ocs.empty() && (!s.simulate || s.sim.model == Fidelity::Flow))
+    at_key(s, "ocs", [] { throw Error("optical circuits need model store-and-forward or packet"); });
 }
 
 std::string document_hash(const YAML::Node& document) {

@@ -1,12 +1,13 @@
 // Scenario files: one YAML document describes a run -- network, routing, workload, mappers,
 // model, seed, replicates, output (docs/scenario.md lists every key). Loading is strict: unknown
 // keys (with the nearest valid one), wrong types, bad units and out-of-range values are errors
-// naming FILE:LINE:COLUMN, and check_scenario() builds every part once so that nothing runs until
-// the whole scenario is valid. Key paths ("network.switches", "model.t_s") address any value for
+// naming FILE:LINE:COLUMN. run_scenario (run.h) builds the parts and reports a failure at the key
+// that caused it, before any mapping runs. Key paths ("network.switches", "model.t_s") address any value for
 // --set and for sweeps; a spec string ("irregular:nodes=256") is opened into a map when a path
 // descends into it.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -56,8 +57,10 @@ std::pair<std::string, YAML::Node> parse_assignment(const std::string& text, con
 Scenario parse_scenario(const YAML::Node& document, const std::string& source);
 // Loads FILE, applies the assignments, parses.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& assignments = {});
-// Builds the network, routing, process graph, workload, allocation and mappers of replicate 0;
-// throws the first error, located in the scenario file where possible.
+// Runs `build`; a mapsim::Error from it is thrown again naming the scenario key (e.g. "network",
+// "mapping.1") and its FILE:LINE:COL where the key has a mark.
+void at_key(const Scenario& scenario, const std::string& key, const std::function<void()>& build);
+// What needs no network: the mappers' names, and whether the model can carry optical circuits.
 void check_scenario(const Scenario& scenario);
 
 // Stable 64-bit FNV-1a hash of the document's YAML text, as 16 hex digits.

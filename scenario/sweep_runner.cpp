@@ -165,7 +165,6 @@ bool run_point(const Sweep& sweep, const SweepPoint& point) {
   Json outcome = point_header(point);
   try {
     const Scenario scenario = sweep.scenario(point);
-    check_scenario(scenario);
     RunOptions options;
     options.links = false;
     const std::vector<RunRow> rows = run_scenario(scenario, options);

@@ -120,9 +120,9 @@ TEST_CASE("bad scenarios: one line naming file, line, column and what was expect
   CHECK(bad("network: [mesh:2x2\n").rfind(f + ":2:1: malformed YAML", 0) == 0);
 }
 
-TEST_CASE("check_scenario builds every part and reports the scenario key that failed") {
+TEST_CASE("a run builds every part before mapping and reports the scenario key that failed") {
   const std::string f = temp_path("sc-check.yaml");
-  auto check = [&](const std::string& text) { return error_of([&] { check_scenario(scenario_text("sc-check.yaml", text)); }); };
+  auto check = [&](const std::string& text) { return error_of([&] { run_scenario(scenario_text("sc-check.yaml", text)); }); };
   CHECK(check(kSmall).empty());
   const std::string network = check("network:\n  name: irregular\n  nodes: 64\n  switchs: 20\nworkload: {process: ring:4}\n");
   CHECK(network.rfind(f + ":2:3: network: bad spec 'irregular:nodes=64,switchs=20,seed=1': unknown key 'switchs'", 0) == 0);
@@ -189,7 +189,6 @@ model: store-and-forward
 ocs: {pathways: 2, policy: cp, threshold: 8192, setup: 0s}
 )");
   CHECK(s.ocs == "ocs:pathways=2,policy=cp,threshold=8192,setup=0s");
-  check_scenario(s);
   const std::vector<RunRow> rows = run_scenario(s);
   REQUIRE(rows.size() == 1);
   CHECK(rows[0].mapper == "metis");  // CP regroups ranks in order with METIS
