@@ -63,6 +63,12 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
     if (j["status"] == "ok")
       for (const auto& column : j["columns"])
         if (std::find(columns.begin(), columns.end(), column.get<std::string>()) == columns.end()) columns.push_back(column);
+  // Where each of a point's own columns sits among all the sweep's columns.
+  auto positions = [&](const Json& j) {
+    std::vector<size_t> position;
+    for (const auto& c : j["columns"]) position.push_back(std::find(columns.begin(), columns.end(), c) - columns.begin());
+    return position;
+  };
   auto varied = [&](std::ostream& out, const Json& j) {
     out << j["index"].get<int>();
     for (const std::string& key : sweep.varied_keys) out << "," << csv_field(j["values"].value(key, ""));
@@ -76,8 +82,7 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
     out << "\n";
     for (const auto& [index, j] : outcomes) {
       if (j["status"] != "ok") continue;
-      std::vector<int> position;
-      for (const auto& c : j["columns"]) position.push_back(static_cast<int>(std::find(columns.begin(), columns.end(), c) - columns.begin()));
+      const std::vector<size_t> position = positions(j);
       for (const auto& row : j["rows"]) {
         varied(out, j);
         out << "," << row[0].get<int>() << "," << row[1].get<uint64_t>() << "," << csv_field(row[2].get<std::string>());
@@ -94,6 +99,7 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
     out << "\n";
     for (const auto& [index, j] : outcomes) {
       if (j["status"] != "ok") continue;
+      const std::vector<size_t> position = positions(j);
       std::vector<std::string> mappers;
       for (const auto& row : j["rows"])
         if (std::find(mappers.begin(), mappers.end(), row[2].get<std::string>()) == mappers.end()) mappers.push_back(row[2]);
@@ -104,10 +110,7 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
         for (const auto& row : j["rows"]) {
           if (row[2].get<std::string>() != mapper) continue;
           ++n;
-          for (size_t k = 0; k < j["columns"].size(); ++k) {
-            const size_t c = std::find(columns.begin(), columns.end(), j["columns"][k]) - columns.begin();
-            values[c].push_back(row[3 + k].get<double>());
-          }
+          for (size_t k = 0; k < position.size(); ++k) values[position[k]].push_back(row[3 + k].get<double>());
         }
         out << "," << csv_field(mapper) << "," << n;
         for (const auto& v : values) {

@@ -350,6 +350,7 @@ double Replay::plan_path(Message& m) {
   path_.clear();
   const int from = net.node(m.src_node).switch_id, to = net.node(m.dst_node).switch_id;
   std::vector<int> hops;
+  double ready = 0;  // when the circuits of `hops` are all set up
   if (options_.ocs && from != to && m.wire > options_.ocs->threshold) {
     if (forwarding_) {
       hops = forwarding_->route(m.src_node, m.dst_node, picks_[{from, to}]++);
@@ -357,7 +358,6 @@ double Replay::plan_path(Message& m) {
       hops = {k};
       last_used_[k] = now();
     }
-    double ready = 0;
     for (int k : hops) ready = std::max(ready, ready_[k]);
     if (!options_.ocs->wait_for_setup && ready > now()) hops.clear();  // not set up yet: EPS
   }
@@ -366,8 +366,6 @@ double Replay::plan_path(Message& m) {
   } else {
     // EPS to the relay node of each circuit, the circuit, and on from its far end (EO-OE forwarding).
     ++stats_.optical_messages;
-    double ready = 0;
-    for (int k : hops) ready = std::max(ready, ready_[k]);
     stats_.setup_wait += std::max(0.0, ready - now());
     int at = m.src_node;
     for (int k : hops) {

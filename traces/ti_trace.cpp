@@ -421,38 +421,55 @@ void write_action(std::ostream& out, int r, const Action& a, const RankTrace& ra
 
 }  // namespace
 
-std::string write_ti_trace(const Trace& trace, const std::string& directory) {
-  namespace fs = std::filesystem;
-  fs::create_directories(directory);
-  const int n = trace.num_ranks();
-  const fs::path index = fs::path(directory) / "index.txt";
-  std::ofstream index_out(index);
-  for (int r = 0; r < n; ++r) {
-    const fs::path file = fs::path(directory) / ("rank-" + std::to_string(r) + ".txt");
-    index_out << fs::absolute(file).string() << "\n";
-    std::ofstream out(file);
-    for (const Action& a : trace.ranks[r].actions) write_action(out, r, a, trace.ranks[r], n);
-    if (!out) throw Error("cannot write trace file '" + file.string() + "'");
-  }
-  if (!index_out) throw Error("cannot write '" + index.string() + "'");
+namespace {
+
+std::filesystem::path rank_file(const std::string& directory, int rank) {
+  return std::filesystem::path(directory) / ("rank-" + std::to_string(rank) + ".txt");
+}
+
+// index.txt naming rank-0.txt .. rank-(N-1).txt by absolute path, as SMPI opens them.
+std::string write_index(const std::string& directory, int ranks) {
+  const std::filesystem::path index = std::filesystem::path(directory) / "index.txt";
+  std::ofstream out(index);
+  for (int r = 0; r < ranks; ++r) out << std::filesystem::absolute(rank_file(directory, r)).string() << "\n";
+  if (!out) throw Error("cannot write '" + index.string() + "'");
   return index.string();
 }
 
+void check_written(const std::ofstream& out, const std::string& path) {
+  if (!out) throw Error("cannot write trace file '" + path + "'");
+}
+
+}  // namespace
+
+std::string write_ti_trace(const Trace& trace, const std::string& directory) {
+  std::filesystem::create_directories(directory);
+  const int n = trace.num_ranks();
+  for (int r = 0; r < n; ++r) {
+    std::ofstream out(rank_file(directory, r));
+    for (const Action& a : trace.ranks[r].actions) write_action(out, r, a, trace.ranks[r], n);
+    check_written(out, rank_file(directory, r).string());
+  }
+  return write_index(directory, n);
+}
+
 std::string convert_ti_trace(const std::string& input, bool legacy, const std::string& output, bool shared) {
-  namespace fs = std::filesystem;
   std::ofstream single;
   std::map<int, std::ofstream> open_files;  // per-rank outputs; reopened in append mode when too many
+  auto close_all = [&] {
+    for (const auto& [r, out] : open_files) check_written(out, rank_file(output, r).string());
+    open_files.clear();
+  };
   int ranks = 0;
-  auto rank_file = [&](int r) { return fs::path(output) / ("rank-" + std::to_string(r) + ".txt"); };
   visit_ti_trace(input, legacy, [&](int r, const Action& a, const RankTrace& context, int n) {
     if (ranks == 0) {  // first action: create the outputs
       ranks = n;
       if (shared) {
         single.open(output);
-        if (!single) throw Error("cannot write trace file '" + output + "'");
+        check_written(single, output);
       } else {
-        fs::create_directories(output);
-        for (int k = 0; k < n; ++k) std::ofstream(rank_file(k), std::ios::trunc);
+        std::filesystem::create_directories(output);
+        for (int k = 0; k < n; ++k) std::ofstream(rank_file(output, k), std::ios::trunc);
       }
     }
     if (shared) {
@@ -461,22 +478,18 @@ std::string convert_ti_trace(const std::string& input, bool legacy, const std::s
     }
     auto it = open_files.find(r);
     if (it == open_files.end()) {
-      if (open_files.size() >= 256) open_files.clear();
-      it = open_files.emplace(r, std::ofstream(rank_file(r), std::ios::app)).first;
-      if (!it->second) throw Error("cannot write trace file '" + rank_file(r).string() + "'");
+      if (open_files.size() >= 256) close_all();
+      it = open_files.emplace(r, std::ofstream(rank_file(output, r), std::ios::app)).first;
+      check_written(it->second, rank_file(output, r).string());
     }
     write_action(it->second, r, a, context, n);
   });
   if (shared) {
-    if (!single) throw Error("cannot write trace file '" + output + "'");
+    check_written(single, output);
     return output;
   }
-  open_files.clear();
-  const fs::path index = fs::path(output) / "index.txt";
-  std::ofstream index_out(index);
-  for (int r = 0; r < ranks; ++r) index_out << fs::absolute(rank_file(r)).string() << "\n";
-  if (!index_out) throw Error("cannot write '" + index.string() + "'");
-  return index.string();
+  close_all();
+  return write_index(output, ranks);
 }
 
 }  // namespace mapsim
