@@ -10,19 +10,18 @@
 #include <string>
 #include <vector>
 
+#include "bench/sizes.h"
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"
 #include "topologies/network_factory.h"
 
 int main(int argc, char** argv) {
   std::vector<int> sizes;
-  for (int i = 1; i < argc; ++i) {
-    if (std::atoi(argv[i]) < 4) {
+  for (int i = 1; i < argc; ++i)
+    if (!add_size(argv[i], sizes)) {
       std::fprintf(stderr, "%s\n", "usage: bench_mappers [T ...]  (T >= 4 tasks: a square mesh on an irregular network of T nodes)");
       return 2;
     }
-    sizes.push_back(std::atoi(argv[i]));
-  }
   if (sizes.empty()) sizes = {256, 1024, 4096, 16384};
   // Largest T each mapper runs at: annealing would take minutes beyond, scotch refuses > 4096 switches.
   const std::map<std::string, int> limit = {{"annealing", 4096}, {"scotch", 4096}};

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/simulate.h"
+#include "bench/sizes.h"
 #include "sim/workload.h"
 #include "topologies/export.h"
 #include "topologies/network_factory.h"
@@ -39,8 +40,7 @@ int main(int argc, char** argv) {
         models.push_back(parse_fidelity(list.substr(start, end - start)));
       }
     }
-    else if (std::atoi(argv[i]) >= 4) sizes.push_back(std::atoi(argv[i]));
-    else {
+    else if (!add_size(argv[i], sizes)) {
       std::fprintf(stderr, "usage: bench_sim [--iterations I] [--models flow,store-and-forward,packet] [--no-smpi] [RANKS ...]\n"
                            "  RANKS >= 4: a square stencil on an irregular network of that many nodes (default 256)\n");
       return 2;

@@ -8,19 +8,18 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench/sizes.h"
 #include "topologies/generators.h"
 #include "topologies/route_analysis.h"
 #include "topologies/routed_network.h"
 
 int main(int argc, char** argv) {
   std::vector<int> sizes;
-  for (int i = 1; i < argc; ++i) {
-    if (std::atoi(argv[i]) < 4) {
+  for (int i = 1; i < argc; ++i)
+    if (!add_size(argv[i], sizes)) {
       std::fprintf(stderr, "%s\n", "usage: bench_topologies [N ...]  (N >= 4 nodes of an irregular network)");
       return 2;
     }
-    sizes.push_back(std::atoi(argv[i]));
-  }
   if (sizes.empty()) sizes = {256, 1024, 4096};
   using clock = std::chrono::steady_clock;
   auto seconds = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };

@@ -27,26 +27,23 @@ for s in moh2001-fig6 moh2001-fig7-9 moh2010-fig5 moh2010-fig6-8 kramer-table1 k
 done
 
 r=results
-table "moh2001 Figure 6: weighted cardinality" $r/moh2001-fig6/results.csv --x workload.process.base --y weighted_cardinality
-figure moh2001-fig6 $r/moh2001-fig6/results.csv --x workload.process.base --y weighted_cardinality \
-  --title "moh2001 Fig. 6: weighted cardinality (256 nodes, 75 switches)" --xlabel "process mesh"
-for d in 0 0.1 0.2; do
-  table "moh2001 Figures 7-9: average latency (us), distant = $d" $r/moh2001-fig7-9/results.csv \
-    --x workload.process.base --y sim_avg_latency --where workload.process.distant=$d --scale 1e6
-done
-figure moh2001-fig7 $r/moh2001-fig7-9/results.csv --x workload.process.base --y sim_avg_latency \
-  --where workload.process.distant=0 --scale 1e6 --ylabel "latency (us)" --xlabel "process mesh" \
-  --title "moh2001 Fig. 7: average latency, case (i)"
-table "moh2010 Figure 5: cardinality" $r/moh2010-fig5/results.csv --x workload.process.base --y cardinality
-figure moh2010-fig5 $r/moh2010-fig5/results.csv --x workload.process.base --y cardinality \
-  --title "moh2010 Fig. 5: cardinality (256 nodes, 75 switches)" --xlabel "process mesh"
-for d in 0 0.1 0.2; do
-  table "moh2010 Figures 6-8: average latency (us), distant = $d" $r/moh2010-fig6-8/results.csv \
-    --x workload.process.base --y sim_avg_latency --where workload.process.distant=$d --scale 1e6
-done
-figure moh2010-fig6 $r/moh2010-fig6-8/results.csv --x workload.process.base --y sim_avg_latency \
-  --where workload.process.distant=0 --scale 1e6 --ylabel "latency (us)" --xlabel "process mesh" \
-  --title "moh2010 Fig. 6: average latency, case (i)"
+# The Moh papers' metric figure, then their latency figures for cases (i)-(iii), the first drawn.
+# moh_figures PAPER METRIC_SWEEP METRIC METRIC_FIG LATENCY_SWEEP LATENCY_FIGS FIRST_LATENCY_FIG
+moh_figures() {
+  local paper=$1 metric_sweep=$2 metric=$3 metric_fig=$4 latency_sweep=$5 latency_figs=$6 first=$7
+  local process=(--x workload.process.base) latency=(--y sim_avg_latency --scale 1e6) label=${metric//_/ }
+  table "$paper Figure $metric_fig: $label" $r/$metric_sweep/results.csv "${process[@]}" --y $metric
+  figure $metric_sweep $r/$metric_sweep/results.csv "${process[@]}" --y $metric \
+    --title "$paper Fig. $metric_fig: $label (256 nodes, 75 switches)" --xlabel "process mesh"
+  for d in 0 0.1 0.2; do
+    table "$paper Figures $latency_figs: average latency (us), distant = $d" $r/$latency_sweep/results.csv \
+      "${process[@]}" "${latency[@]}" --where workload.process.distant=$d
+  done
+  figure $paper-fig$first $r/$latency_sweep/results.csv "${process[@]}" "${latency[@]}" --where workload.process.distant=0 \
+    --ylabel "latency (us)" --xlabel "process mesh" --title "$paper Fig. $first: average latency, case (i)"
+}
+moh_figures moh2001 moh2001-fig6 weighted_cardinality 6 moh2001-fig7-9 7-9 7
+moh_figures moh2010 moh2010-fig5 cardinality 5 moh2010-fig6-8 6-8 6
 table "Kramer & Muhlenbein Table 1: Gamma_C on a (4x4, 16) SUPRENUM" $r/kramer-table1/aggregate.csv --x workload.process --y gamma_c
 table "Kramer & Muhlenbein Figure 5: Gamma_C of an l x l torus on SUPRENUM" $r/kramer-fig5/aggregate.csv --x workload.process --y gamma_c
 figure kramer-fig5 $r/kramer-fig5/results.csv --x workload.process --y gamma_c --logy \
