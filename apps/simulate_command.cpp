@@ -23,7 +23,7 @@ struct SimulateOptions {
   double flops = 1e9;
   int slots = 1;
   uint64_t seed = 1;
-  std::string sharing = "fair", ocs;
+  std::string sharing = "fair", flow_solver = "mapsim", ocs;
   bool messages = false, json = false;
 };
 
@@ -49,6 +49,7 @@ void run_simulate(const SimulateOptions& o) {
   options.record_messages = o.messages;
   if (o.sharing != "fair" && o.sharing != "smpi") throw Error("--sharing: expected fair or smpi, got '" + o.sharing + "'");
   options.smpi_sharing = o.sharing == "smpi";
+  options.flow_solver = parse_flow_solver(o.flow_solver);
   if (!o.ocs.empty()) options.ocs = parse_ocs(o.ocs, routed.network());
   Placement placement;
   if (!o.placement.empty()) {
@@ -98,6 +99,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--mtu", o->mtu, "Packet size of the packet model, default 4KiB");
   cmd->add_option("--flops", o->flops, "Node speed for compute actions, flop/s")->check(CLI::PositiveNumber);
   cmd->add_option("--sharing", o->sharing, "Flow model bandwidth sharing: fair (default) or smpi (weighted by route latency)");
+  cmd->add_option("--flow-solver", o->flow_solver,
+                  "Flow model solver: mapsim (default, incremental max-min) or simgrid (SimGrid's CM02, the slower reference)");
   cmd->add_option("--ocs", o->ocs, "Optical circuits beside the EPS: ocs:pathways=N,policy=sp|cp,nodes=all|F|list:FILE,"
                                   "bandwidth=32Gbps,latency=80ns,setup=10ms,threshold=B,circuits=N,setup_wait=0|1");
   cmd->add_option("--intra-node-bandwidth", o->intra_node, "Bandwidth between ranks on one node, default 10GB/s");

@@ -50,7 +50,7 @@ const std::vector<std::string> kTopKeys = {"name",       "network", "routing", "
 const std::vector<std::string> kWorkloadKeys = {"process", "pattern", "trace"};
 const std::vector<std::string> kModelKeys = {"name",     "t_s",          "t_p", "t_r", "link_bandwidth",
                                              "node_bandwidth", "node_latency", "intra_node_bandwidth",
-                                             "mtu",      "eager_threshold", "flops", "sharing"};
+                                             "mtu",      "eager_threshold", "flops", "sharing", "flow_solver"};
 // model key -> network generator link key
 const std::vector<std::pair<std::string, std::string>> kLinkKeys = {
     {"t_s", "t_s"}, {"t_p", "t_p"}, {"t_r", "t_r"}, {"link_bandwidth", "link_bw"}, {"node_bandwidth", "node_bw"},
@@ -217,6 +217,13 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
       const std::string sharing = reader.scalar(node["sharing"], "model.sharing");
       if (sharing != "fair" && sharing != "smpi") reader.fail(node["sharing"], "model.sharing: expected fair or smpi, got '" + sharing + "'");
       s.sim.smpi_sharing = sharing == "smpi";
+    }
+    if (node["flow_solver"]) {
+      try {
+        s.sim.flow_solver = parse_flow_solver(reader.scalar(node["flow_solver"], "model.flow_solver"));
+      } catch (const Error& e) {
+        reader.fail(node["flow_solver"], std::string("model.flow_solver: ") + e.what());
+      }
     }
   }
   const YAML::Node& at = node.IsMap() && node["name"] ? node["name"] : node;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages mapsim needs, if any is missing. Idempotent; quiet when all is present.
 set -euo pipefail
-packages=(g++ cmake make pkg-config libsimgrid-dev libyaml-cpp-dev libspdlog-dev libfmt-dev doctest-dev
+packages=(g++ cmake make pkg-config libsimgrid-dev libboost-dev libyaml-cpp-dev libspdlog-dev libfmt-dev doctest-dev
           libcli11-dev nlohmann-json3-dev libscotch-dev libmetis-dev graphviz
           libcsv-dev gnuplot-nox libopenmpi-dev openmpi-bin)
 missing=()

@@ -81,8 +81,12 @@ Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Tr
     stats_.circuit_loads.assign(circuits_.size(), {});
     stats_.circuit_bandwidth = options.ocs->bandwidth;
   }
-  transport_ = options.model == Fidelity::Flow ? make_flow_transport(routed, options, on_delivered)
-                                               : make_port_transport(routed, options, circuits_, messages_, on_delivered);
+  if (options.model != Fidelity::Flow)
+    transport_ = make_port_transport(routed, options, circuits_, messages_, on_delivered);
+  else if (options.flow_solver == FlowSolver::SimGrid)
+    transport_ = make_simgrid_flow_transport(routed, options, on_delivered);
+  else
+    transport_ = make_flow_transport(routed, options, on_delivered);
   stats_.model = fidelity_name(options.model);
   stats_.rank_finish.assign(ranks_.size(), 0);
   stats_.channels.assign(net.num_channels(), {});

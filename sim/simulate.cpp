@@ -31,6 +31,12 @@ const char* fidelity_name(Fidelity model) {
   return "?";
 }
 
+FlowSolver parse_flow_solver(const std::string& name) {
+  if (name == "mapsim") return FlowSolver::Mapsim;
+  if (name == "simgrid") return FlowSolver::SimGrid;
+  throw Error("unknown flow solver '" + name + "': expected mapsim or simgrid");
+}
+
 namespace sim {
 
 void at(double date, std::function<void()> callback) {

@@ -22,6 +22,11 @@ enum class Fidelity { Flow, StoreAndForward, Packet };
 Fidelity parse_fidelity(const std::string& name);  // flow | store-and-forward | packet
 const char* fidelity_name(Fidelity model);
 
+// Who solves the flow model's bandwidth sharing: mapsim's incremental max-min solver, or SimGrid's
+// CM02 model with one SimGrid comm per message (the reference; same rates, much slower).
+enum class FlowSolver { Mapsim, SimGrid };
+FlowSolver parse_flow_solver(const std::string& name);  // mapsim | simgrid
+
 struct SimOptions {
   Fidelity model = Fidelity::Flow;
   double eager_threshold = 65536;      // bytes; SMPI's smpi/send-is-detached-thresh
@@ -30,6 +35,7 @@ struct SimOptions {
   double intra_node_bandwidth = 1e10;  // ranks on one node, bytes/s (no network resources)
   double envelope = 16;                // bytes added to every message on the wire (SMPI's MPI envelope)
   bool smpi_sharing = false;           // flow: share bandwidth weighted by route latency, as SMPI
+  FlowSolver flow_solver = FlowSolver::Mapsim;
   bool record_messages = false;        // keep one MessageRecord per message
   std::optional<OcsConfig> ocs;        // a hybrid network: optical circuits beside the EPS (port models only)
 };

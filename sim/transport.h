@@ -2,7 +2,8 @@
 // when a message starts (at the match of send and receive); a transport moves its bytes from the
 // source node to the destination node and reports delivery.
 //   PortTransport  store-and-forward and packet models: per-port FIFO queues on SimGrid timers
-//   FlowTransport  one SimGrid flow per message over its explicit route (exact fluid sharing)
+//   FlowTransport  one fluid flow per message over its route, max-min sharing solved by MaxMinSharing
+//   SimGridFlowTransport  the same model as one SimGrid comm per message (SimGrid's CM02 solver)
 #pragma once
 #include <functional>
 #include <memory>
@@ -61,8 +62,11 @@ double now();
 std::unique_ptr<Transport> make_port_transport(const RoutedNetwork& routed, const SimOptions& options,
                                                const std::vector<Circuit>& circuits, std::vector<Message>& messages,
                                                Transport::Delivered delivered);
-// Electrical paths only (one leg).
+// Electrical paths only (one leg). The flow transport solves max-min sharing itself; the SimGrid
+// one hands every message to SimGrid's CM02 model as a comm (the reference, slower).
 std::unique_ptr<Transport> make_flow_transport(const RoutedNetwork& routed, const SimOptions& options,
+                                               Transport::Delivered delivered);
+std::unique_ptr<Transport> make_simgrid_flow_transport(const RoutedNetwork& routed, const SimOptions& options,
                                                Transport::Delivered delivered);
 
 }  // namespace mapsim::sim

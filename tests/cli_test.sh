@@ -151,6 +151,13 @@ expect_error "deadlock" "deadlock at t=0s: rank 0 at .*dead.txt:1 (recv) waits f
   simulate --topology mesh:4x4 --trace "$tmp/dead.txt" -o "$tmp/deadout"
 check "no output after a deadlock" test ! -e "$tmp/deadout/summary.json"
 expect_error "bad model" "unknown model 'wormhole'" simulate --topology mesh:4x4 --process mesh:4x4 --model wormhole
+expect_error "bad flow solver" "unknown flow solver 'lmm': expected mapsim or simgrid" \
+  simulate --topology mesh:4x4 --process mesh:4x4 --flow-solver lmm
+for solver in mapsim simgrid; do
+  "$mapsim" simulate --topology irregular:nodes=64,switches=20 --process mesh:8x8 --workload exchange:size=50000 \
+    --flow-solver $solver --json >"$tmp/solver-$solver.json"
+done
+check "flow solvers agree" python3 -c "import json; a, b = (json.load(open('$tmp/solver-' + s + '.json')) for s in ('mapsim', 'simgrid')); assert abs(a['makespan'] - b['makespan']) <= 1e-9 * b['makespan'], (a['makespan'], b['makespan'])"
 expect_error "process or trace" "give either --process" simulate --topology mesh:4x4
 "$mapsim" simulate --topology tree2:switches=4,nodes_per_switch=32 --process mesh:16x8 --workload exchange:size=1MB \
   --model store-and-forward --ocs ocs:pathways=48,threshold=8192,setup=0s --json -o "$tmp/ocs" >"$tmp/ocs.json"

@@ -55,6 +55,9 @@ model: {name: packet, t_s: 1us, link_bandwidth: 20Gbps, mtu: 2KiB, eager_thresho
   CHECK(a.sim.mtu == 2048);
   CHECK(a.sim.eager_threshold == 0);
   CHECK(a.sim.smpi_sharing);
+  CHECK(a.sim.flow_solver == FlowSolver::Mapsim);
+  CHECK(scenario_text("sc-solver.yaml", "network: mesh:2x2\nworkload: {process: ring:4}\nmodel: {flow_solver: simgrid}\n")
+            .sim.flow_solver == FlowSolver::SimGrid);
   CHECK(a.mappers == std::vector<std::string>{"default"});
   CHECK(a.pattern == "exchange");
   CHECK(a.output == "results/mapsim-test-sc-a");  // results/ + the file's stem
@@ -106,6 +109,8 @@ TEST_CASE("bad scenarios: one line naming file, line, column and what was expect
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: {name: flow, t_s: 2 parsecs}\n") ==
         f + ":3:26: bad time '2 parsecs': expected a number with s, ms, us, ns or ps (e.g. 20ns)");
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: {mtu: 0}\n") == f + ":3:14: model.mtu must be > 0");
+  CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: {flow_solver: lmm}\n") ==
+        f + ":3:22: model.flow_solver: unknown flow solver 'lmm': expected mapsim or simgrid");
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nslots: two\n") == f + ":3:8: expected slots to be an integer, got 'two'");
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: warp\n") ==
         f + ":3:8: model: expected none, flow, store-and-forward or packet, got 'warp'");

@@ -1,0 +1,187 @@
+#include "sim/max_min.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mapsim::sim {
+
+// Why the floor is exact: progressive filling raises a common level x; a resource saturates when its
+// fixed flows' rates plus x times its unfixed flows' weights reach its capacity. A removed flow at
+// level l only loaded resources that saturate at l or later; an added flow only loads resources that
+// saturate at its new level or later, which is at least min over its resources of
+// capacity / (flows there x largest weight). Below the lowest such level, the same resources
+// saturate at the same levels and fix the same flows at the same rates as before.
+
+MaxMinSharing::MaxMinSharing(std::vector<double> capacities) : resources_(capacities.size()) {
+  for (size_t r = 0; r < capacities.size(); ++r) resources_[r].capacity = capacities[r];
+}
+
+int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
+  int id;
+  if (free_.empty()) {
+    id = static_cast<int>(flows_.size());
+    flows_.emplace_back();
+  } else {
+    id = free_.back();
+    free_.pop_back();
+  }
+  Flow& f = flows_[id];
+  f.resources = resources;
+  f.slots.resize(resources.size());
+  f.weight = weight;
+  f.rate = 0;
+  f.level = INFINITY;
+  max_weight_ = std::max(max_weight_, weight);
+  double floor = INFINITY;
+  for (size_t k = 0; k < resources.size(); ++k) {
+    Resource& res = resources_[resources[k]];
+    f.slots[k] = static_cast<int>(res.flows.size());
+    res.flows.push_back(id);
+    floor = std::min(floor, res.capacity / (static_cast<double>(res.flows.size()) * max_weight_));
+  }
+  for (int r : resources) mark_dirty(r, floor);
+  return id;
+}
+
+void MaxMinSharing::remove(int id) {
+  Flow& f = flows_[id];
+  for (size_t k = 0; k < f.resources.size(); ++k) {
+    std::vector<int>& list = resources_[f.resources[k]].flows;
+    const int moved = list.back();
+    list[f.slots[k]] = moved;
+    list.pop_back();
+    if (moved != id) {  // tell the moved flow its new slot in this resource
+      Flow& m = flows_[moved];
+      const size_t j = std::find(m.resources.begin(), m.resources.end(), f.resources[k]) - m.resources.begin();
+      m.slots[j] = f.slots[k];
+    }
+    mark_dirty(f.resources[k], f.level);
+  }
+  free_.push_back(id);
+}
+
+void MaxMinSharing::mark_dirty(int resource, double floor) {
+  Resource& res = resources_[resource];
+  if (!res.dirty) {
+    res.dirty = true;
+    res.floor = floor;
+    dirty_.push_back(resource);
+  } else {
+    res.floor = std::min(res.floor, floor);
+  }
+}
+
+void MaxMinSharing::solve(std::vector<int>& changed) {
+  double floor = INFINITY;
+  for (int r : dirty_) floor = std::min(floor, resources_[r].floor);
+  // Flows fixed in one round can differ by a few ulps from resources that tie: a margin keeps
+  // them above the floor (recomputing more flows than needed is always exact).
+  floor *= 1 - 1e-9;
+  ++stamp_;
+  for (int start : dirty_) {
+    if (resources_[start].stamp == stamp_) continue;  // in a component solved already
+    // The flows at or above the floor connected to `start` through shared resources, and their
+    // resources, whose capacity the flows below the floor reduce by their (unchanged) rates.
+    component_resources_.assign(1, start);
+    resources_[start].stamp = stamp_;
+    for (size_t i = 0; i < component_resources_.size(); ++i) {
+      Resource& res = resources_[component_resources_[i]];
+      res.remaining = res.capacity;
+      res.weights = 0;
+      res.unfixed = 0;
+      for (int f : res.flows) {
+        Flow& flow = flows_[f];
+        if (flow.level < floor) {
+          flow.fixed = true;
+          res.remaining -= flow.rate;
+          continue;
+        }
+        res.weights += flow.weight;
+        ++res.unfixed;
+        if (flow.stamp == stamp_) continue;
+        flow.stamp = stamp_;
+        flow.fixed = false;
+        for (int q : flow.resources)
+          if (resources_[q].stamp != stamp_) {
+            resources_[q].stamp = stamp_;
+            component_resources_.push_back(q);
+          }
+      }
+    }
+    fill(changed);
+  }
+  for (int r : dirty_) resources_[r].dirty = false;
+  dirty_.clear();
+}
+
+void MaxMinSharing::fill(std::vector<int>& changed) {
+  // Progressive filling: the resource with the lowest share per unit of weight saturates next and
+  // fixes its flows. Small components scan an array of shares per round; large ones keep the
+  // shares as the leaves of a tournament tree (each inner node holds the leaf that wins its
+  // subtree), so that a round costs a few steps per resource its flows cross.
+  active_.clear();
+  for (int r : component_resources_)
+    if (resources_[r].unfixed > 0) {
+      resources_[r].active = static_cast<int>(active_.size());
+      active_.push_back(r);
+    }
+  const bool tournament = active_.size() > kScanLimit;
+  size_t leaves = active_.size();
+  if (tournament)
+    for (leaves = 2; leaves < active_.size();) leaves *= 2;
+  shares_.assign(leaves, INFINITY);
+  for (size_t i = 0; i < active_.size(); ++i) shares_[i] = resources_[active_[i]].remaining / resources_[active_[i]].weights;
+  winners_.resize(leaves);
+  auto winner = [&](size_t node) { return node >= leaves ? static_cast<int>(node - leaves) : winners_[node]; };
+  auto play = [&](size_t node) {
+    const int a = winner(2 * node), b = winner(2 * node + 1);
+    winners_[node] = shares_[b] < shares_[a] ? b : a;
+  };
+  if (tournament)
+    for (size_t node = leaves - 1; node >= 1; --node) play(node);
+  auto lowest = [&] {
+    return tournament ? winners_[1] : static_cast<int>(std::min_element(shares_.begin(), shares_.end()) - shares_.begin());
+  };
+  // Shares only grow: above the first node this leaf does not win, nothing changes.
+  auto raise_share = [&](int leaf, double share) {
+    shares_[leaf] = share;
+    if (tournament)
+      for (size_t node = (leaf + leaves) / 2; node >= 1 && winners_[node] == leaf; node /= 2) play(node);
+  };
+
+  for (int best = lowest(); !shares_.empty() && shares_[best] != INFINITY; best = lowest()) {
+    const double level = std::max(shares_[best], 0.0);
+    const int bottleneck = active_[best];
+    raise_share(best, INFINITY);
+    ++round_;
+    touched_.clear();
+    for (int f : resources_[bottleneck].flows) {
+      Flow& flow = flows_[f];
+      if (flow.fixed) continue;
+      flow.fixed = true;
+      flow.level = level;
+      const double rate = flow.weight * level;
+      if (rate != flow.rate) {
+        flow.rate = rate;
+        changed.push_back(f);
+      }
+      for (int q : flow.resources) {
+        Resource& other = resources_[q];
+        other.remaining -= rate;
+        other.weights -= flow.weight;
+        --other.unfixed;
+        if (q != bottleneck && other.round != round_) {
+          other.round = round_;
+          touched_.push_back(q);
+        }
+      }
+    }
+    // Without unfixed flows (saturated), a resource leaves the filling.
+    for (int q : touched_) {
+      const Resource& other = resources_[q];
+      raise_share(other.active, other.unfixed > 0 ? other.remaining / other.weights : INFINITY);
+    }
+  }
+}
+
+}  // namespace mapsim::sim

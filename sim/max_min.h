@@ -1,0 +1,67 @@
+// Internal to sim/: weighted max-min fair sharing of capacitated resources (directed links) among
+// flows, the rate model of the flow transport. At a saturated resource, flows get rates in
+// proportion to their weights (SimGrid's CM02: weight 1 / route latency; fair sharing: weight 1).
+// solve() works by progressive filling and recomputes only what a change can reach: within the
+// connected components (flows linked by shared resources) touched since the last solve, the flows
+// at or above the lowest level a change can affect. Below that level the filling is the same as
+// before the change, so those flows keep their rates exactly.
+#pragma once
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace mapsim::sim {
+
+class MaxMinSharing {
+ public:
+  explicit MaxMinSharing(std::vector<double> capacities);
+  // A new flow over `resources` (distinct ids) with `weight` > 0; its rate is 0 until solve().
+  int add(const std::vector<int>& resources, double weight);
+  void remove(int flow);
+  // Recomputes the rates that the adds and removes since the last call can change; appends every
+  // flow whose rate changed to `changed`.
+  void solve(std::vector<int>& changed);
+  double rate(int flow) const { return flows_[flow].rate; }
+
+ private:
+  struct Flow {
+    std::vector<int> resources, slots;  // slots[k]: this flow's index in resources[k]'s list
+    double weight = 1, rate = 0;
+    double level = 0;  // rate / weight; infinite until first solved
+    bool fixed = false;
+    unsigned stamp = 0;
+  };
+  struct Resource {
+    double capacity = 0;
+    std::vector<int> flows;
+    // Progressive filling scratch.
+    double remaining = 0, weights = 0;
+    int unfixed = 0;
+    int active = -1;  // its leaf in the tournament
+    unsigned round = 0;  // the filling round that last touched it
+    unsigned stamp = 0;
+    double floor = 0;  // while dirty: the lowest level the changes here can affect
+    bool dirty = false;
+  };
+
+  void mark_dirty(int resource, double floor);
+  // Progressive filling of the unfixed flows on component_resources_.
+  void fill(std::vector<int>& changed);
+
+  std::vector<Flow> flows_;
+  std::vector<int> free_;
+  std::vector<Resource> resources_;
+  std::vector<int> dirty_;
+  unsigned stamp_ = 0;
+  double max_weight_ = 0;
+  // solve() scratch, kept to avoid allocations.
+  std::vector<int> component_resources_;
+  std::vector<int> active_;      // resources with unfixed flows, by tournament leaf
+  std::vector<double> shares_;   // per leaf: its resource's share per unit of weight
+  std::vector<int> winners_;     // per inner node of the tournament tree: the leaf of lowest share
+  std::vector<int> touched_;      // resources the current round's flows cross
+  unsigned round_ = 0;
+  static constexpr size_t kScanLimit = 64;  // larger components use the tournament tree
+};
+
+}  // namespace mapsim::sim
