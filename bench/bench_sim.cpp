@@ -2,7 +2,7 @@
 // 100 iterations) on an irregular network of T nodes at the papers' density (75 switches per
 // 256 nodes) with up*/down* routes, in each model, and the same TI trace with `smpirun -replay`
 // on the exported platform (exact-model flags) when smpirun is installed.
-// Usage: bench_sim [--iterations I] [--models flow,store-and-forward,packet] [--no-smpi] [T ...]
+// Usage: bench_sim [--iterations I] [--models flow,store-and-forward,packet] [--flow-solver S] [--no-smpi] [T ...]
 // (default T = 256, all models)
 #include <chrono>
 #include <cmath>
@@ -29,9 +29,11 @@ int main(int argc, char** argv) {
   int iterations = 100;
   std::vector<Fidelity> models = {Fidelity::Flow, Fidelity::StoreAndForward, Fidelity::Packet};
   bool smpi = std::system("command -v smpirun >/dev/null 2>&1") == 0;
+  FlowSolver flow_solver = FlowSolver::Mapsim;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--no-smpi")) smpi = false;
+    else if (!std::strcmp(argv[i], "--flow-solver") && i + 1 < argc) flow_solver = parse_flow_solver(argv[++i]);
     else if (!std::strcmp(argv[i], "--models") && i + 1 < argc) {
       models.clear();
       std::string list = argv[++i];
@@ -41,7 +43,8 @@ int main(int argc, char** argv) {
       }
     }
     else if (!add_size(argv[i], sizes)) {
-      std::fprintf(stderr, "usage: bench_sim [--iterations I] [--models flow,store-and-forward,packet] [--no-smpi] [RANKS ...]\n"
+      std::fprintf(stderr, "usage: bench_sim [--iterations I] [--models flow,store-and-forward,packet] [--flow-solver mapsim|simgrid]\n"
+                           "                 [--no-smpi] [RANKS ...]\n"
                            "  RANKS >= 4: a square stencil on an irregular network of that many nodes (default 256)\n");
       return 2;
     }
@@ -61,6 +64,7 @@ int main(int argc, char** argv) {
     for (Fidelity model : models) {
       SimOptions options;
       options.model = model;
+      options.flow_solver = flow_solver;
       SimResult r = simulate(routed, placement, trace, options);
       std::printf("%6d %-18s %12.6g %10.3f %12.4g %10.1f %12ld\n", ranks, fidelity_name(model), r.makespan,
                   r.wall_seconds, r.events / r.wall_seconds, r.peak_memory_kb / 1024.0, r.messages);
