@@ -147,7 +147,7 @@ class SimGridFlowTransport : public Transport {
 }  // namespace
 
 std::unique_ptr<Transport> make_simgrid_flow_transport(const RoutedNetwork& routed, const SimOptions& options,
-                                               Transport::Delivered delivered) {
+                                                       Transport::Delivered delivered) {
   return std::make_unique<SimGridFlowTransport>(routed, options.smpi_sharing, std::move(delivered));
 }
 
