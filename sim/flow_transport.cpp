@@ -1,10 +1,9 @@
 // Flow model with mapsim's solver (the default): a message pays its zero-load latency, then its
 // bytes flow over every directed link of its route at once at the rate max-min sharing gives it
-// (MaxMinSharing), re-solved whenever flows enter or leave. SimGrid runs the event queue only. This is SimGrid's
-// CM02 fluid model without its generic solver: the same rates (fair, or SMPI's latency weights),
-// computed incrementally, and exact completion dates from each flow's remaining bytes.
-// Resource ids are the port ids of the port transport: node n's injection link n, its ejection
-// link N + n, channel c at 2N + c.
+// (MaxMinSharing), re-solved whenever flows enter or leave. SimGrid runs the event queue only.
+// This is SimGrid's CM02 fluid model without its generic solver: the same rates (fair, or SMPI's
+// latency weights), computed incrementally, and exact completion dates from each flow's remaining
+// bytes. The sharing's resources are the ports of PortLayout.
 #include <boost/heap/d_ary_heap.hpp>
 #include <cmath>
 #include <queue>
@@ -19,16 +18,14 @@ namespace {
 class FlowTransport : public Transport {
  public:
   FlowTransport(const RoutedNetwork& routed, bool smpi_sharing, Delivered delivered)
-      : net_(routed.network()), smpi_sharing_(smpi_sharing), delivered_(std::move(delivered)), sharing_(capacities()) {
+      : net_(routed.network()), layout_(net_), smpi_sharing_(smpi_sharing), delivered_(std::move(delivered)),
+        sharing_(capacities()) {
     simgrid::s4u::create_full_zone("mapsim")->seal();  // no SimGrid resources: SimGrid runs the event queue
   }
 
   void start(int id, Message& m, const std::vector<Leg>& path, double latency) override {
-    const int n = net_.num_nodes();
-    const Leg& leg = path.front();  // the flow model has electrical paths only
-    std::vector<int> resources{m.src_node};
-    for (int c : leg.channels) resources.push_back(2 * n + c);
-    resources.push_back(n + m.dst_node);
+    std::vector<int> resources;
+    layout_.append(path.front(), resources);  // the flow model has electrical paths only
     // SMPI (CM02) weights a flow's share by the inverse of its route latency.
     const double weight = smpi_sharing_ ? 1 / latency : 1;
     const double bytes = m.wire;
@@ -69,10 +66,9 @@ class FlowTransport : public Transport {
   };
 
   std::vector<double> capacities() const {
-    const int n = net_.num_nodes();
-    std::vector<double> caps(2 * n + net_.num_channels());
-    for (int i = 0; i < n; ++i) caps[i] = caps[n + i] = net_.node(i).bandwidth;
-    for (int c = 0; c < net_.num_channels(); ++c) caps[2 * n + c] = net_.link(c / 2).bandwidth;
+    std::vector<double> caps(layout_.size());
+    for (int i = 0; i < net_.num_nodes(); ++i) caps[layout_.injection(i)] = caps[layout_.ejection(i)] = net_.node(i).bandwidth;
+    for (int c = 0; c < net_.num_channels(); ++c) caps[layout_.channel(c)] = net_.link(c / 2).bandwidth;
     return caps;
   }
 
@@ -131,6 +127,7 @@ class FlowTransport : public Transport {
   }
 
   const Network& net_;
+  const PortLayout layout_;
   bool smpi_sharing_;
   Delivered delivered_;
   MaxMinSharing sharing_;

@@ -2,8 +2,8 @@
 // queue served one packet at a time: a packet occupies the port for bytes/bandwidth, reaches the
 // next switch after the link's propagation delay, and is queued at its next port after that
 // switch's router delay. A whole message is one packet in the store-and-forward model.
-// Port ids: node n's injection port n, its ejection port N + n, channel c at 2N + c, optical circuit k
-// at 2N + C + 2k (from its node a to b) and 2N + C + 2k + 1 (b to a). Circuit ports stay busy until
+// Port ids: the electrical ports of PortLayout, then optical circuit k at 2N + C + 2k (from its node
+// a to b) and 2N + C + 2k + 1 (b to a). Circuit ports stay busy until
 // the circuits' set-up delay has passed: packets that need them wait in their queues.
 #include <cmath>
 #include <deque>
@@ -22,18 +22,17 @@ class PortTransport : public Transport {
         mtu_(options.model == Fidelity::Packet ? options.mtu : INFINITY) {
     simgrid::s4u::create_full_zone("mapsim")->seal();  // no SimGrid resources: SimGrid runs the event queue
     const Network& net = routed.network();
-    const int n = net.num_nodes();
-    circuit_base_ = 2 * n + net.num_channels();
+    circuit_base_ = layout_.size();
     ports_.resize(circuit_base_);
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < net.num_nodes(); ++i) {
       const Node& node = net.node(i);
       const double switch_delay = net.switch_at(node.switch_id).router_delay;
-      set_port(i, node.bandwidth, node.latency + switch_delay);  // the packet then sits in the switch
-      set_port(n + i, node.bandwidth, node.latency);
+      set_port(layout_.injection(i), node.bandwidth, node.latency + switch_delay);  // the packet then sits in the switch
+      set_port(layout_.ejection(i), node.bandwidth, node.latency);
     }
     for (int c = 0; c < net.num_channels(); ++c) {
       const Link& link = net.link(c / 2);
-      set_port(2 * n + c, link.bandwidth, link.latency + net.switch_at(net.channel_target(c)).router_delay);
+      set_port(layout_.channel(c), link.bandwidth, link.latency + net.switch_at(net.channel_target(c)).router_delay);
     }
     if (options.ocs) circuit_bandwidth_ = options.ocs->bandwidth, circuit_latency_ = options.ocs->latency;
     for (size_t k = 0; k < circuits.size(); ++k) add_circuit(static_cast<int>(k), options.ocs->setup_delay);
@@ -62,16 +61,10 @@ class PortTransport : public Transport {
 
   void start(int id, Message& m, const std::vector<Leg>& path, double) override {
     const Network& net = routed_.network();
-    const int n = net.num_nodes();
     m.route.clear();
     for (const Leg& leg : path) {
-      if (leg.circuit >= 0) {
-        m.route.push_back(circuit_base_ + 2 * leg.circuit + (circuits_[leg.circuit].a == leg.from ? 0 : 1));
-        continue;
-      }
-      m.route.push_back(leg.from);
-      for (int c : leg.channels) m.route.push_back(2 * n + c);
-      m.route.push_back(n + leg.to);
+      if (leg.circuit >= 0) m.route.push_back(circuit_base_ + 2 * leg.circuit + (circuits_[leg.circuit].a == leg.from ? 0 : 1));
+      else layout_.append(leg, m.route);
     }
     const long packets = m.wire > 0 && std::isfinite(mtu_) ? static_cast<long>(std::ceil(m.wire / mtu_)) : 1;
     m.pending_packets = static_cast<int>(packets);
@@ -154,6 +147,7 @@ class PortTransport : public Transport {
   }
 
   const RoutedNetwork& routed_;
+  const PortLayout layout_{routed_.network()};
   const std::vector<Circuit>& circuits_;
   int circuit_base_ = 0;
   double circuit_bandwidth_ = 1, circuit_latency_ = 0;

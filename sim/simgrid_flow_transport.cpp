@@ -1,9 +1,10 @@
-// Flow model on SimGrid's own solver (--flow-solver simgrid, the reference): the network as a SimGrid platform with explicit routes, one SimGrid comm per
-// message. SimGrid's CM02 model shares bandwidth by max-min weighted by each route's latency;
-// to share fairly, every route carries the same constant latency (on the node links) and the
-// network model's latency-factor callback scales it to the route's true latency
-// t_s + d t_p + (d+1) t_r. With smpi_sharing the links carry their true latencies instead and
-// SimGrid weights sharing by route latency, exactly as SMPI does on the exported platform. Layout (scales to thousands of hosts): a top Full zone holding the
+// Flow model on SimGrid's own solver (--flow-solver simgrid, the reference): the network as a
+// SimGrid platform with explicit routes, one SimGrid comm per message. SimGrid's CM02 model shares
+// bandwidth by max-min weighted by each route's latency; to share fairly, every route carries the
+// same constant latency (on the node links) and the network model's latency-factor callback
+// scales it to the route's true latency t_s + d t_p + (d+1) t_r. With smpi_sharing the links carry
+// their true latencies instead and SimGrid weights sharing by route latency, exactly as SMPI does
+// on the exported platform. Layout (scales to thousands of hosts): a top Full zone holding the
 // switch links and one zone route per switch pair; a Full zone per switch with its hosts.
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u.hpp>

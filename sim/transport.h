@@ -39,6 +39,23 @@ struct Leg {
   int circuit = -1;            // >= 0: the optical circuit from `from` to `to` instead
 };
 
+// The directed link ends ("ports") of the electrical network, numbered alike by every transport:
+// node n's injection port n, its ejection port N + n, channel c at 2N + c.
+struct PortLayout {
+  explicit PortLayout(const Network& net) : nodes(net.num_nodes()), channels(net.num_channels()) {}
+  int injection(int node) const { return node; }
+  int ejection(int node) const { return nodes + node; }
+  int channel(int c) const { return 2 * nodes + c; }
+  int size() const { return 2 * nodes + channels; }
+  // The ports an electrical leg crosses, in order.
+  void append(const Leg& leg, std::vector<int>& ports) const {
+    ports.push_back(injection(leg.from));
+    for (int c : leg.channels) ports.push_back(channel(c));
+    ports.push_back(ejection(leg.to));
+  }
+  int nodes, channels;
+};
+
 class Transport {
  public:
   using Delivered = std::function<void(int message)>;
