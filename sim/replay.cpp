@@ -314,7 +314,8 @@ void Replay::add_eps_leg(int from, int to, double wire) {
 int Replay::dynamic_circuit(int a, int b) {
   const OcsConfig& ocs = *options_.ocs;
   if (!ocs.optical[a] || !ocs.optical[b]) return -1;
-  if (auto it = circuit_of_pair_.find({std::min(a, b), std::max(a, b)}); it != circuit_of_pair_.end()) return it->second;
+  auto unordered = [](int x, int y) { return std::pair{std::min(x, y), std::max(x, y)}; };  // circuits are two-way
+  if (auto it = circuit_of_pair_.find(unordered(a, b)); it != circuit_of_pair_.end()) return it->second;
   // The circuits holding the two ports, and with a budget the least recently used one, must go; a
   // circuit still carrying data cannot (the message takes the EPS).
   std::vector<int> release;
@@ -333,7 +334,7 @@ int Replay::dynamic_circuit(int a, int b) {
     if (!transport_->circuit_idle(k)) return -1;
   for (int k : release) {
     port_owner_[circuits_[k].a] = port_owner_[circuits_[k].b] = -1;
-    circuit_of_pair_.erase({std::min(circuits_[k].a, circuits_[k].b), std::max(circuits_[k].a, circuits_[k].b)});
+    circuit_of_pair_.erase(unordered(circuits_[k].a, circuits_[k].b));
   }
   // Releasing takes the set-up delay too (the MEMS mirrors move twice).
   const double ready = now() + ocs.setup_delay * (release.empty() ? 1 : 2);
@@ -342,7 +343,7 @@ int Replay::dynamic_circuit(int a, int b) {
   ready_.push_back(ready);
   last_used_.push_back(now());
   port_owner_[a] = port_owner_[b] = k;
-  circuit_of_pair_[{std::min(a, b), std::max(a, b)}] = k;
+  circuit_of_pair_[unordered(a, b)] = k;
   stats_.circuits.emplace_back(a, b);
   stats_.circuit_loads.emplace_back();
   transport_->add_circuit(k, ready);
@@ -402,9 +403,8 @@ void Replay::delivered(int id) {
   latencies_.push_back(latency);
   if (!m.collective) (m.distant ? distant_latencies_ : neighbour_latencies_).push_back(latency);
   if (options_.record_messages)
-    stats_.message_log.push_back({m.src_rank, m.dst_rank, m.tag, m.bytes, m.posted, m.started, now(),
-                                  m.hops, m.distant,
-                                  m.collective});
+    stats_.message_log.push_back(
+        {m.src_rank, m.dst_rank, m.tag, m.bytes, m.posted, m.started, now(), m.hops, m.distant, m.collective});
   const int recv = m.recv_request, send = m.send_request;
   free_messages_.push_back(id);
   complete(recv);
