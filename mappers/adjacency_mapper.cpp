@@ -1,20 +1,186 @@
 #include "mappers/adjacency_mapper.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <numeric>
 
-#include "mappers/switch_slots.h"
+#include "mappers/slot_bisection.h"
 #include "topologies/error.h"
 #include "topologies/table_routing.h"
 
 namespace mapsim {
 namespace {
 
+using Quadrants = std::array<std::vector<int>, 4>;  // tasks of +X, +Y, -X, -Y
+using SlotSets = std::array<std::vector<SlotShare>, 4>;
+
 struct Call {
   std::vector<int> tasks;  // includes the base
   int base;
   std::vector<SlotShare> shares;
+};
+
+class AdjacencyMapping {
+ public:
+  AdjacencyMapping(const MappingProblem& problem, AdjacencySplit split)
+      : graph_(*problem.graph),
+        routed_(*problem.network),
+        split_(split),
+        width_(graph_.dims[0]),
+        groups_(group_by_switch(routed_.network(), compact_slots(problem, graph_.num_tasks()))),
+        bisection_(routed_, groups_),
+        next_slot_(groups_.size(), 0),
+        placement_(graph_.num_tasks(), -1) {
+    const auto* updown = dynamic_cast<const UpDownRouting*>(&routed_.routing());
+    const int root = updown ? updown->root() : groups_[central_group(routed_, groups_)].switch_id;
+    for (const SwitchSlots& g : groups_)
+      from_root_.push_back(g.switch_id == root ? 0 : routed_.routing().hops(root, g.slots.front()));
+    group_of_node_.assign(routed_.network().num_nodes(), -1);
+    for (size_t g = 0; g < groups_.size(); ++g)
+      for (int node : groups_[g].slots) group_of_node_[node] = static_cast<int>(g);
+  }
+
+  Placement run() {
+    const int tasks = graph_.num_tasks();
+    std::vector<int> everyone(tasks);
+    std::iota(everyone.begin(), everyone.end(), 0);
+    std::vector<SlotShare> all;
+    for (size_t g = 0; g < groups_.size(); ++g) all.push_back({static_cast<int>(g), static_cast<int>(groups_[g].slots.size())});
+    const int centre = width_ / 2 + width_ * (tasks / width_ / 2);
+    std::vector<Call> stack{{everyone, centre, all}};
+    while (!stack.empty()) {
+      Call call = std::move(stack.back());
+      stack.pop_back();
+      place_base(call);
+      Quadrants quadrant = quadrants(call);
+      std::vector<SlotShare> left;
+      for (const SlotShare& s : call.shares)
+        if (s.count > 0) left.push_back(s);
+      SlotSets sets = split_ == AdjacencySplit::Distance ? deal_by_distance(left, quadrant) : split_by_cut(left, quadrant);
+      // Steps 8-11: each quadrant from its process closest to the base.
+      for (int q = 3; q >= 0; --q) {
+        if (quadrant[q].empty()) continue;
+        int next_base = quadrant[q].front();
+        for (int t : quadrant[q])
+          if (manhattan(t, call.base) < manhattan(next_base, call.base)) next_base = t;
+        stack.push_back({std::move(quadrant[q]), next_base, std::move(sets[q])});
+      }
+    }
+    return placement_;
+  }
+
+ private:
+  int x_of(int t) const { return t % width_; }
+  int y_of(int t) const { return t / width_; }
+  int manhattan(int a, int b) const { return std::abs(x_of(a) - x_of(b)) + std::abs(y_of(a) - y_of(b)); }
+
+  // Step 2: the base on a slot closest to the root.
+  void place_base(Call& call) {
+    size_t closest = 0;
+    for (size_t i = 1; i < call.shares.size(); ++i)
+      if (from_root_[call.shares[i].group] < from_root_[call.shares[closest].group]) closest = i;
+    SlotShare& home = call.shares[closest];
+    placement_[call.base] = groups_[home.group].slots[next_slot_[home.group]++];
+    --home.count;
+  }
+
+  // Step 3: pinwheel quadrants, counter-clockwise from +X.
+  Quadrants quadrants(const Call& call) const {
+    const int xb = x_of(call.base), yb = y_of(call.base);
+    Quadrants quadrant;
+    for (int t : call.tasks) {
+      if (t == call.base) continue;
+      const int x = x_of(t), y = y_of(t);
+      quadrant[(x > xb && y >= yb) ? 0 : (x <= xb && y > yb) ? 1 : (x < xb && y <= yb) ? 2 : 3].push_back(t);
+    }
+    return quadrant;
+  }
+
+  // Steps 4-7: switches farthest from the root first (ties in allocation order), in counter-clockwise
+  // turns; a quadrant keeps taking switches while its AMD is above the previous quadrant's.
+  SlotSets deal_by_distance(std::vector<SlotShare> shares, const Quadrants& quadrant) const {
+    std::stable_sort(shares.begin(), shares.end(),
+                     [&](const SlotShare& a, const SlotShare& b) { return from_root_[a.group] > from_root_[b.group]; });
+    SlotSets sets;
+    std::array<int, 4> need, dealt{};
+    std::array<long, 4> distance{};
+    for (int q = 0; q < 4; ++q) need[q] = static_cast<int>(quadrant[q].size());
+    // AMD comparison a > b without division.
+    auto amd_above = [&](int a, int b) { return distance[a] * dealt[b] > distance[b] * dealt[a]; };
+    int q = 0, previous = -1;
+    for (SlotShare s : shares) {
+      while (s.count > 0) {
+        while (need[q] == 0) q = (q + 1) % 4;
+        const int take = std::min(s.count, need[q]);
+        sets[q].push_back({s.group, take});
+        need[q] -= take;
+        dealt[q] += take;
+        distance[q] += static_cast<long>(take) * from_root_[s.group];
+        s.count -= take;
+        if (previous >= 0 && previous != q && need[q] > 0 && amd_above(q, previous)) continue;
+        previous = q;
+        q = (q + 1) % 4;
+      }
+    }
+    return sets;
+  }
+
+  // mapsim's variant of steps 4-7: bisections of the slots, quadrants kept in counter-clockwise pairs.
+  SlotSets split_by_cut(const std::vector<SlotShare>& shares, const Quadrants& quadrant) const {
+    SlotSets sets;
+    std::vector<int> nonempty;
+    for (int q = 0; q < 4; ++q)
+      if (!quadrant[q].empty()) nonempty.push_back(q);
+    if (nonempty.empty()) return sets;
+    std::vector<std::pair<std::vector<int>, std::vector<SlotShare>>> work{{nonempty, shares}};
+    while (!work.empty()) {
+      auto [list, set] = std::move(work.back());
+      work.pop_back();
+      if (list.size() == 1) {
+        sets[list[0]] = std::move(set);
+        continue;
+      }
+      const std::vector<int> first_list(list.begin(), list.begin() + list.size() / 2);
+      const std::vector<int> second_list(list.begin() + list.size() / 2, list.end());
+      std::vector<int> first, second;
+      for (int q : first_list) first.insert(first.end(), quadrant[q].begin(), quadrant[q].end());
+      for (int q : second_list) second.insert(second.end(), quadrant[q].begin(), quadrant[q].end());
+      // Either half of the cut may go to the first quadrants: the one closer to their placed neighbours.
+      auto [a0, a1] = bisection_.split(set, static_cast<int>(first.size()));
+      auto [b1, b0] = bisection_.split(set, static_cast<int>(second.size()));
+      if (distance_to_placed(b0, first) + distance_to_placed(b1, second) <
+          distance_to_placed(a0, first) + distance_to_placed(a1, second))
+        a0 = std::move(b0), a1 = std::move(b1);
+      work.push_back({first_list, std::move(a0)});
+      work.push_back({second_list, std::move(a1)});
+    }
+    return sets;
+  }
+
+  // Volume x mean routed hops from a slot of `set` to the placed neighbours of `tasks`.
+  double distance_to_placed(const std::vector<SlotShare>& set, const std::vector<int>& tasks) const {
+    double hops = 0;
+    long slots = 0;
+    for (const SlotShare& s : set) slots += s.count;
+    for (int t : tasks)
+      for (const ProcessGraph::Neighbour& n : graph_.neighbours(t)) {
+        if (placement_[n.task] < 0) continue;
+        const SwitchSlots& there = groups_[group_of_node_[placement_[n.task]]];
+        for (const SlotShare& s : set) hops += n.volume * s.count * group_hops(routed_, groups_[s.group], there);
+      }
+    return slots ? hops / slots : 0;
+  }
+
+  const ProcessGraph& graph_;
+  const RoutedNetwork& routed_;
+  AdjacencySplit split_;
+  int width_;
+  std::vector<SwitchSlots> groups_;
+  SlotBisection bisection_;
+  std::vector<int> from_root_, group_of_node_;
+  std::vector<size_t> next_slot_;
+  Placement placement_;
 };
 
 }  // namespace
@@ -25,104 +191,7 @@ Placement AdjacencyMapper::map(const MappingProblem& problem) const {
     throw Error("the adjacency mapper (AM) maps 1-D and 2-D meshes and tori (moh2010); this process topology is " +
                 (graph.dims.empty() ? graph.family : std::to_string(graph.dims.size()) + "-D") +
                 ": use binary, greedy or best");
-  const int tasks = graph.num_tasks();
-  const int width = graph.dims[0];
-  const RoutedNetwork& routed = *problem.network;
-  const Network& net = routed.network();
-  const std::vector<SwitchSlots> groups = group_by_switch(net, compact_slots(problem, tasks));
-  const int k = static_cast<int>(groups.size());
-
-  // Routing root and each group's routed distance from it.
-  const auto* updown = dynamic_cast<const UpDownRouting*>(&routed.routing());
-  const int root = updown ? updown->root() : groups[central_group(routed, groups)].switch_id;
-  std::vector<int> from_root(k);
-  for (int g = 0; g < k; ++g)
-    from_root[g] = groups[g].switch_id == root ? 0 : routed.routing().hops(root, groups[g].slots.front());
-  std::vector<int> group_of_switch(net.num_switches(), -1);
-  for (int g = 0; g < k; ++g) group_of_switch[groups[g].switch_id] = g;
-
-  std::vector<size_t> next_slot(k, 0);
-  Placement placement(tasks, -1);
-  auto x_of = [&](int t) { return t % width; };
-  auto y_of = [&](int t) { return t / width; };
-
-  std::vector<int> centre(tasks);
-  std::iota(centre.begin(), centre.end(), 0);
-  const int middle = width / 2 + width * (tasks / width / 2);
-  std::vector<SlotShare> all;
-  for (int g = 0; g < k; ++g) all.push_back({g, static_cast<int>(groups[g].slots.size())});
-  std::vector<Call> stack{{centre, middle, all}};
-  std::vector<int> quadrant_of(k, -1), stamp(k, -1);
-  int call_id = 0;
-  while (!stack.empty()) {
-    Call call = std::move(stack.back());
-    stack.pop_back();
-    ++call_id;
-    // Step 2: the base on a slot closest to the root.
-    size_t closest = 0;
-    for (size_t i = 1; i < call.shares.size(); ++i)
-      if (from_root[call.shares[i].group] < from_root[call.shares[closest].group]) closest = i;
-    SlotShare& home = call.shares[closest];
-    placement[call.base] = groups[home.group].slots[next_slot[home.group]++];
-    --home.count;
-    // Step 3: pinwheel quadrants +X, +Y, -X, -Y (counter-clockwise).
-    const int xb = x_of(call.base), yb = y_of(call.base);
-    std::vector<int> quadrant[4];
-    for (int t : call.tasks) {
-      if (t == call.base) continue;
-      const int x = x_of(t), y = y_of(t);
-      const int q = (x > xb && y >= yb) ? 0 : (x <= xb && y > yb) ? 1 : (x < xb && y <= yb) ? 2 : 3;
-      quadrant[q].push_back(t);
-    }
-    // Steps 4-7: deal the switches, farthest from the root first.
-    std::vector<SlotShare> order;
-    for (const SlotShare& s : call.shares)
-      if (s.count > 0) order.push_back(s);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](const SlotShare& a, const SlotShare& b) { return from_root[a.group] > from_root[b.group]; });
-    int need[4], dealt[4] = {0, 0, 0, 0};
-    long distance_sum[4] = {0, 0, 0, 0};
-    std::vector<SlotShare> sets[4];
-    for (int q = 0; q < 4; ++q) need[q] = static_cast<int>(quadrant[q].size());
-    for (SlotShare s : order) {
-      while (s.count > 0) {
-        int votes[4] = {0, 0, 0, 0};
-        for (const Network::Port& port : net.ports_of(groups[s.group].switch_id)) {
-          const int g = group_of_switch[port.neighbor];
-          if (g >= 0 && stamp[g] == call_id) ++votes[quadrant_of[g]];
-        }
-        int chosen = -1;
-        for (int q = 0; q < 4; ++q) {
-          if (need[q] == 0) continue;
-          if (chosen < 0) { chosen = q; continue; }
-          if (votes[q] != votes[chosen]) {
-            if (votes[q] > votes[chosen]) chosen = q;
-            continue;
-          }
-          if (votes[q] > 0) continue;
-          if (need[q] > need[chosen]) chosen = q;  // no linked neighbour: the set with the most room left
-        }
-        const int take = std::min(s.count, need[chosen]);
-        sets[chosen].push_back({s.group, take});
-        need[chosen] -= take;
-        dealt[chosen] += take;
-        distance_sum[chosen] += static_cast<long>(take) * from_root[s.group];
-        s.count -= take;
-        stamp[s.group] = call_id;
-        quadrant_of[s.group] = chosen;
-      }
-    }
-    // Steps 8-11: each quadrant from its process closest to the base.
-    for (int q = 3; q >= 0; --q) {
-      if (quadrant[q].empty()) continue;
-      int next_base = quadrant[q].front();
-      auto manhattan = [&](int t) { return std::abs(x_of(t) - xb) + std::abs(y_of(t) - yb); };
-      for (int t : quadrant[q])
-        if (manhattan(t) < manhattan(next_base)) next_base = t;
-      stack.push_back({std::move(quadrant[q]), next_base, std::move(sets[q])});
-    }
-  }
-  return placement;
+  return AdjacencyMapping(problem, split_).run();
 }
 
 }  // namespace mapsim

@@ -29,7 +29,12 @@ std::unique_ptr<Mapper> build(Spec& spec, const std::string& text) {
   if (name == "default") return std::make_unique<DefaultMapper>();
   if (name == "switch") return std::make_unique<SwitchMapper>();
   if (name == "binary") return std::make_unique<BinaryMapper>();
-  if (name == "adjacency") return std::make_unique<AdjacencyMapper>();
+  if (name == "adjacency") {
+    const std::string split = spec.get_string("split", "distance");
+    if (split != "distance" && split != "cut")
+      throw Error("mapper '" + text + "': split must be distance (moh2010's steps 4-7) or cut");
+    return std::make_unique<AdjacencyMapper>(split == "cut" ? AdjacencySplit::Cut : AdjacencySplit::Distance);
+  }
   if (name == "greedy") return std::make_unique<GreedyMapper>();
   if (name == "part" || name == "parts") return std::make_unique<PartMapper>(name == "parts");
   if (name == "scotch") return std::make_unique<ScotchMapper>();

@@ -9,12 +9,20 @@
 #include "mappers/switch_mapper.h"
 #include "topologies/error.h"
 #include "topologies/network_factory.h"
+#include "topologies/table_routing.h"
 
 using namespace mapsim;
 
+// Every mapper, and the variants chosen by an option.
+std::vector<std::string> mappers_and_variants() {
+  std::vector<std::string> all = mapper_names();
+  all.push_back("adjacency:split=cut");
+  return all;
+}
+
 // Mappers that only accept some shapes (adjacency: 1-D/2-D grids; hypersphere: hypercubes) say so.
 bool accepts(const std::string& mapper, const ProcessGraph& graph, const Network& net) {
-  if (mapper == "adjacency") return !graph.dims.empty() && graph.dims.size() <= 2;
+  if (mapper.rfind("adjacency", 0) == 0) return !graph.dims.empty() && graph.dims.size() <= 2;
   if (mapper == "hypersphere") return net.shape.family == "hypercube";
   return true;
 }
@@ -28,7 +36,7 @@ TEST_CASE("every mapper returns a valid placement over many random instances") {
       ProcessGraph graph = make_process_graph(process);
       for (const std::string& allocation : {std::string("all"), std::string("random:seed=") + std::to_string(seed)}) {
         MappingProblem problem = make_problem(routed, graph, allocation, 1, seed);
-        for (const std::string& name : mapper_names()) {
+        for (const std::string& name : mappers_and_variants()) {
           CAPTURE(name);
           CAPTURE(process);
           if (!accepts(name, graph, routed.network())) {
@@ -48,7 +56,7 @@ TEST_CASE("several slots per node: placements respect capacity") {
   RoutedNetwork routed(make_network("fattree:k=4,levels=2"));
   ProcessGraph graph = make_process_graph("mesh:8x6");
   MappingProblem problem = make_problem(routed, graph, "all", 3, 9);
-  for (const std::string& name : mapper_names()) {
+  for (const std::string& name : mappers_and_variants()) {
     if (!accepts(name, graph, routed.network())) continue;
     CAPTURE(name);
     Placement p = make_mapper(fast(name))->map(problem);
@@ -133,6 +141,28 @@ TEST_CASE("switch-based mapping beats random on the papers' networks (moh2001)")
     switch_sum += evaluate(problem, make_mapper("switch")->map(problem)).cardinality;
   }
   CHECK(switch_sum < 0.8 * random_sum);
+}
+
+TEST_CASE("adjacency mapping: the mesh centre as close to the up*/down* root as the slots allow, both splits") {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    RoutedNetwork routed(make_network("irregular:nodes=96,switches=30,seed=" + std::to_string(seed)));
+    const int root = dynamic_cast<const UpDownRouting&>(routed.routing()).root();
+    for (const char* process : {"mesh:8x8", "mesh:9x7", "ring:40"}) {
+      ProcessGraph graph = make_process_graph(process);
+      MappingProblem problem = make_problem(routed, graph, "all", 1, seed);
+      const int w = graph.dims[0], h = graph.num_tasks() / w;
+      for (const char* mapper : {"adjacency", "adjacency:split=cut"}) {
+        CAPTURE(mapper);
+        Placement p = make_mapper(mapper)->map(problem);
+        auto from_root = [&](int node) { return routed.routing().hops(root, node); };
+        int closest = from_root(p[0]);
+        for (int node : p) closest = std::min(closest, from_root(node));
+        CHECK(from_root(p[w / 2 + w * (h / 2)]) == closest);
+      }
+    }
+  }
+  CHECK_THROWS_WITH_AS(make_mapper("adjacency:split=quadrants"),
+                       doctest::Contains("split must be distance (moh2010's steps 4-7) or cut"), Error);
 }
 
 TEST_CASE("unknown mapper names the known ones") {

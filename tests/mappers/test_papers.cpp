@@ -183,10 +183,10 @@ TEST_CASE("kramer-muhlenbein Table 2: a 2-D torus on an 8-cube") {
   CHECK(random == doctest::Approx(dim * l * l * (1 - 3.0 / 1023) * n / (n - 1)).epsilon(0.03));
 }
 
-TEST_CASE("moh2001/moh2010 figures 5-6: RM > SM > BM on 256-node, 75-switch networks, 20 seeds") {
+TEST_CASE("moh2001/moh2010 figures 5-6: RM > SM > AM > BM on 256-node, 75-switch networks, 20 seeds") {
   for (const char* mesh : {"mesh:4x4", "mesh:8x8", "mesh:12x12", "mesh:16x16"}) {
     ProcessGraph g = make_process_graph(mesh);
-    double rm = 0, sm = 0, bm = 0, am = 0;
+    double rm = 0, sm = 0, bm = 0, am = 0, am_cut = 0;
     for (uint64_t seed = 1; seed <= 20; ++seed) {
       RoutedNetwork net(make_network("irregular:nodes=256,switches=75,ports=8,connectivity=0.75,seed=" + std::to_string(seed)));
       // The papers' member processors: a random set of as many nodes as tasks.
@@ -195,13 +195,16 @@ TEST_CASE("moh2001/moh2010 figures 5-6: RM > SM > BM on 256-node, 75-switch netw
       sm += evaluate(p, make_mapper("switch")->map(p)).cardinality;
       bm += evaluate(p, make_mapper("binary")->map(p)).cardinality;
       am += evaluate(p, make_mapper("adjacency")->map(p)).cardinality;
+      am_cut += evaluate(p, make_mapper("adjacency:split=cut")->map(p)).cardinality;
     }
     CAPTURE(mesh);
     CHECK(rm > sm);
-    CHECK(sm > bm);
-    // AM beats RM and SM; against our Kernighan-Lin BM it does not win (docs/mappers.md says why).
-    CHECK(am < sm);
+    CHECK(sm > am);
+    // moh2010 has AM best; as the paper specifies it, it is not (docs/results.md says why).
     CHECK(am > bm);
+    // Bisected slot sets make AM's quadrants much tighter, yet its row-by-row recursion keeps it behind BM
+    // from 8x8 up.
+    CHECK(am_cut < 0.85 * am);
   }
 }
 

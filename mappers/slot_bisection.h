@@ -1,0 +1,24 @@
+// Splits a set of slots (seen at switch level) into two halves of given sizes so that the routed
+// hops across the cut are as large as possible (moh2001's processor-side cut of BM): the initial
+// first half merges the largest switches, then Fiduccia-Mattheyses passes move single slots.
+#pragma once
+#include <utility>
+#include <vector>
+
+#include "mappers/switch_slots.h"
+
+namespace mapsim {
+
+class SlotBisection {
+ public:
+  SlotBisection(const RoutedNetwork& routed, const std::vector<SwitchSlots>& groups) : routed_(routed), groups_(groups) {}
+
+  // The first half has `first_size` slots.
+  std::pair<std::vector<SlotShare>, std::vector<SlotShare>> split(const std::vector<SlotShare>& set, int first_size) const;
+
+ private:
+  const RoutedNetwork& routed_;
+  const std::vector<SwitchSlots>& groups_;
+};
+
+}  // namespace mapsim
