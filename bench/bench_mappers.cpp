@@ -25,10 +25,10 @@ int main(int argc, char** argv) {
   if (sizes.empty()) sizes = {256, 1024, 4096, 16384};
   // Largest T each mapper runs at: annealing would take minutes beyond, scotch refuses > 4096 switches.
   const std::map<std::string, int> limit = {{"annealing", 4096}, {"scotch", 4096}};
-  const std::vector<std::string> mappers = {"random", "default", "switch", "greedy", "adjacency", "binary",
+  const std::vector<std::string> mappers = {"random", "default", "switch", "greedy", "adjacency", "adjacency:split=cut", "binary",
                                             "part",   "parts",   "metis",  "scotch", "annealing", "best"};
   using clock = std::chrono::steady_clock;
-  std::printf("%8s %-10s %10s %14s\n", "tasks", "mapper", "seconds", "weighted_card");
+  std::printf("%8s %-20s %10s %14s\n", "tasks", "mapper", "seconds", "weighted_card");
   for (int tasks : sizes) {
     const int side = static_cast<int>(std::lround(std::sqrt(tasks)));
     const int switches = (tasks * 75 + 255) / 256;
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
       auto start = clock::now();
       mapsim::Placement p = mapsim::make_mapper(name)->map(problem);
       const double seconds = std::chrono::duration<double>(clock::now() - start).count();
-      std::printf("%8d %-10s %10.4f %14.0f\n", tasks, name.c_str(), seconds, mapsim::evaluate(problem, p).weighted_cardinality);
+      std::printf("%8d %-20s %10.4f %14.0f\n", tasks, name.c_str(), seconds, mapsim::evaluate(problem, p).weighted_cardinality);
       std::fflush(stdout);
     }
   }

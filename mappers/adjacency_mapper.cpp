@@ -148,7 +148,8 @@ class AdjacencyMapping {
       for (int q : second_list) second.insert(second.end(), quadrant[q].begin(), quadrant[q].end());
       // Either half of the cut may go to the first quadrants: the one closer to their placed neighbours.
       auto [a0, a1] = bisection_.split(set, static_cast<int>(first.size()));
-      auto [b1, b0] = bisection_.split(set, static_cast<int>(second.size()));
+      auto [b1, b0] = first.size() == second.size() ? std::pair{a0, a1}
+                                                     : bisection_.split(set, static_cast<int>(second.size()));
       if (distance_to_placed(b0, first) + distance_to_placed(b1, second) <
           distance_to_placed(a0, first) + distance_to_placed(a1, second))
         a0 = std::move(b0), a1 = std::move(b1);
