@@ -1,6 +1,7 @@
 #include "mappers/slot_bisection.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 namespace mapsim {
@@ -18,7 +19,12 @@ std::pair<std::vector<SlotShare>, std::vector<SlotShare>> SlotBisection::split(c
     b[i] = set[i].count - a[i];
     need -= a[i];
   }
-  auto hops = [&](size_t i, size_t j) { return group_hops(routed_, groups_[set[i].group], groups_[set[j].group]); };
+  // The routed hops between the entries, looked up once: every pass scans them all.
+  std::vector<uint16_t> matrix(k * k);
+  for (size_t i = 0; i < k; ++i)
+    for (size_t j = 0; j < k; ++j)
+      matrix[i * k + j] = static_cast<uint16_t>(group_hops(routed_, groups_[set[i].group], groups_[set[j].group]));
+  auto hops = [&](size_t i, size_t j) { return static_cast<int>(matrix[i * k + j]); };
   for (int pass = 0; pass < 8 && k > 1; ++pass) {
     // s[side][i]: routed hops from a slot of entry i to all slots on that side.
     std::vector<long> s[2] = {std::vector<long>(k, 0), std::vector<long>(k, 0)};

@@ -1,6 +1,8 @@
 // Splits a set of slots (seen at switch level) into two halves of given sizes so that the routed
 // hops across the cut are as large as possible (moh2001's processor-side cut of BM): the initial
 // first half merges the largest switches, then Fiduccia-Mattheyses passes move single slots.
+// A split holds the hops between its S switches: 2 S^2 bytes (46 MB for the 4,800 switches of a
+// 16384-node network).
 #pragma once
 #include <utility>
 #include <vector>
