@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
 
 #include "mappers/slot_bisection.h"
 #include "topologies/error.h"
@@ -29,13 +30,13 @@ class AdjacencyMapping {
         split_(split),
         width_(graph_.dims[0]),
         groups_(group_by_switch(routed_.network(), compact_slots(problem, graph_.num_tasks()))),
-        bisection_(routed_, groups_),
         next_slot_(groups_.size(), 0),
         placement_(graph_.num_tasks(), -1) {
     const auto* updown = dynamic_cast<const UpDownRouting*>(&routed_.routing());
     const int root = updown ? updown->root() : groups_[central_group(routed_, groups_)].switch_id;
     for (const SwitchSlots& g : groups_)
       from_root_.push_back(g.switch_id == root ? 0 : routed_.routing().hops(root, g.slots.front()));
+    if (split_ == AdjacencySplit::Cut) bisection_.emplace(routed_, groups_);
     group_of_node_.assign(routed_.network().num_nodes(), -1);
     for (size_t g = 0; g < groups_.size(); ++g)
       for (int node : groups_[g].slots) group_of_node_[node] = static_cast<int>(g);
@@ -147,9 +148,9 @@ class AdjacencyMapping {
       for (int q : first_list) first.insert(first.end(), quadrant[q].begin(), quadrant[q].end());
       for (int q : second_list) second.insert(second.end(), quadrant[q].begin(), quadrant[q].end());
       // Either half of the cut may go to the first quadrants: the one closer to their placed neighbours.
-      auto [a0, a1] = bisection_.split(set, static_cast<int>(first.size()));
+      auto [a0, a1] = bisection_->split(set, static_cast<int>(first.size()));
       auto [b1, b0] = first.size() == second.size() ? std::pair{a0, a1}
-                                                     : bisection_.split(set, static_cast<int>(second.size()));
+                                                     : bisection_->split(set, static_cast<int>(second.size()));
       if (distance_to_placed(b0, first) + distance_to_placed(b1, second) <
           distance_to_placed(a0, first) + distance_to_placed(a1, second))
         a0 = std::move(b0), a1 = std::move(b1);
@@ -178,7 +179,7 @@ class AdjacencyMapping {
   AdjacencySplit split_;
   int width_;
   std::vector<SwitchSlots> groups_;
-  SlotBisection bisection_;
+  std::optional<SlotBisection> bisection_;  // split=cut only: it holds a switch x switch table
   std::vector<int> from_root_, group_of_node_;
   std::vector<size_t> next_slot_;
   Placement placement_;

@@ -1,10 +1,15 @@
 #include "mappers/slot_bisection.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <numeric>
 
 namespace mapsim {
+
+SlotBisection::SlotBisection(const RoutedNetwork& routed, const std::vector<SwitchSlots>& groups)
+    : groups_(groups.size()), hops_(groups_ * groups_) {
+  for (size_t i = 0; i < groups_; ++i)
+    for (size_t j = 0; j < groups_; ++j) hops_[i * groups_ + j] = static_cast<uint16_t>(group_hops(routed, groups[i], groups[j]));
+}
 
 std::pair<std::vector<SlotShare>, std::vector<SlotShare>> SlotBisection::split(const std::vector<SlotShare>& set,
                                                                            int first_size) const {
@@ -19,12 +24,7 @@ std::pair<std::vector<SlotShare>, std::vector<SlotShare>> SlotBisection::split(c
     b[i] = set[i].count - a[i];
     need -= a[i];
   }
-  // The routed hops between the entries, looked up once: every pass scans them all.
-  std::vector<uint16_t> matrix(k * k);
-  for (size_t i = 0; i < k; ++i)
-    for (size_t j = 0; j < k; ++j)
-      matrix[i * k + j] = static_cast<uint16_t>(group_hops(routed_, groups_[set[i].group], groups_[set[j].group]));
-  auto hops = [&](size_t i, size_t j) { return static_cast<int>(matrix[i * k + j]); };
+  auto hops = [&](size_t i, size_t j) { return static_cast<int>(hops_[set[i].group * groups_ + set[j].group]); };
   for (int pass = 0; pass < 8 && k > 1; ++pass) {
     // s[side][i]: routed hops from a slot of entry i to all slots on that side.
     std::vector<long> s[2] = {std::vector<long>(k, 0), std::vector<long>(k, 0)};
