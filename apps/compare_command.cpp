@@ -9,15 +9,15 @@
 #include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
-#include "topologies/atomic_file.h"
+#include "support/atomic_file.h"
 #include "mappers/mapper.h"
 #include "sim/workload.h"
 #include "mappers/metrics.h"
 #include "scenario/statistics.h"
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/network_factory.h"
-#include "topologies/spec.h"
-#include "topologies/units.h"
+#include "support/spec.h"
+#include "support/units.h"
 
 namespace mapsim {
 namespace {

@@ -6,7 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 

@@ -4,7 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
-#include "topologies/error.h"
+#include "support/error.h"
 
 int main(int argc, char** argv) {
   // Logs go to stderr; results go to stdout or files.

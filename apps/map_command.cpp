@@ -8,12 +8,12 @@
 #include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
-#include "topologies/atomic_file.h"
+#include "support/atomic_file.h"
 #include "mappers/mapper.h"
 #include "sim/workload.h"
 #include "mappers/metrics.h"
 #include "topologies/network_factory.h"
-#include "topologies/units.h"
+#include "support/units.h"
 
 namespace mapsim {
 namespace {

@@ -5,8 +5,8 @@
 #include "apps/commands.h"
 #include "apps/external_tool.h"
 #include "scenario/plot.h"
-#include "topologies/atomic_file.h"
-#include "topologies/error.h"
+#include "support/atomic_file.h"
+#include "support/error.h"
 
 namespace mapsim {
 namespace {

@@ -7,8 +7,8 @@
 #include "apps/external_tool.h"
 #include "apps/progress.h"
 #include "scenario/run.h"
-#include "topologies/atomic_file.h"
-#include "topologies/error.h"
+#include "support/atomic_file.h"
+#include "support/error.h"
 
 namespace mapsim {
 namespace {

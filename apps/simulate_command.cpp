@@ -5,13 +5,13 @@
 #include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
-#include "topologies/atomic_file.h"
+#include "support/atomic_file.h"
 #include "mappers/mapper.h"
 #include "sim/report.h"
 #include "sim/workload.h"
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/network_factory.h"
-#include "topologies/units.h"
+#include "support/units.h"
 
 namespace mapsim {
 namespace {
@@ -41,7 +41,7 @@ void run_simulate(const SimulateOptions& o) {
   }
   if (!o.write_trace.empty()) spdlog::info("trace written to {}", write_ti_trace(trace, o.write_trace));
   SimOptions options;
-  options.model = parse_fidelity(o.model);
+  options.model = parse_model(o.model);
   options.eager_threshold = parse_size(o.eager);
   options.mtu = parse_size(o.mtu);
   options.intra_node_bandwidth = parse_bandwidth(o.intra_node);

@@ -8,7 +8,7 @@
 #include "apps/commands.h"
 #include "apps/progress.h"
 #include "scenario/sweep_runner.h"
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 namespace {

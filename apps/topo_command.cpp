@@ -6,13 +6,12 @@
 #include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
-#include "topologies/atomic_file.h"
-#include "topologies/error.h"
+#include "support/atomic_file.h"
+#include "support/error.h"
 #include "topologies/export.h"
 #include "topologies/network_factory.h"
 #include "topologies/route_analysis.h"
-#include "topologies/table_routing.h"
-#include "topologies/units.h"
+#include "support/units.h"
 
 namespace mapsim {
 namespace {
@@ -53,8 +52,8 @@ nlohmann::ordered_json to_json(const TopoOptions& o, const RoutedNetwork& routed
 void print_summary(const TopoOptions& o, const RoutedNetwork& routed, const RouteAnalysis& a) {
   const Network& net = routed.network();
   std::string routing = routed.routing().name();
-  if (auto* updown = dynamic_cast<const UpDownRouting*>(&routed.routing()))
-    routing += " (root " + net.switch_at(updown->root()).name + ")";
+  if (const int root = routed.routing().root_switch(); root >= 0)
+    routing += " (root " + net.switch_at(root).name + ")";
   std::printf("network        %s (%s)\n", o.spec.c_str(), net.shape.family.c_str());
   std::printf("switches       %d\nnodes          %d\nlinks          %d\n", a.switches, a.nodes, a.links);
   std::printf("ports used     %d of %d (connectivity %.3f)\n", a.ports_used, a.ports_total,

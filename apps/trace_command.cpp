@@ -9,9 +9,9 @@
 
 #include "apps/commands.h"
 #include "sim/workload.h"
-#include "topologies/atomic_file.h"
-#include "topologies/error.h"
-#include "topologies/units.h"
+#include "support/atomic_file.h"
+#include "support/error.h"
+#include "support/units.h"
 #include "traces/trace_tools.h"
 
 namespace mapsim {

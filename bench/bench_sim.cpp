@@ -27,7 +27,7 @@ using namespace mapsim;
 int main(int argc, char** argv) {
   std::vector<int> sizes;
   int iterations = 100;
-  std::vector<Fidelity> models = {Fidelity::Flow, Fidelity::StoreAndForward, Fidelity::Packet};
+  std::vector<std::string> models = {"flow", "store-and-forward", "packet"};
   bool smpi = std::system("command -v smpirun >/dev/null 2>&1") == 0;
   FlowSolver flow_solver = FlowSolver::Mapsim;
   for (int i = 1; i < argc; ++i) {
@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
       std::string list = argv[++i];
       for (size_t start = 0, end; start <= list.size(); start = end + 1) {
         end = std::min(list.find(',', start), list.size());
-        models.push_back(parse_fidelity(list.substr(start, end - start)));
+        models.push_back(parse_model(list.substr(start, end - start)));
       }
     }
     else if (!add_size(argv[i], sizes)) {
@@ -61,12 +61,12 @@ int main(int argc, char** argv) {
     Trace trace = make_workload("exchange:size=100000,iterations=" + std::to_string(iterations), graph);
     Placement placement(graph.num_tasks());
     for (int r = 0; r < graph.num_tasks(); ++r) placement[r] = r;
-    for (Fidelity model : models) {
+    for (std::string model : models) {
       SimOptions options;
       options.model = model;
       options.flow_solver = flow_solver;
       SimResult r = simulate(routed, placement, trace, options);
-      std::printf("%6d %-18s %12.6g %10.3f %12.4g %10.1f %12ld\n", ranks, fidelity_name(model), r.makespan,
+      std::printf("%6d %-18s %12.6g %10.3f %12.4g %10.1f %12ld\n", ranks, model, r.makespan,
                   r.wall_seconds, r.events / r.wall_seconds, r.peak_memory_kb / 1024.0, r.messages);
       std::fflush(stdout);
     }

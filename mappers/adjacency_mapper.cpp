@@ -1,5 +1,7 @@
 #include "mappers/adjacency_mapper.h"
 
+#include "support/spec.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -7,8 +9,7 @@
 #include <optional>
 
 #include "mappers/slot_bisection.h"
-#include "topologies/error.h"
-#include "topologies/table_routing.h"
+#include "support/error.h"
 
 namespace mapsim {
 namespace {
@@ -32,8 +33,8 @@ class AdjacencyMapping {
         groups_(group_by_switch(routed_.network(), compact_slots(problem, graph_.num_tasks()))),
         next_slot_(groups_.size(), 0),
         placement_(graph_.num_tasks(), -1) {
-    const auto* updown = dynamic_cast<const UpDownRouting*>(&routed_.routing());
-    const int root = updown ? updown->root() : groups_[central_group(routed_, groups_)].switch_id;
+    const int own_root = routed_.routing().root_switch();
+    const int root = own_root >= 0 ? own_root : groups_[central_group(routed_, groups_)].switch_id;
     for (const SwitchSlots& g : groups_)
       from_root_.push_back(g.switch_id == root ? 0 : routed_.routing().hops(root, g.slots.front()));
     if (split_ == AdjacencySplit::Cut) bisection_.emplace(routed_, groups_);
@@ -190,10 +191,20 @@ class AdjacencyMapping {
 Placement AdjacencyMapper::map(const MappingProblem& problem) const {
   const ProcessGraph& graph = *problem.graph;
   if (graph.dims.empty() || graph.dims.size() > 2)
-    throw Error("the adjacency mapper (AM) maps 1-D and 2-D meshes and tori (moh2010); this process topology is " +
+    throw NotApplicable("the adjacency mapper (AM) maps 1-D and 2-D meshes and tori (moh2010); this process topology is " +
                 (graph.dims.empty() ? graph.family : std::to_string(graph.dims.size()) + "-D") +
                 ": use binary, greedy or best");
   return AdjacencyMapping(problem, split_).run();
 }
+
+MAPSIM_REGISTER(mapper_registry(),
+                {"adjacency", "AM (moh2010): pinwheel quadrants of a 1-D/2-D grid around the routing root",
+                 {text_param("split", "distance", "how slots are split: distance (the paper's steps 4-7) or cut (BM's bisection)")},
+                 [](Spec& spec) {
+                   const std::string split = spec.get_string("split");
+                   if (split != "distance" && split != "cut")
+                     throw Error("mapper '" + spec.text() + "': split must be distance (moh2010's steps 4-7) or cut");
+                   return std::make_unique<AdjacencyMapper>(split == "cut" ? AdjacencySplit::Cut : AdjacencySplit::Distance);
+                 }});
 
 }  // namespace mapsim

@@ -1,9 +1,11 @@
 #include "mappers/annealing_mapper.h"
 
+#include "support/spec.h"
+
 #include <cmath>
 
 #include "mappers/hop_table.h"
-#include "topologies/random.h"
+#include "support/random.h"
 
 namespace mapsim {
 
@@ -83,5 +85,9 @@ Placement AnnealingMapper::map(const MappingProblem& problem) const {
   for (int t = 0; t < tasks; ++t) placement[t] = slot_node[best_slot[t]];
   return placement;
 }
+
+MAPSIM_REGISTER(mapper_registry(), {"annealing", "simulated annealing on the weighted cardinality (antonio1994)",
+                                    {integer_param("moves", 200, "moves per task at each temperature", 1, 1000000)},
+                                    [](Spec& spec) { return std::make_unique<AnnealingMapper>(static_cast<int>(spec.get_int("moves"))); }});
 
 }  // namespace mapsim

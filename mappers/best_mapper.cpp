@@ -1,10 +1,12 @@
 #include "mappers/best_mapper.h"
 
+#include "support/spec.h"
+
 #include <spdlog/spdlog.h>
 
 #include "mappers/local_search.h"
 #include "mappers/switch_slots.h"
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 namespace {
@@ -93,7 +95,7 @@ Placement BestMapper::map(const MappingProblem& problem) const {
   for (const char* name : {"binary", "adjacency", "scotch", "metis", "switch", "greedy"}) {
     try {
       candidates.push_back({name, make_mapper(name)->map(problem)});
-    } catch (const Error& e) {
+    } catch (const NotApplicable& e) {  // bad input and internal failures are not skipped
       spdlog::debug("best: skipping {}: {}", name, e.what());
     }
   }
@@ -107,5 +109,8 @@ Placement BestMapper::map(const MappingProblem& problem) const {
   }
   return candidates[chosen].second;
 }
+
+MAPSIM_REGISTER(mapper_registry(), {"best", "mapsim's own: the cheapest of several candidates after local search on the routed cost", {},
+                                    [](Spec&) { return std::make_unique<BestMapper>(); }});
 
 }  // namespace mapsim

@@ -1,5 +1,7 @@
 #include "mappers/binary_mapper.h"
 
+#include "support/spec.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -41,5 +43,8 @@ Placement BinaryMapper::map(const MappingProblem& problem) const {
   }
   return placement;
 }
+
+MAPSIM_REGISTER(mapper_registry(), {"binary", "BM (moh2001): recursive bisection of tasks (min cut) and slots (max routed distance); O(T S log T)", {},
+                                    [](Spec&) { return std::make_unique<BinaryMapper>(); }});
 
 }  // namespace mapsim

@@ -1,5 +1,7 @@
 #include "mappers/greedy_mapper.h"
 
+#include "support/spec.h"
+
 #include <deque>
 #include <queue>
 
@@ -52,5 +54,8 @@ Placement GreedyMapper::map(const MappingProblem& problem) const {
   }
   return placement;
 }
+
+MAPSIM_REGISTER(mapper_registry(), {"greedy", "OMARS greedy: most mapped neighbours next, Gray-code or BFS slot order; O(E log E)", {},
+                                    [](Spec&) { return std::make_unique<GreedyMapper>(); }});
 
 }  // namespace mapsim

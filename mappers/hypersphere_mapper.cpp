@@ -1,10 +1,12 @@
 #include "mappers/hypersphere_mapper.h"
 
+#include "support/spec.h"
+
 #include <algorithm>
 #include <cmath>
 
-#include "topologies/error.h"
-#include "topologies/random.h"
+#include "support/error.h"
+#include "support/random.h"
 
 namespace mapsim {
 namespace {
@@ -140,10 +142,10 @@ Placement HypersphereMapper::map(const MappingProblem& problem) const {
   const ProcessGraph& graph = *problem.graph;
   const int n = static_cast<int>(net.shape.dims.size());
   if (net.shape.family != "hypercube" || n < 1)
-    throw Error("the hypersphere mapper needs a hypercube network (its sectors are the cube's vertices); use greedy, "
+    throw NotApplicable("the hypersphere mapper needs a hypercube network (its sectors are the cube's vertices); use greedy, "
                 "annealing or best on " + net.shape.family + " networks");
   if (static_cast<int>(problem.nodes.size()) != net.num_nodes())
-    throw Error("the hypersphere mapper maps onto the whole hypercube: use --allocation all");
+    throw NotApplicable("the hypersphere mapper maps onto the whole hypercube: use --allocation all");
   const int tasks = graph.num_tasks();
   SpherePoints x = hypersphere_start(tasks, n, problem.seed);
   x = hypersphere_solve(graph, x, options_);
@@ -164,5 +166,20 @@ Placement HypersphereMapper::map(const MappingProblem& problem) const {
   }
   return placement;
 }
+
+MAPSIM_REGISTER(mapper_registry(),
+                {"hypersphere", "antonio1994: gradient projection of tasks on the unit sphere, sectors = hypercube PEs",
+                 {integer_param("spreading", -1, "spreading phases to apply (-1: all n, balanced)", -1),
+                  above(real_param("gamma", 1, "weight of the communication term"), 0),
+                  above(real_param("step", HypersphereOptions{}.step, "gradient step alpha"), 0),
+                  integer_param("iterations", HypersphereOptions{}.iterations, "gradient iterations at most", 0)},
+                 [](Spec& spec) {
+                   HypersphereOptions o;
+                   o.spreading = static_cast<int>(spec.get_int("spreading"));
+                   o.gamma = spec.get_double("gamma");
+                   o.step = spec.get_double("step");
+                   o.iterations = static_cast<int>(spec.get_int("iterations"));
+                   return std::make_unique<HypersphereMapper>(o);
+                 }});
 
 }  // namespace mapsim

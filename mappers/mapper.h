@@ -1,15 +1,14 @@
-// Mapper: an algorithm that places the tasks of a MappingProblem. All are deterministic for the
-// problem's seed. Available (see docs/mappers.md for papers and complexity):
-//   random   RM: tasks on a random permutation of the slots            O(T)
-//   default  task i on the i-th slot in allocation order (i mod N)     O(T)
-//   switch   SM (moh2001): largest switch first, buddy order of tasks  O(T log T)
-//   greedy   OMARS greedy: most mapped neighbours next, Gray-code/BFS slots  O(E log E)
+// Mapper: an algorithm that places the tasks of a MappingProblem, deterministic for the problem's
+// seed. Each mapper registers itself in mapper_registry() from its own file (name, description,
+// parameters, factory); `mapsim components` lists them and docs/mappers.md describes them.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "mappers/mapping.h"
+#include "support/registry.h"
 
 namespace mapsim {
 
@@ -20,7 +19,11 @@ class Mapper {
   virtual Placement map(const MappingProblem& problem) const = 0;
 };
 
-std::unique_ptr<Mapper> make_mapper(const std::string& name);
+using MapperRegistry = Registry<std::function<std::unique_ptr<Mapper>(Spec&)>>;
+MapperRegistry& mapper_registry();
+
+// "NAME[:key=value,...]" -> the registered mapper; unknown names and keys are errors.
+std::unique_ptr<Mapper> make_mapper(const std::string& spec);
 std::vector<std::string> mapper_names();
 
 // The slots of a problem as a flat list of node ids, in allocation order, slot by slot

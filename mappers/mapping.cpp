@@ -6,10 +6,10 @@
 #include <numeric>
 #include <sstream>
 
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/node_list.h"
-#include "topologies/random.h"
-#include "topologies/spec.h"
+#include "support/random.h"
+#include "support/spec.h"
 
 namespace mapsim {
 

@@ -1,11 +1,13 @@
 #include "mappers/metis_mapper.h"
 
+#include "support/spec.h"
+
 #include <map>
 #include <metis.h>
 
 #include "mappers/process_csr.h"
 #include "mappers/switch_slots.h"
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 
@@ -27,7 +29,7 @@ Placement MetisMapper::map(const MappingProblem& problem) const {
     options[METIS_OPTION_UFACTOR] = 1;
     const int status = METIS_PartGraphRecursive(&vertices, &constraints, csr.start.data(), csr.adjacent.data(), nullptr,
                                                 nullptr, csr.weight.data(), &parts, share.data(), nullptr, options, &cut, part.data());
-    if (status != METIS_OK) throw Error("metis: METIS_PartGraphRecursive failed (status " + std::to_string(status) + ")");
+    if (status != METIS_OK) throw InternalError("metis: METIS_PartGraphRecursive failed (status " + std::to_string(status) + ")");
   }
   // Place the groups: quotient graph volumes, heaviest group first, greedy by routed distance.
   std::vector<std::map<int, double>> quotient(k);
@@ -67,5 +69,8 @@ Placement MetisMapper::map(const MappingProblem& problem) const {
   for (int t = 0; t < tasks; ++t) group_of_task[t] = switch_of[part[t]];
   return place_groups(problem, groups, group_of_task);
 }
+
+MAPSIM_REGISTER(mapper_registry(), {"metis", "METIS groups per switch, placed heaviest first on the closest free switch", {},
+                                    [](Spec&) { return std::make_unique<MetisMapper>(); }});
 
 }  // namespace mapsim

@@ -1,10 +1,12 @@
 #include "mappers/partition_mappers.h"
 
+#include "support/spec.h"
+
 #include <numeric>
 
 #include "mappers/graph_partition.h"
 #include "mappers/switch_slots.h"
-#include "topologies/random.h"
+#include "support/random.h"
 
 namespace mapsim {
 
@@ -54,5 +56,10 @@ Placement PartMapper::map(const MappingProblem& problem) const {
   }
   return placement;
 }
+
+MAPSIM_REGISTER(mapper_registry(), {"part", "Kramer & Muhlenbein: one graph part per allowed node, parts on random nodes", {},
+                                    [](Spec&) { return std::make_unique<PartMapper>(false); }});
+MAPSIM_REGISTER(mapper_registry(), {"parts", "Kramer & Muhlenbein: one graph part per switch, parts on random switches", {},
+                                    [](Spec&) { return std::make_unique<PartMapper>(true); }});
 
 }  // namespace mapsim

@@ -7,9 +7,9 @@
 #include <set>
 #include <sstream>
 
-#include "topologies/error.h"
-#include "topologies/random.h"
-#include "topologies/spec.h"
+#include "support/error.h"
+#include "support/random.h"
+#include "support/spec.h"
 
 namespace mapsim {
 

@@ -1,5 +1,7 @@
 #include "mappers/scotch_mapper.h"
 
+#include "support/spec.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -11,7 +13,7 @@ extern "C" {
 
 #include "mappers/process_csr.h"
 #include "mappers/switch_slots.h"
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 
@@ -22,7 +24,7 @@ Placement ScotchMapper::map(const MappingProblem& problem) const {
   // libscotch 7.0.3 runs out of memory building decomposition targets of ~4700 switches and then
   // crashes in SCOTCH_graphMap (../shared/notes/scotch.md): refuse before that.
   if (net.num_switches() > 4096)
-    throw Error("scotch: the network has " + std::to_string(net.num_switches()) +
+    throw NotApplicable("scotch: the network has " + std::to_string(net.num_switches()) +
                 " switches; libscotch 7.0.3 cannot build targets above 4096 (use binary or best)");
   const std::vector<SwitchSlots> groups = group_by_switch(net, compact_slots(problem, tasks));
   std::vector<int> group_of_switch(net.num_switches(), -1);
@@ -89,15 +91,18 @@ Placement ScotchMapper::map(const MappingProblem& problem) const {
   SCOTCH_archExit(&arch);
   SCOTCH_graphExit(&task_graph);
   SCOTCH_graphExit(&switch_graph);
-  if (status != 0) throw Error("scotch: " + failed + " failed");
+  if (status != 0) throw InternalError("scotch: " + failed + " failed");
   std::vector<int> group_of_task(tasks);
   for (int t = 0; t < tasks; ++t) {
     // Decomposition-defined targets return the target vertex label, i.e. the switch id.
     const int g = parts[t] >= 0 && parts[t] < net.num_switches() ? group_of_switch[parts[t]] : -1;
-    if (g < 0) throw Error("scotch: mapped task " + std::to_string(t) + " onto a switch without slots");
+    if (g < 0) throw InternalError("scotch: mapped task " + std::to_string(t) + " onto a switch without slots");
     group_of_task[t] = g;
   }
   return place_groups(problem, groups, group_of_task);
 }
+
+MAPSIM_REGISTER(mapper_registry(), {"scotch", "Scotch static mapping onto the switch graph (libscotch 7, seeded)", {},
+                                    [](Spec&) { return std::make_unique<ScotchMapper>(); }});
 
 }  // namespace mapsim

@@ -1,7 +1,9 @@
 // The reference mappers of the papers: random (RM) and default.
+
+#include "support/spec.h"
 #include "mappers/simple_mappers.h"
 
-#include "topologies/random.h"
+#include "support/random.h"
 
 namespace mapsim {
 
@@ -34,5 +36,10 @@ Placement DefaultMapper::map(const MappingProblem& problem) const {
   }
   return placement;
 }
+
+MAPSIM_REGISTER(mapper_registry(), {"random", "RM: tasks on a random permutation of the slots (seeded); O(T)", {},
+                                    [](Spec&) { return std::make_unique<RandomMapper>(); }});
+MAPSIM_REGISTER(mapper_registry(), {"default", "task i on the i-th slot in allocation order; O(T)", {},
+                                    [](Spec&) { return std::make_unique<DefaultMapper>(); }});
 
 }  // namespace mapsim

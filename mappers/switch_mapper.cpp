@@ -1,5 +1,7 @@
 #include "mappers/switch_mapper.h"
 
+#include "support/spec.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -61,5 +63,8 @@ Placement SwitchMapper::map(const MappingProblem& problem) const {
     }
   return placement;
 }
+
+MAPSIM_REGISTER(mapper_registry(), {"switch", "SM (moh2001): largest switch first takes the next block of tasks in buddy order; O(T log T)", {},
+                                    [](Spec&) { return std::make_unique<SwitchMapper>(); }});
 
 }  // namespace mapsim

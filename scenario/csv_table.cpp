@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 namespace {

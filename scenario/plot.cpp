@@ -10,9 +10,9 @@
 
 #include "scenario/csv_table.h"
 #include "scenario/statistics.h"
-#include "topologies/error.h"
-#include "topologies/units.h"
-#include "topologies/yaml_reader.h"
+#include "support/error.h"
+#include "support/units.h"
+#include "support/yaml_reader.h"
 
 namespace mapsim {
 namespace {

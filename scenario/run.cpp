@@ -13,10 +13,10 @@
 #include "scenario/statistics.h"
 #include "sim/report.h"
 #include "sim/workload.h"
-#include "topologies/atomic_file.h"
+#include "support/atomic_file.h"
 #include "topologies/export.h"
 #include "topologies/network_factory.h"
-#include "topologies/units.h"
+#include "support/units.h"
 
 namespace mapsim {
 namespace {
@@ -195,7 +195,7 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
                                        {"hash", document_hash(s.document)},
                                        {"replicates", s.replicates},
                                        {"seed", s.seed},
-                                       {"model", s.simulate ? fidelity_name(s.sim.model) : "none"},
+                                       {"model", s.simulate ? s.sim.model : "none"},
                                        {"mappers", mappers},
                                        {"scenario", yaml_to_json(s.document)}};
   write_file_atomically((path / "summary.json").string(), [&](std::ostream& out) { out << summary.dump(2) << "\n"; });

@@ -9,9 +9,9 @@
 #include <set>
 
 #include "mappers/mapper.h"
-#include "topologies/error.h"
-#include "topologies/spec.h"
-#include "topologies/yaml_reader.h"
+#include "support/error.h"
+#include "support/spec.h"
+#include "support/yaml_reader.h"
 
 namespace mapsim {
 namespace {
@@ -232,9 +232,9 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
     return;
   }
   try {
-    s.sim.model = parse_fidelity(name);
-  } catch (const Error&) {
-    reader.fail(at, "model: expected none, flow, store-and-forward or packet, got '" + name + "'");
+    s.sim.model = mapsim::parse_model(name);
+  } catch (const Error& e) {
+    reader.fail(at, std::string("model: ") + e.what() + " (or none: mapping metrics only)");
   }
 }
 
@@ -375,7 +375,7 @@ void at_key(const Scenario& s, const std::string& key, const std::function<void(
 void check_scenario(const Scenario& s) {
   for (size_t i = 0; i < s.mappers.size(); ++i)
     at_key(s, s.mappers.size() > 1 ? "mapping." + std::to_string(i) : "mapping", [&] { make_mapper(s.mappers[i]); });
-  if (!s.ocs.empty() && (!s.simulate || s.sim.model == Fidelity::Flow))
+  if (!s.ocs.empty() && (!s.simulate || !model_carries_circuits(s.sim.model)))
     at_key(s, "ocs", [] { throw Error("optical circuits need model store-and-forward or packet"); });
 }
 

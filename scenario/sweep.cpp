@@ -3,9 +3,9 @@
 #include <cmath>
 #include <filesystem>
 
-#include "topologies/error.h"
-#include "topologies/units.h"
-#include "topologies/yaml_reader.h"
+#include "support/error.h"
+#include "support/units.h"
+#include "support/yaml_reader.h"
 
 namespace mapsim {
 namespace {

@@ -13,9 +13,9 @@
 
 #include "scenario/run.h"
 #include "scenario/statistics.h"
-#include "topologies/atomic_file.h"
-#include "topologies/error.h"
-#include "topologies/units.h"
+#include "support/atomic_file.h"
+#include "support/error.h"
+#include "support/units.h"
 
 namespace mapsim {
 namespace {

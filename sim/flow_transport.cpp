@@ -141,9 +141,16 @@ class FlowTransport : public Transport {
 
 }  // namespace
 
-std::unique_ptr<Transport> make_flow_transport(const RoutedNetwork& routed, const SimOptions& options,
-                                                Transport::Delivered delivered) {
-  return std::make_unique<FlowTransport>(routed, options.smpi_sharing, std::move(delivered));
-}
+MAPSIM_REGISTER(model_registry(),
+                {"flow", "one fluid flow per message, exact max-min sharing (cut-through-like)",
+                 {text_param("sharing", "fair", "fair, or smpi (weighted by route latency) (model.sharing, --sharing)"),
+                  text_param("flow_solver", "mapsim", "mapsim (incremental max-min) or simgrid (CM02, the reference)")},
+                 {false,
+                  [](const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>&,
+                     std::vector<Message>&, Transport::Delivered delivered) -> std::unique_ptr<Transport> {
+                    if (options.flow_solver == FlowSolver::SimGrid)
+                      return make_simgrid_flow_transport(routed, options, std::move(delivered));
+                    return std::make_unique<FlowTransport>(routed, options.smpi_sharing, std::move(delivered));
+                  }}});
 
 }  // namespace mapsim::sim

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 

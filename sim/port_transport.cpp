@@ -16,10 +16,10 @@ namespace {
 
 class PortTransport : public Transport {
  public:
-  PortTransport(const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>& circuits,
+  // `mtu` INFINITY: whole messages (store-and-forward); else packets of that size.
+  PortTransport(const RoutedNetwork& routed, const SimOptions& options, double mtu, const std::vector<Circuit>& circuits,
                 std::vector<Message>& messages, Delivered delivered)
-      : routed_(routed), circuits_(circuits), messages_(messages), delivered_(std::move(delivered)),
-        mtu_(options.model == Fidelity::Packet ? options.mtu : INFINITY) {
+      : routed_(routed), circuits_(circuits), messages_(messages), delivered_(std::move(delivered)), mtu_(mtu) {
     simgrid::s4u::create_full_zone("mapsim")->seal();  // no SimGrid resources: SimGrid runs the event queue
     const Network& net = routed.network();
     circuit_base_ = layout_.size();
@@ -160,10 +160,21 @@ class PortTransport : public Transport {
 
 }  // namespace
 
-std::unique_ptr<Transport> make_port_transport(const RoutedNetwork& routed, const SimOptions& options,
-                                               const std::vector<Circuit>& circuits, std::vector<Message>& messages,
-                                               Transport::Delivered delivered) {
-  return std::make_unique<PortTransport>(routed, options, circuits, messages, std::move(delivered));
-}
+MAPSIM_REGISTER(model_registry(),
+                {"store-and-forward", "whole messages, FIFO output ports, queueing under contention", {},
+                 {true,
+                  [](const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>& circuits,
+                     std::vector<Message>& messages, Transport::Delivered delivered) -> std::unique_ptr<Transport> {
+                    return std::make_unique<PortTransport>(routed, options, INFINITY, circuits, messages, std::move(delivered));
+                  }},
+                 "", {"saf"}});
+MAPSIM_REGISTER(model_registry(),
+                {"packet", "store-and-forward of MTU-sized packets, pipelined across hops",
+                 {size_param("mtu", SimOptions{}.mtu, "packet size (model.mtu, --mtu)")},
+                 {true,
+                  [](const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>& circuits,
+                     std::vector<Message>& messages, Transport::Delivered delivered) -> std::unique_ptr<Transport> {
+                    return std::make_unique<PortTransport>(routed, options, options.mtu, circuits, messages, std::move(delivered));
+                  }}});
 
 }  // namespace mapsim::sim

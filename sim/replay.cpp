@@ -5,8 +5,8 @@
 #include <numeric>
 #include <simgrid/s4u/Engine.hpp>
 
-#include "topologies/error.h"
-#include "topologies/units.h"
+#include "support/error.h"
+#include "support/units.h"
 
 namespace mapsim::sim {
 namespace {
@@ -81,13 +81,9 @@ Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Tr
     stats_.circuit_loads.assign(circuits_.size(), {});
     stats_.circuit_bandwidth = options.ocs->bandwidth;
   }
-  if (options.model != Fidelity::Flow)
-    transport_ = make_port_transport(routed, options, circuits_, messages_, on_delivered);
-  else if (options.flow_solver == FlowSolver::SimGrid)
-    transport_ = make_simgrid_flow_transport(routed, options, on_delivered);
-  else
-    transport_ = make_flow_transport(routed, options, on_delivered);
-  stats_.model = fidelity_name(options.model);
+  const auto& model = model_registry().at(options.model);
+  transport_ = model.factory.make(routed, options, circuits_, messages_, on_delivered);
+  stats_.model = model.name;
   stats_.rank_finish.assign(ranks_.size(), 0);
   stats_.channels.assign(net.num_channels(), {});
   stats_.node_out.assign(net.num_nodes(), {});

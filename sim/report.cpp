@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "topologies/units.h"
+#include "support/units.h"
 
 namespace mapsim {
 namespace {

@@ -11,25 +11,17 @@
 #include <unistd.h>
 
 #include "sim/replay.h"
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 
-Fidelity parse_fidelity(const std::string& name) {
-  if (name == "flow") return Fidelity::Flow;
-  if (name == "store-and-forward" || name == "saf") return Fidelity::StoreAndForward;
-  if (name == "packet") return Fidelity::Packet;
-  throw Error("unknown model '" + name + "': expected flow, store-and-forward or packet");
+std::string parse_model(const std::string& name) { return sim::model_registry().at(name).name; }
+
+bool model_carries_circuits(const std::string& model) {
+  return sim::model_registry().at(model).factory.carries_circuits;
 }
 
-const char* fidelity_name(Fidelity model) {
-  switch (model) {
-    case Fidelity::Flow: return "flow";
-    case Fidelity::StoreAndForward: return "store-and-forward";
-    case Fidelity::Packet: return "packet";
-  }
-  return "?";
-}
+std::vector<ComponentInfo> model_infos() { return sim::model_registry().infos(); }
 
 FlowSolver parse_flow_solver(const std::string& name) {
   if (name == "mapsim") return FlowSolver::Mapsim;
@@ -38,6 +30,11 @@ FlowSolver parse_flow_solver(const std::string& name) {
 }
 
 namespace sim {
+
+ModelRegistry& model_registry() {
+  static ModelRegistry registry("model");
+  return registry;
+}
 
 void at(double date, std::function<void()> callback) {
   simgrid::kernel::timer::Timer::set(date, std::move(callback));
@@ -216,7 +213,7 @@ SimResult simulate(const RoutedNetwork& routed, const Placement& placement, cons
       options.envelope < 0)
     throw Error("simulation parameters: mtu, flops and intra-node bandwidth must be positive, eager threshold and envelope not negative");
 
-  if (options.ocs && options.model == Fidelity::Flow)
+  if (options.ocs && !model_carries_circuits(options.model))
     throw Error("optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)");
 
   SimResult result = simulate_once(routed, placement, trace, options);

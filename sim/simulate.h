@@ -12,15 +12,18 @@
 #include <vector>
 
 #include "mappers/mapping.h"
+#include "support/registry.h"
 #include "sim/ocs.h"
 #include "topologies/routed_network.h"
 #include "traces/ti_trace.h"
 
 namespace mapsim {
 
-enum class Fidelity { Flow, StoreAndForward, Packet };
-Fidelity parse_fidelity(const std::string& name);  // flow | store-and-forward | packet
-const char* fidelity_name(Fidelity model);
+// The simulation models, registered from their transports' files (sim/transport.h): flow,
+// store-and-forward (alias saf), packet. parse_model returns the registered name.
+std::string parse_model(const std::string& name);
+bool model_carries_circuits(const std::string& model);  // optical circuits need relay nodes (port models)
+std::vector<ComponentInfo> model_infos();
 
 // Who solves the flow model's bandwidth sharing: mapsim's incremental max-min solver, or SimGrid's
 // CM02 model with one SimGrid comm per message (the reference; same rates, much slower).
@@ -28,7 +31,7 @@ enum class FlowSolver { Mapsim, SimGrid };
 FlowSolver parse_flow_solver(const std::string& name);  // mapsim | simgrid
 
 struct SimOptions {
-  Fidelity model = Fidelity::Flow;
+  std::string model = "flow";           // a registered model
   double eager_threshold = 65536;      // bytes; SMPI's smpi/send-is-detached-thresh
   double mtu = 4096;                   // packet model, bytes
   double flops = 1e9;                  // node speed for compute actions, flop/s

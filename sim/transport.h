@@ -71,18 +71,22 @@ class Transport {
   virtual bool circuit_idle(int k) const = 0;
 };
 
+// A simulation model: the transport it builds, registered in model_registry() from its own file.
+struct ModelComponent {
+  bool carries_circuits = false;  // can forward over optical circuits (relay nodes store and forward)
+  std::function<std::unique_ptr<Transport>(const RoutedNetwork&, const SimOptions&, const std::vector<Circuit>& circuits,
+                                           std::vector<Message>& messages, Transport::Delivered)>
+      make;
+};
+using ModelRegistry = Registry<ModelComponent>;
+ModelRegistry& model_registry();
+
 // Runs `callback` at simulated time `date` on SimGrid's event queue.
 void at(double date, std::function<void()> callback);
 double now();
 
-// `circuits`: optical ports of the OCS (options.ocs), busy until the circuits are set up.
-std::unique_ptr<Transport> make_port_transport(const RoutedNetwork& routed, const SimOptions& options,
-                                               const std::vector<Circuit>& circuits, std::vector<Message>& messages,
-                                               Transport::Delivered delivered);
-// Electrical paths only (one leg). The flow transport solves max-min sharing itself; the SimGrid
-// one hands every message to SimGrid's CM02 model as a comm (the reference, slower).
-std::unique_ptr<Transport> make_flow_transport(const RoutedNetwork& routed, const SimOptions& options,
-                                               Transport::Delivered delivered);
+// Electrical paths only (one leg): SimGrid's CM02 model, one comm per message (the flow model's
+// reference solver, --flow-solver simgrid).
 std::unique_ptr<Transport> make_simgrid_flow_transport(const RoutedNetwork& routed, const SimOptions& options,
                                                Transport::Delivered delivered);
 

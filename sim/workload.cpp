@@ -4,9 +4,9 @@
 #include <numeric>
 
 #include "sim/ops.h"
-#include "topologies/error.h"
-#include "topologies/random.h"
-#include "topologies/spec.h"
+#include "support/error.h"
+#include "support/random.h"
+#include "support/spec.h"
 
 namespace mapsim {
 namespace {

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "topologies/error.h"
+#include "support/error.h"
 
 inline std::string temp_path(const std::string& name) { return std::string(P_tmpdir) + "/mapsim-test-" + name; }
 

@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <spdlog/spdlog.h>
 
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/network_file.h"
-#include "topologies/units.h"
+#include "support/units.h"
 
 namespace mapsim {
 namespace {

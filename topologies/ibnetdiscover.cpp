@@ -1,4 +1,5 @@
 #include "topologies/ibnetdiscover.h"
+#include "topologies/network_factory.h"
 
 #include <fstream>
 #include <map>
@@ -6,7 +7,7 @@
 #include <set>
 #include <spdlog/spdlog.h>
 
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 namespace {
@@ -128,5 +129,9 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
   }
   return net;
 }
+
+MAPSIM_REGISTER(network_registry(), {"ibnet", "an InfiniBand fabric from ibnetdiscover output", {},
+                                     [](Spec& spec) { return load_ibnetdiscover(spec.require_positional("PATH"), LinkDefaults{}); },
+                                     "PATH"});
 
 }  // namespace mapsim

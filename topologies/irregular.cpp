@@ -1,13 +1,15 @@
 #include <algorithm>
+#include "topologies/link_params.h"
+#include "topologies/network_factory.h"
 #include <cmath>
 #include <set>
 #include <string>
 #include <utility>
 
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/generators.h"
-#include "topologies/random.h"
-#include "topologies/units.h"
+#include "support/random.h"
+#include "support/units.h"
 
 namespace mapsim {
 namespace {
@@ -120,5 +122,25 @@ Network make_irregular(const IrregularParams& p) {
   net.validate();
   return net;
 }
+
+MAPSIM_REGISTER(network_registry(),
+                {"irregular", "random k-port switches joined at a connectivity ratio (moh2001 section 5.1)",
+                 with_link_params({integer_param("nodes", IrregularParams{}.nodes, "compute nodes", 1, 1 << 24),
+                                   integer_param("switches", IrregularParams{}.switches, "switches", 1, 1 << 24),
+                                   integer_param("ports", IrregularParams{}.ports, "ports per switch", 1, 4096),
+                                   real_param("connectivity", IrregularParams{}.connectivity, "fraction of all ports in use"),
+                                   integer_param("seed", static_cast<long>(IrregularParams{}.seed), "random seed", 0),
+                                   integer_param("duplicates", 0, "allow parallel links (1) or not (0)", 0, 1)}),
+                 [](Spec& spec) {
+                   IrregularParams p;
+                   p.nodes = static_cast<int>(spec.get_int("nodes"));
+                   p.switches = static_cast<int>(spec.get_int("switches"));
+                   p.ports = static_cast<int>(spec.get_int("ports"));
+                   p.connectivity = spec.get_double("connectivity");
+                   p.seed = static_cast<uint64_t>(spec.get_int("seed"));
+                   p.duplicate_links = spec.get_int("duplicates") != 0;
+                   p.defaults = read_link_params(spec, p.defaults);
+                   return make_irregular(p);
+                 }});
 
 }  // namespace mapsim

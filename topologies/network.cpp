@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <deque>
 
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 

@@ -1,14 +1,22 @@
-// Builds a network from a spec string: irregular, hypercube, mesh, torus, fattree, tree2,
-// suprenum, file:PATH, ibnet:PATH. Every generator also takes the link keys link_bw, t_p, t_r,
-// t_s, node_bw, node_latency. See docs/topologies.md for each generator's keys and defaults.
+// Builds a network from a spec string ("irregular:nodes=256,seed=3", "mesh:16x16", "file:PATH").
+// Each generator registers itself in network_registry() from its own file, with its parameters
+// (every generator also takes the link parameters of link_params.h); docs/components.md lists them.
 #pragma once
+#include <functional>
+#include <set>
 #include <string>
 
+#include "support/registry.h"
 #include "topologies/network.h"
 
 namespace mapsim {
 
+using NetworkRegistry = Registry<std::function<Network(Spec&)>>;
+NetworkRegistry& network_registry();
+
 Network make_network(const std::string& spec);
+// Generators whose positional value is a file path (file:PATH may hold ',' and '=').
+std::set<std::string> path_valued_networks();
 // One line per generator with its keys, for --help texts.
 std::string network_spec_help();
 

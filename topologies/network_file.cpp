@@ -1,11 +1,13 @@
 #include "topologies/network_file.h"
+#include "topologies/network_factory.h"
 
 #include <map>
 
 #include <nlohmann/json.hpp>
 
-#include "topologies/error.h"
-#include "topologies/yaml_reader.h"
+#include "support/error.h"
+#include "support/yaml_reader.h"
+#include "topologies/link_params.h"
 
 namespace mapsim {
 namespace {
@@ -19,14 +21,23 @@ FileDefaults read_defaults(const YamlReader& r, const YAML::Node& node) {
   FileDefaults d;
   if (!node) return d;
   r.expect_map(node, "defaults");
-  r.check_keys(node, {"link_bandwidth", "link_latency", "router_delay", "startup", "node_bandwidth",
-                      "node_latency", "ports"});
-  if (node["link_bandwidth"]) d.link.link_bandwidth = r.bandwidth(node["link_bandwidth"]);
-  if (node["link_latency"]) d.link.link_latency = r.time(node["link_latency"]);
-  if (node["router_delay"]) d.link.router_delay = r.time(node["router_delay"]);
-  if (node["startup"]) d.link.startup = r.time(node["startup"]);
-  if (node["node_bandwidth"]) d.link.node_bandwidth = r.bandwidth(node["node_bandwidth"]);
-  if (node["node_latency"]) d.link.node_latency = r.time(node["node_latency"]);
+  std::vector<std::string> keys{"ports"};
+  for (const LinkParam& p : link_param_table()) {
+    keys.push_back(p.param.name);
+    keys.insert(keys.end(), p.param.aliases.begin(), p.param.aliases.end());
+  }
+  r.check_keys(node, keys);
+  for (const LinkParam& p : link_param_table()) {
+    std::string given;  // the key it is given under (yaml-cpp nodes rebind on assignment: keep names)
+    for (const std::string& key : p.param.aliases)
+      if (node[key]) given = key;
+    if (node[p.param.name]) {
+      if (!given.empty()) r.fail(node[p.param.name], "'" + p.param.name + "' is also given as '" + given + "'; give one");
+      given = p.param.name;
+    }
+    if (!given.empty())
+      d.link.*p.field = p.param.type == ParamType::Time ? r.time(node[given]) : r.bandwidth(node[given]);
+  }
   if (node["ports"]) d.ports = static_cast<int>(r.integer(node["ports"], "ports"));
   return d;
 }
@@ -147,7 +158,7 @@ std::string network_to_json(const Network& net) {
   if (net.shape.nodes_per_cluster) shape["d"] = net.shape.nodes_per_cluster;
   if (net.shape.alpha) shape["alpha"] = net.shape.alpha;
   root["shape"] = shape;
-  root["defaults"] = {{"startup", net.startup}};
+  root["defaults"] = {{"t_s", net.startup}};
   ordered_json switches = ordered_json::array(), nodes = ordered_json::array(), links = ordered_json::array();
   for (const Switch& s : net.switches())
     switches.push_back({{"name", s.name}, {"ports", s.ports}, {"router_delay", s.router_delay}});
@@ -162,5 +173,8 @@ std::string network_to_json(const Network& net) {
   root["links"] = links;
   return root.dump(1) + "\n";
 }
+
+MAPSIM_REGISTER(network_registry(), {"file", "a YAML or JSON network file (docs/network-file.md)", {},
+                                     [](Spec& spec) { return load_network_file(spec.require_positional("PATH")); }, "PATH"});
 
 }  // namespace mapsim

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 

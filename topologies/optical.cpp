@@ -4,10 +4,10 @@
 #include <cmath>
 #include <deque>
 
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/node_list.h"
-#include "topologies/spec.h"
-#include "topologies/units.h"
+#include "support/spec.h"
+#include "support/units.h"
 
 namespace mapsim {
 

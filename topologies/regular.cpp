@@ -1,7 +1,10 @@
 // Direct networks (hypercube, mesh, torus), the k-ary n-tree, the two-level tree and SUPRENUM.
+#include "topologies/link_params.h"
+#include "topologies/network_factory.h"
+#include "support/spec.h"
 #include <string>
 
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/generators.h"
 
 namespace mapsim {
@@ -137,5 +140,64 @@ Network make_suprenum(int c, int d_nodes, double alpha, const LinkDefaults& d) {
       net.add_node("node-" + std::to_string(net.num_nodes()), s, d.node_bandwidth, d.node_latency);
   return net;
 }
+
+namespace {
+
+const Param kNodesPerRouter = integer_param("nodes_per_router", 1, "compute nodes on each router", 1, 64);
+
+Network mesh_or_torus(Spec& spec, bool torus) {
+  std::vector<int> dims = parse_dims(spec.require_positional("16x16 or 8x8x8"), "spec '" + spec.text() + "'");
+  const int per = static_cast<int>(spec.get_int("nodes_per_router"));
+  return make_mesh(dims, torus, read_link_params(spec, {}), per);
+}
+
+}  // namespace
+
+MAPSIM_REGISTER(network_registry(),
+                {"hypercube", "binary n-cube of routers",
+                 with_link_params({derived_param("dim", ParamType::Integer, "required", "dimension n (2^n routers)", 1, 20),
+                                   kNodesPerRouter}),
+                 [](Spec& spec) {
+                   const auto dim = spec.find_number("dim");
+                   if (!dim) throw Error("bad spec '" + spec.text() + "': expected hypercube:dim=N");
+                   const int per = static_cast<int>(spec.get_int("nodes_per_router"));
+                   return make_hypercube(static_cast<int>(*dim), read_link_params(spec, {}), per);
+                 }});
+MAPSIM_REGISTER(network_registry(), {"mesh", "n-D mesh of routers, x fastest", with_link_params({kNodesPerRouter}),
+                                     [](Spec& spec) { return mesh_or_torus(spec, false); }, "16x16"});
+MAPSIM_REGISTER(network_registry(), {"torus", "n-D torus of routers (wraparound links)", with_link_params({kNodesPerRouter}),
+                                     [](Spec& spec) { return mesh_or_torus(spec, true); }, "8x8x8"});
+MAPSIM_REGISTER(network_registry(),
+                {"fattree", "k-ary n-tree: levels of k^(levels-1) switches with 2k ports, k^levels nodes",
+                 with_link_params({integer_param("k", 4, "arity", 1, 1024), integer_param("levels", 3, "levels", 1, 16)}),
+                 [](Spec& spec) {
+                   const int k = static_cast<int>(spec.get_int("k")), levels = static_cast<int>(spec.get_int("levels"));
+                   return make_fattree(k, levels, read_link_params(spec, {}));
+                 }});
+MAPSIM_REGISTER(network_registry(),
+                {"tree2", "two-level tree of takizawa2008 (end-tier switches under one top switch)",
+                 with_link_params({integer_param("switches", Tree2Params{}.switches, "end-tier switches", 1, 1 << 24),
+                                   integer_param("nodes_per_switch", Tree2Params{}.nodes_per_switch, "nodes per end-tier switch", 1, 1 << 24),
+                                   bandwidth_param("up_bw", Tree2Params{}.up_bandwidth, "end-tier to top switch bandwidth"),
+                                   bandwidth_param("down_bw", Tree2Params{}.down_bandwidth, "node to end-tier switch bandwidth")},
+                                  Tree2Params{}.defaults),
+                 [](Spec& spec) {
+                   Tree2Params p;
+                   p.switches = static_cast<int>(spec.get_int("switches"));
+                   p.nodes_per_switch = static_cast<int>(spec.get_int("nodes_per_switch"));
+                   p.up_bandwidth = spec.get_bandwidth("up_bw");
+                   p.down_bandwidth = spec.get_bandwidth("down_bw");
+                   p.defaults = read_link_params(spec, p.defaults);
+                   return make_tree2(p);
+                 }});
+MAPSIM_REGISTER(network_registry(),
+                {"suprenum", "SUPRENUM (Kramer & Muhlenbein): c x c clusters of d processors on row and column rings",
+                 with_link_params({integer_param("c", 4, "clusters per side", 1, 4096),
+                                   integer_param("d", 16, "processors per cluster", 1, 1 << 20),
+                                   real_param("alpha", 5, "bus/ring speed ratio of the cost model")}),
+                 [](Spec& spec) {
+                   const int c = static_cast<int>(spec.get_int("c")), d = static_cast<int>(spec.get_int("d"));
+                   return make_suprenum(c, d, spec.get_double("alpha"), read_link_params(spec, {}));
+                 }});
 
 }  // namespace mapsim

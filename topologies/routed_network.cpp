@@ -35,16 +35,8 @@ double RoutedNetwork::route_latency(int src_node, int dst_node, const std::vecto
 }
 
 double RoutedNetwork::cost(int src_node, int dst_node) const {
-  const Network& net = *network_;
-  if (net.shape.family != "suprenum") return latency(src_node, dst_node);
-  // Kramer & Muhlenbein eq. 3 (epsilon = 0 on the same processor).
-  const int d = net.shape.nodes_per_cluster, c = net.shape.clusters_per_side;
-  const double alpha = net.shape.alpha;
-  if (src_node == dst_node) return 0;
-  const int a = net.node(src_node).switch_id, b = net.node(dst_node).switch_id;
-  if (a == b) return d;
-  if (a / c == b / c || a % c == b % c) return 2.0 * d + alpha * c;
-  return 2.0 * d + 2.0 * alpha * c;
+  if (const std::optional<double> own = routing_->message_cost(src_node, dst_node)) return *own;
+  return latency(src_node, dst_node);
 }
 
 }  // namespace mapsim

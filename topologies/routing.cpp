@@ -1,8 +1,6 @@
 #include "topologies/routing.h"
 
-#include "topologies/error.h"
-#include "topologies/structured_routing.h"
-#include "topologies/table_routing.h"
+#include "support/error.h"
 
 namespace mapsim {
 
@@ -16,22 +14,26 @@ void Routing::virtual_channels(const std::vector<int>& channels, std::vector<int
   vcs.assign(channels.size(), 0);
 }
 
+RoutingRegistry& routing_registry() {
+  static RoutingRegistry registry("routing");
+  return registry;
+}
+
 std::string default_routing_name(const Network& network) {
-  const std::string& family = network.shape.family;
-  if (family == "hypercube" || family == "mesh" || family == "torus") return "ecube";
-  if (family == "fattree") return "dmodk";
-  if (family == "suprenum") return "suprenum";
-  return "updown";
+  std::string fallback;
+  for (const auto* entry : routing_registry().entries())
+    for (const std::string& family : entry->factory.default_for) {
+      if (family == network.shape.family) return entry->name;
+      if (family == "*") fallback = entry->name;
+    }
+  return fallback;
 }
 
 std::unique_ptr<Routing> make_routing(const Network& network, const std::string& name) {
-  const std::string chosen = name.empty() || name == "default" ? default_routing_name(network) : name;
-  if (chosen == "updown") return std::make_unique<UpDownRouting>(network);
-  if (chosen == "shortest") return std::make_unique<ShortestPathRouting>(network);
-  if (chosen == "ecube") return std::make_unique<DimensionOrderRouting>(network);
-  if (chosen == "dmodk") return std::make_unique<DmodkRouting>(network);
-  if (chosen == "suprenum") return std::make_unique<SuprenumRouting>(network);
-  throw Error("unknown routing '" + name + "': expected updown, shortest, ecube, dmodk, suprenum or default");
+  Spec spec = Spec::parse(name.empty() || name == "default" ? default_routing_name(network) : name);
+  std::unique_ptr<Routing> routing = lookup(routing_registry(), spec).factory.make(network, spec);
+  spec.finish();
+  return routing;
 }
 
 }  // namespace mapsim

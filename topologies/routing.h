@@ -2,18 +2,16 @@
 // channels (Network::channel) from the source switch to the switch of the destination node;
 // node links are implicit at both ends. Routes of the table routings depend only on the source and
 // destination switches and are stored as next-hop tables (O(S^2), never a node x node matrix).
-//
-//   updown     up*/down* (Autonet) over a BFS spanning tree of minimum height; default for
-//              irregular, tree2, file and ibnet networks
-//   shortest   minimal hops, lowest neighbour id first
-//   ecube      dimension order for hypercube, mesh and torus (torus: dateline virtual channels)
-//   dmodk      d-mod-k up/down routing for k-ary n-trees
-//   suprenum   row ring, then column ring
+// Each routing registers itself in routing_registry() from its own file, naming the network
+// families it is the natural ("default") routing of: updown, shortest, ecube, dmodk, suprenum.
 #pragma once
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "support/registry.h"
 #include "topologies/network.h"
 
 namespace mapsim {
@@ -33,9 +31,21 @@ class Routing {
   virtual void virtual_channels(const std::vector<int>& channels, std::vector<int>& vcs) const;
   // Empty if `channels` obeys this routing's rule, else a short reason.
   virtual std::string rule_violation(int src_switch, int dst_node, const std::vector<int>& channels) const = 0;
+  // The switch the routes are organised around (up*/down*'s root), or -1.
+  virtual int root_switch() const { return -1; }
+  // A cost model of its own for a message between two nodes (SUPRENUM's eq. 3), or none: the
+  // mapping cost is then the zero-load latency.
+  virtual std::optional<double> message_cost(int /*src_node*/, int /*dst_node*/) const { return std::nullopt; }
 };
 
-// `name` "default" picks the family's natural routing (see above).
+struct RoutingComponent {
+  std::vector<std::string> default_for;  // network families whose natural routing this is; "*": all others
+  std::function<std::unique_ptr<Routing>(const Network&, Spec&)> make;
+};
+using RoutingRegistry = Registry<RoutingComponent>;
+RoutingRegistry& routing_registry();
+
+// `name` "default" (or empty) picks the family's natural routing.
 std::unique_ptr<Routing> make_routing(const Network& network, const std::string& name);
 std::string default_routing_name(const Network& network);
 

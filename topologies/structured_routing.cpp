@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 
@@ -12,7 +12,7 @@ DimensionOrderRouting::DimensionOrderRouting(const Network& network)
     : network_(network), dims_(network.shape.dims), wrap_(network.shape.family == "torus") {
   const std::string& family = network.shape.family;
   if (family != "hypercube" && family != "mesh" && family != "torus")
-    throw Error("ecube routing needs a hypercube, mesh or torus, not a " + family + " network");
+    throw NotApplicable("ecube routing needs a hypercube, mesh or torus, not a " + family + " network");
   long count = 1;
   for (int extent : dims_) {
     stride_.push_back(static_cast<int>(count));
@@ -117,7 +117,7 @@ std::string DimensionOrderRouting::rule_violation(int src_switch, int dst_node,
 
 DmodkRouting::DmodkRouting(const Network& network)
     : network_(network), k_(network.shape.k), levels_(network.shape.levels) {
-  if (network.shape.family != "fattree") throw Error("dmodk routing needs a fattree network, not a " + network.shape.family + " network");
+  if (network.shape.family != "fattree") throw NotApplicable("dmodk routing needs a fattree network, not a " + network.shape.family + " network");
   per_level_ = network.num_switches() / levels_;
 }
 
@@ -166,7 +166,17 @@ std::string DmodkRouting::rule_violation(int src_switch, int dst_node, const std
 // ---- SUPRENUM -------------------------------------------------------------------------------
 
 SuprenumRouting::SuprenumRouting(const Network& network) : network_(network), c_(network.shape.clusters_per_side) {
-  if (network.shape.family != "suprenum") throw Error("suprenum routing needs a suprenum network, not a " + network.shape.family + " network");
+  if (network.shape.family != "suprenum") throw NotApplicable("suprenum routing needs a suprenum network, not a " + network.shape.family + " network");
+}
+
+std::optional<double> SuprenumRouting::message_cost(int src_node, int dst_node) const {
+  const int d = network_.shape.nodes_per_cluster;
+  const double alpha = network_.shape.alpha;
+  if (src_node == dst_node) return 0;  // epsilon = 0 on the same processor
+  const int a = network_.node(src_node).switch_id, b = network_.node(dst_node).switch_id;
+  if (a == b) return d;
+  if (a / c_ == b / c_ || a % c_ == b % c_) return 2.0 * d + alpha * c_;
+  return 2.0 * d + 2.0 * alpha * c_;
 }
 
 void SuprenumRouting::route(int src_switch, int dst_node, std::vector<int>& channels) const {
@@ -193,5 +203,15 @@ std::string SuprenumRouting::rule_violation(int src_switch, int dst_node, const 
   if (expected == 4 && network_.channel_target(channels[0]) != c_ * c_ + r1) return "route does not take the row ring first";
   return {};
 }
+
+MAPSIM_REGISTER(routing_registry(),
+                {"ecube", "dimension order for hypercube, mesh and torus (torus: dateline virtual channels)", {},
+                 {{"hypercube", "mesh", "torus"},
+                  [](const Network& net, Spec&) { return std::make_unique<DimensionOrderRouting>(net); }}});
+MAPSIM_REGISTER(routing_registry(), {"dmodk", "d-mod-k up/down routing for k-ary n-trees", {},
+                                     {{"fattree"}, [](const Network& net, Spec&) { return std::make_unique<DmodkRouting>(net); }}});
+MAPSIM_REGISTER(routing_registry(),
+                {"suprenum", "SUPRENUM: row ring, then column ring; mapping cost by Kramer & Muhlenbein's eq. 3", {},
+                 {{"suprenum"}, [](const Network& net, Spec&) { return std::make_unique<SuprenumRouting>(net); }}});
 
 }  // namespace mapsim

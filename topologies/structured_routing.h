@@ -64,6 +64,8 @@ class SuprenumRouting : public Routing {
   std::string name() const override { return "suprenum"; }
   void route(int src_switch, int dst_node, std::vector<int>& channels) const override;
   std::string rule_violation(int src_switch, int dst_node, const std::vector<int>& channels) const override;
+  // Kramer & Muhlenbein eq. 3: d on one cluster, 2d + alpha c within a row or column, else 2d + 2 alpha c.
+  std::optional<double> message_cost(int src_node, int dst_node) const override;
 
  private:
   const Network& network_;

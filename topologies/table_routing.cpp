@@ -3,7 +3,7 @@
 #include <deque>
 #include <limits>
 
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 namespace {
@@ -123,5 +123,11 @@ std::string UpDownRouting::rule_violation(int, int, const std::vector<int>& chan
   }
   return {};
 }
+
+MAPSIM_REGISTER(routing_registry(),
+                {"updown", "up*/down* (Autonet) over a BFS spanning tree of minimum height", {},
+                 {{"*"}, [](const Network& net, Spec&) { return std::make_unique<UpDownRouting>(net); }}});
+MAPSIM_REGISTER(routing_registry(), {"shortest", "minimal hops, lowest neighbour id first", {},
+                                     {{}, [](const Network& net, Spec&) { return std::make_unique<ShortestPathRouting>(net); }}});
 
 }  // namespace mapsim

@@ -49,6 +49,7 @@ class UpDownRouting : public TableRouting {
   std::string rule_violation(int src_switch, int dst_node, const std::vector<int>& channels) const override;
 
   int root() const { return root_; }
+  int root_switch() const override { return root_; }
   int level(int sw) const { return level_[sw]; }
   // A channel is "up" when it leads to a lower level, or to a lower id on the same level.
   bool is_up(int channel) const;

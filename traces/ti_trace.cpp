@@ -8,8 +8,8 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "topologies/error.h"
-#include "topologies/units.h"
+#include "support/error.h"
+#include "support/units.h"
 
 namespace mapsim {
 namespace {

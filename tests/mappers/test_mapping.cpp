@@ -7,7 +7,7 @@
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"
 #include "mappers/switch_mapper.h"
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/network_factory.h"
 #include "topologies/table_routing.h"
 
@@ -166,7 +166,7 @@ TEST_CASE("adjacency mapping: the mesh centre as close to the up*/down* root as 
 }
 
 TEST_CASE("unknown mapper names the known ones") {
-  CHECK_THROWS_WITH_AS(make_mapper("oracle"), doctest::Contains("unknown mapper 'oracle': expected one of random, default, switch, binary, adjacency, greedy"), Error);
+  CHECK_THROWS_WITH_AS(make_mapper("oracle"), doctest::Contains("unknown mapper 'oracle': expected one of adjacency, annealing, best, binary, default, greedy"), Error);
 }
 
 TEST_CASE("antonio1994 Table II: default and greedy on random patterns, 128 tasks on a 7-cube, 100 runs") {

@@ -10,7 +10,7 @@
 #include "mappers/hypersphere_mapper.h"
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/network_factory.h"
 
 using namespace mapsim;

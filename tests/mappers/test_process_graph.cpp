@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "mappers/process_graph.h"
-#include "topologies/error.h"
+#include "support/error.h"
 
 using namespace mapsim;
 

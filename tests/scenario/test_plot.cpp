@@ -7,7 +7,7 @@
 #include "scenario/csv_table.h"
 #include "scenario/plot.h"
 #include "test_files.h"
-#include "topologies/error.h"
+#include "support/error.h"
 
 using namespace mapsim;
 

@@ -9,7 +9,7 @@
 #include "scenario/statistics.h"
 #include "scenario/sweep_runner.h"
 #include "test_files.h"
-#include "topologies/error.h"
+#include "support/error.h"
 
 using namespace mapsim;
 

@@ -7,7 +7,7 @@
 #include "sim/simulate.h"
 #include "sim/workload.h"
 #include "test_files.h"
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/network_factory.h"
 
 using namespace mapsim;
@@ -20,7 +20,7 @@ constexpr double ts = 2e-6, tp = 20e-9, tr = 300e-9, B = 1.25e9;
 
 Trace trace_text(const std::string& name, const std::string& text) { return read_ti_trace(temp_file(name, text)); }
 
-SimResult run(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, Fidelity model,
+SimResult run(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, std::string model,
               double eager = 65536) {
   SimOptions options;
   options.model = model;
@@ -29,18 +29,18 @@ SimResult run(const RoutedNetwork& routed, const Placement& placement, const Tra
   return simulate(routed, placement, trace, options);
 }
 
-const Fidelity kModels[] = {Fidelity::Flow, Fidelity::StoreAndForward, Fidelity::Packet};
+const std::string kModels[] = {"flow", "store-and-forward", "packet"};
 
 }  // namespace
 
 TEST_CASE("zero-load latency of a small message is t_s + d t_p + (d+1) t_r in every model") {
   RoutedNetwork routed(make_network(kLine));
   Trace trace = trace_text("zero.txt", "0 init\n0 send 1 0 0\n1 init\n1 recv 0 0 0\n");
-  for (Fidelity model : kModels)
+  for (std::string model : kModels)
     for (int d = 0; d <= 6; ++d) {
       SimResult r = run(routed, {0, 2 * d + 1}, trace, model);
       const double expected = ts + d * tp + (d + 1) * tr;
-      CAPTURE(fidelity_name(model));
+      CAPTURE(model);
       CAPTURE(d);
       CHECK(std::fabs(r.makespan - expected) <= 1e-9 * expected);
       CHECK(std::fabs(r.latency.mean - expected) <= 1e-9 * expected);
@@ -56,10 +56,10 @@ TEST_CASE("one message: one serialisation (flow), d+2 (store-and-forward), pipel
   for (int d = 0; d <= 6; ++d) {
     const double L = ts + d * tp + (d + 1) * tr;
     CAPTURE(d);
-    CHECK(run(routed, {0, 2 * d + 1}, trace, Fidelity::Flow).makespan == doctest::Approx(L + m / B).epsilon(1e-9));
-    CHECK(run(routed, {0, 2 * d + 1}, trace, Fidelity::StoreAndForward).makespan ==
+    CHECK(run(routed, {0, 2 * d + 1}, trace, "flow").makespan == doctest::Approx(L + m / B).epsilon(1e-9));
+    CHECK(run(routed, {0, 2 * d + 1}, trace, "store-and-forward").makespan ==
           doctest::Approx(L + (d + 2) * m / B).epsilon(1e-9));
-    CHECK(run(routed, {0, 2 * d + 1}, trace, Fidelity::Packet).makespan ==
+    CHECK(run(routed, {0, 2 * d + 1}, trace, "packet").makespan ==
           doctest::Approx(L + (d + 2) * P / B + 2 * P / B).epsilon(1e-9));
   }
 }
@@ -71,13 +71,13 @@ TEST_CASE("two messages crossing one link are serialised") {
   Trace trace = trace_text("two.txt",
                            "0 send 2 0 12288\n1 send 3 0 12288\n2 recv 0 0 12288\n3 recv 1 0 12288\n");
   const Placement placement{0, 1, 2, 3};
-  SimResult flow = run(routed, placement, trace, Fidelity::Flow);
+  SimResult flow = run(routed, placement, trace, "flow");
   CHECK(flow.makespan == doctest::Approx(L + 2 * m / B).epsilon(1e-9));  // fair share B/2 each
   CHECK(flow.rank_finish[2] == doctest::Approx(flow.rank_finish[3]).epsilon(1e-12));
-  SimResult saf = run(routed, placement, trace, Fidelity::StoreAndForward);
+  SimResult saf = run(routed, placement, trace, "store-and-forward");
   CHECK(saf.makespan == doctest::Approx(L + 4 * m / B).epsilon(1e-9));  // the second waits one m/B
   CHECK(saf.latency.mean == doctest::Approx(L + 3.5 * m / B).epsilon(1e-9));
-  SimResult packet = run(routed, placement, trace, Fidelity::Packet);
+  SimResult packet = run(routed, placement, trace, "packet");
   CHECK(packet.makespan == doctest::Approx(L + (2 * k + 2) * P / B).epsilon(1e-9));
   for (const SimResult* r : {&flow, &saf, &packet}) {
     CHECK(r->channels[0].bytes == 2 * m);  // channel 0 runs switch 0 -> switch 1
@@ -90,10 +90,10 @@ TEST_CASE("eager sends return at once, rendezvous sends when the data has arrive
   RoutedNetwork routed(make_network(kLine));
   Trace trace = trace_text("rdv.txt", "0 send 1 0 100000\n1 compute 1000000\n1 recv 0 0 100000\n");
   const double delivery = 1e-3 + ts + 2 * tp + 3 * tr + 100000 / B;  // the receive is posted after 1 ms
-  SimResult rendezvous = run(routed, {0, 5}, trace, Fidelity::Flow);
+  SimResult rendezvous = run(routed, {0, 5}, trace, "flow");
   CHECK(rendezvous.rank_finish[0] == doctest::Approx(delivery).epsilon(1e-9));
   CHECK(rendezvous.rank_finish[1] == doctest::Approx(delivery).epsilon(1e-9));
-  SimResult eager = run(routed, {0, 5}, trace, Fidelity::Flow, 1e6);
+  SimResult eager = run(routed, {0, 5}, trace, "flow", 1e6);
   CHECK(eager.rank_finish[0] == 0);
   CHECK(eager.rank_finish[1] == doctest::Approx(delivery).epsilon(1e-9));
 }
@@ -101,7 +101,7 @@ TEST_CASE("eager sends return at once, rendezvous sends when the data has arrive
 TEST_CASE("ranks on one node exchange through memory, not the network") {
   RoutedNetwork routed(make_network(kLine));
   Trace trace = trace_text("local.txt", "0 send 1 0 1000\n1 recv 0 0 1000\n");
-  SimResult r = run(routed, {3, 3}, trace, Fidelity::StoreAndForward);
+  SimResult r = run(routed, {3, 3}, trace, "store-and-forward");
   CHECK(r.makespan == doctest::Approx(ts + 1000 / 1e10).epsilon(1e-12));
   CHECK(r.max_link_load == 0);
   CHECK(r.node_out[3].bytes == 0);
@@ -109,7 +109,7 @@ TEST_CASE("ranks on one node exchange through memory, not the network") {
 
 TEST_CASE("deadlocks and inconsistent traces name the ranks and what they wait for") {
   RoutedNetwork routed(make_network(kLine));
-  auto error_of = [&](const std::string& name, const std::string& text, Fidelity model, Placement placement = {0, 1}) {
+  auto error_of = [&](const std::string& name, const std::string& text, std::string model, Placement placement = {0, 1}) {
     try {
       run(routed, placement, trace_text(name, text), model);
     } catch (const Error& e) {
@@ -117,8 +117,8 @@ TEST_CASE("deadlocks and inconsistent traces name the ranks and what they wait f
     }
     return std::string("no error");
   };
-  for (Fidelity model : kModels) {
-    CAPTURE(fidelity_name(model));
+  for (std::string model : kModels) {
+    CAPTURE(model);
     CHECK(error_of("dl1.txt", "0 recv 1 0 10\n1 recv 0 0 10\n", model) ==
           "deadlock at t=0s: rank 0 at " + temp_path("dl1.txt") + ":1 (recv) waits for recv from rank 1 tag 0; rank 1 at " +
               temp_path("dl1.txt") + ":2 (recv) waits for recv from rank 0 tag 0");
@@ -131,7 +131,7 @@ TEST_CASE("deadlocks and inconsistent traces name the ranks and what they wait f
     CHECK(error_of("dl4.txt", "0 irecv 1 5 10\n1 finalize\n", model) ==
           "inconsistent trace: rank 0 ended with a pending recv from rank 1 tag 5");
   }
-  CHECK(error_of("dl5.txt", "0 init\n1 init\n", Fidelity::Flow, {0}) == "the trace has 2 ranks but the placement places 1");
+  CHECK(error_of("dl5.txt", "0 init\n1 init\n", "flow", {0}) == "the trace has 2 ranks but the placement places 1");
 }
 
 TEST_CASE("collectives complete with MPICH's message counts for 1..9 ranks, any root") {
@@ -175,7 +175,7 @@ TEST_CASE("collectives complete with MPICH's message counts for 1..9 ranks, any 
     Placement placement(p);
     for (int r = 0; r < p; ++r) placement[r] = r;
     Trace trace = trace_text("coll" + std::to_string(p) + ".txt", text);
-    for (Fidelity model : kModels) {
+    for (std::string model : kModels) {
       CAPTURE(p);
       SimResult r = run(routed, placement, trace, model);
       CHECK(r.messages == expected);
@@ -190,7 +190,7 @@ TEST_CASE("results are deterministic and the models agree on volumes") {
   Trace trace = make_workload("exchange:size=3000,iterations=2", graph);
   Placement placement(64);
   for (int r = 0; r < 64; ++r) placement[r] = (r * 37) % 64;
-  for (Fidelity model : kModels) {
+  for (std::string model : kModels) {
     SimResult a = run(routed, placement, trace, model), b = run(routed, placement, trace, model);
     CHECK(a.makespan == b.makespan);
     CHECK(a.latency.mean == b.latency.mean);

@@ -155,7 +155,7 @@ TEST_CASE("forwarding: multi-hop through relay switches, parallel circuits balan
 namespace {
 
 SimResult run_hybrid(const std::string& trace_text, const Placement& placement, const std::string& ocs_spec,
-                     Fidelity model = Fidelity::StoreAndForward) {
+                     std::string model = "store-and-forward") {
   static const RoutedNetwork routed(make_network("tree2:switches=4,nodes_per_switch=32"));
   SimOptions options;
   options.model = model;
@@ -198,7 +198,7 @@ TEST_CASE("without waiting, early messages fall back to the EPS; small messages 
   const SimResult small = run_hybrid(kPingPong, {0, 32}, "ocs:pathways=1,threshold=2MB,setup=0ms");
   CHECK(small.circuits.empty());  // no message above the threshold: no pathway assigned
   CHECK(small.optical_messages == 0);
-  CHECK_THROWS_WITH_AS(run_hybrid(kPingPong, {0, 32}, "ocs:pathways=1", Fidelity::Flow),
+  CHECK_THROWS_WITH_AS(run_hybrid(kPingPong, {0, 32}, "ocs:pathways=1", "flow"),
                        doctest::Contains("need the store-and-forward or packet model"), Error);
 }
 
@@ -207,7 +207,7 @@ TEST_CASE("relays forward store-and-forward over EPS legs; S0 carries nothing on
   static const RoutedNetwork routed(make_network("tree2:switches=4,nodes_per_switch=32"));
   const Trace neighbor = make_workload("exchange:size=40MB,iterations=5", make_process_graph("mesh:16x8"));
   SimOptions options;
-  options.model = Fidelity::StoreAndForward;
+  options.model = "store-and-forward";
   options.ocs = parse_ocs("ocs:pathways=3,threshold=8192,setup=0ms", routed.network());
   const SimResult three = simulate(routed, sequential(), neighbor, options);
   CHECK(three.circuits.size() == 3);

@@ -3,7 +3,7 @@
 
 #include "sim/workload.h"
 #include "test_files.h"
-#include "topologies/error.h"
+#include "support/error.h"
 #include "traces/ti_trace.h"
 #include "traces/trace_tools.h"
 

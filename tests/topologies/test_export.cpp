@@ -10,7 +10,7 @@
 #include <simgrid/s4u.hpp>
 #include <sstream>
 
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/export.h"
 #include "topologies/network_factory.h"
 #include "topologies/network_file.h"

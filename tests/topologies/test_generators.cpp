@@ -3,7 +3,7 @@
 #include <cmath>
 #include <set>
 
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/generators.h"
 #include "topologies/network_factory.h"
 

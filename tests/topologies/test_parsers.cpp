@@ -6,12 +6,12 @@
 #include <fstream>
 #include <string>
 
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/ibnetdiscover.h"
 #include "topologies/network_factory.h"
 #include "topologies/network_file.h"
 #include "topologies/route_analysis.h"
-#include "topologies/yaml_reader.h"
+#include "support/yaml_reader.h"
 
 using namespace mapsim;
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <functional>
 
-#include "topologies/error.h"
+#include "support/error.h"
 #include "topologies/generators.h"
 #include "topologies/network_factory.h"
 #include "topologies/route_analysis.h"

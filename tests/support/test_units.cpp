@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
-#include "topologies/error.h"
-#include "topologies/spec.h"
-#include "topologies/units.h"
+#include "support/error.h"
+#include "support/spec.h"
+#include "support/units.h"
 
 using namespace mapsim;
 

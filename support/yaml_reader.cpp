@@ -1,12 +1,12 @@
-#include "topologies/yaml_reader.h"
+#include "support/yaml_reader.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 
-#include "topologies/error.h"
-#include "topologies/units.h"
+#include "support/error.h"
+#include "support/units.h"
 
 namespace mapsim {
 

@@ -1,9 +1,9 @@
-#include "topologies/atomic_file.h"
+#include "support/atomic_file.h"
 
 #include <cstdio>
 #include <fstream>
 
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 

@@ -1,4 +1,4 @@
-#include "topologies/units.h"
+#include "support/units.h"
 
 #include <charconv>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "topologies/error.h"
+#include "support/error.h"
 
 namespace mapsim {
 namespace {

@@ -1,12 +1,16 @@
 // Generator specs on the command line: "name:key=value,key=value" or "name:POSITIONAL,key=value"
 // (e.g. "mesh:16x16", "irregular:nodes=256,switches=75", "file:cluster.yaml").
 // Readers take the keys they know; finish() rejects any key left over, naming the valid ones.
+// A registered component's spec is first told its declared parameters (declare()): then the
+// one-argument getters take the declared default, check the declared range and accept aliases.
 #pragma once
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "support/param.h"
 
 namespace mapsim {
 
@@ -28,12 +32,25 @@ class Spec {
   double get_time(const std::string& key, double fallback);
   double get_size(const std::string& key, double fallback);  // bytes: "64", "4KiB", "40MB"
   std::string require_positional(const std::string& what);
+
+  void declare(const std::vector<Param>& params);
+  // Declared parameters: the value given (or under an alias), else the declared default; numbers
+  // outside the declared range are errors. A parameter without a default returns nullopt when absent.
+  long get_int(const std::string& key);
+  double get_double(const std::string& key);
+  double get_bandwidth(const std::string& key);
+  double get_time(const std::string& key);
+  double get_size(const std::string& key);
+  std::string get_string(const std::string& key);
+  std::optional<double> find_number(const std::string& key);
   // Throws if a key was given that no get_* asked for.
   void finish() const;
 
  private:
   std::string context() const;
   const std::string* lookup(const std::string& key);
+  const Param& declared(const std::string& key) const;
+  double checked(const Param& param, double value) const;
 
   std::string text_;
   std::string name_;
@@ -41,6 +58,7 @@ class Spec {
   std::map<std::string, std::string> values_;
   std::set<std::string> asked_;
   bool positional_used_ = false;
+  std::vector<Param> declared_;
 };
 
 // "16x16" or "8x8x8" -> {16, 16}; each extent >= 1.

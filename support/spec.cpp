@@ -1,12 +1,12 @@
-#include "topologies/spec.h"
+#include "support/spec.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
-#include "topologies/error.h"
-#include "topologies/units.h"
-#include "topologies/yaml_reader.h"
+#include "support/error.h"
+#include "support/units.h"
+#include "support/yaml_reader.h"
 
 namespace mapsim {
 
@@ -104,6 +104,76 @@ double Spec::get_size(const std::string& key, double fallback) {
   return get_unit(lookup(key), fallback, context(), key, parse_size);
 }
 
+void Spec::declare(const std::vector<Param>& params) {
+  declared_ = params;
+  for (const Param& p : declared_)
+    for (const std::string& alias : p.aliases) {
+      auto it = values_.find(alias);
+      if (it == values_.end()) continue;
+      if (values_.count(p.name)) throw Error("bad " + context() + ": '" + alias + "' is another name for '" + p.name + "'; give one");
+      values_.emplace(p.name, it->second);
+      values_.erase(it);
+    }
+}
+
+const Param& Spec::declared(const std::string& key) const {
+  for (const Param& p : declared_)
+    if (p.name == key) return p;
+  throw InternalError("spec '" + text_ + "': parameter '" + key + "' is read but not declared");
+}
+
+double Spec::checked(const Param& p, double value) const {
+  if (value < p.min || value > p.max || (p.above_min && value == p.min))
+    throw Error("bad " + context() + ": " + p.name + " must be " +
+                (std::isfinite(p.min) && std::isfinite(p.max) ? "in " : "") + param_range_text(p) + ", got " +
+                (values_.count(p.name) ? values_.at(p.name) : format_number(value, 17)));
+  return value;
+}
+
+namespace {
+double default_of(const Param& p) {
+  if (!p.number) throw InternalError("parameter '" + p.name + "' has no default: read it with find_number");
+  return *p.number;
+}
+}  // namespace
+
+long Spec::get_int(const std::string& key) {
+  const Param& p = declared(key);
+  return static_cast<long>(checked(p, static_cast<double>(get_int(key, static_cast<long>(default_of(p))))));
+}
+double Spec::get_double(const std::string& key) {
+  const Param& p = declared(key);
+  return checked(p, get_double(key, default_of(p)));
+}
+double Spec::get_bandwidth(const std::string& key) {
+  const Param& p = declared(key);
+  return checked(p, get_bandwidth(key, default_of(p)));
+}
+double Spec::get_time(const std::string& key) {
+  const Param& p = declared(key);
+  return checked(p, get_time(key, default_of(p)));
+}
+double Spec::get_size(const std::string& key) {
+  const Param& p = declared(key);
+  return checked(p, get_size(key, default_of(p)));
+}
+std::string Spec::get_string(const std::string& key) { return get_string(key, declared(key).text); }
+
+std::optional<double> Spec::find_number(const std::string& key) {
+  const Param& p = declared(key);
+  if (!has(key)) {
+    asked_.insert(key);
+    return p.number;
+  }
+  switch (p.type) {
+    case ParamType::Integer: return checked(p, static_cast<double>(get_int(key, 0)));
+    case ParamType::Size: return checked(p, get_size(key, 0));
+    case ParamType::Time: return checked(p, get_time(key, 0));
+    case ParamType::Bandwidth: return checked(p, get_bandwidth(key, 0));
+    default: return checked(p, get_double(key, 0));
+  }
+}
+
 std::string Spec::require_positional(const std::string& what) {
   if (!positional_) throw Error("bad " + context() + ": expected " + name_ + ":" + what);
   positional_used_ = true;
@@ -115,9 +185,14 @@ void Spec::finish() const {
     throw Error("bad " + context() + ": " + name_ + " takes key=value items only, got '" + *positional_ + "'");
   for (const auto& [key, value] : values_) {
     if (asked_.count(key)) continue;
+    std::vector<std::string> known(asked_.begin(), asked_.end());
+    if (!declared_.empty()) {
+      known.clear();
+      for (const Param& p : declared_) known.push_back(p.name);
+    }
     std::string valid;
-    for (const std::string& known : asked_) valid += (valid.empty() ? "" : ", ") + known;
-    const std::string near = nearest_word(key, {asked_.begin(), asked_.end()});
+    for (const std::string& k : known) valid += (valid.empty() ? "" : ", ") + k;
+    const std::string near = nearest_word(key, known);
     throw Error("bad " + context() + ": unknown key '" + key + "' for " + name_ +
                 (near.empty() ? "" : " (did you mean '" + near + "'?)") + " (valid keys: " +
                 (valid.empty() ? "none" : valid) + ")");
