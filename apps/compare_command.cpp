@@ -58,7 +58,7 @@ void run_compare(const CompareOptions& o) {
   const std::vector<std::string> mappers = split_mappers(o.mappers);
   if (mappers.empty()) throw Error("--mappers: no mapper named");
   for (const std::string& name : mappers) make_mapper(name);  // reject bad names before any work
-  ProcessGraph graph = make_process_graph_or_trace(o.process);
+  ProcessGraph graph = make_process_graph(o.process);
   // values[mapper][metric] over replicates
   std::vector<std::vector<std::vector<double>>> values(mappers.size());
   std::vector<std::string> keys;

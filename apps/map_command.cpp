@@ -28,7 +28,7 @@ struct MapOptions {
 
 void run_map(const MapOptions& o) {
   RoutedNetwork routed(make_network(o.topology), o.routing);
-  ProcessGraph graph = make_process_graph_or_trace(o.process);
+  ProcessGraph graph = make_process_graph(o.process);
   MappingProblem problem = make_problem(routed, graph, o.allocation, o.slots, o.seed);
   auto mapper = make_mapper(o.mapper);
   auto start = std::chrono::steady_clock::now();

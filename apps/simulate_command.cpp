@@ -36,7 +36,7 @@ void run_simulate(const SimulateOptions& o) {
     trace = read_ti_trace(o.trace);
     graph = trace_process_graph(trace);
   } else {
-    graph = make_process_graph_or_trace(o.process);
+    graph = make_process_graph(o.process);
     trace = make_workload(o.workload, graph);
   }
   if (!o.write_trace.empty()) spdlog::info("trace written to {}", write_ti_trace(trace, o.write_trace));

@@ -170,77 +170,109 @@ void add_distant(ProcessGraph& g, double distant, uint64_t seed, double volume) 
   }
 }
 
-ProcessGraph build(Spec& spec, const std::string& text) {
-  const std::string& name = spec.name();
-  if (name == "graph") return load_graph(spec.require_positional("PATH"), 1);
-  const double volume = spec.get_double("volume", 1);
-  if (!(volume > 0)) throw Error("bad spec '" + text + "': volume must be > 0");
-  if (name == "mesh" || name == "torus") {
-    std::vector<int> dims = parse_dims(spec.require_positional("16x16"), "spec '" + text + "'");
-    if (dims.size() > 3) throw Error("bad spec '" + text + "': a mesh or torus has 1 to 3 dimensions");
-    return grid(dims, name == "torus", volume);
-  }
-  if (name == "ring") {
-    const int n = parse_dims(spec.require_positional("N"), "spec '" + text + "'").front();
-    if (n < 2) throw Error("bad spec '" + text + "': a ring needs at least 2 tasks");
-    ProcessGraph g = grid({n}, n > 2, volume);
-    g.family = "ring";
-    return g;
-  }
-  if (name == "hypercube") {
-    const long dim = spec.get_int("dim", -1);
-    if (dim < 1 || dim > 24) throw Error("bad spec '" + text + "': expected hypercube:dim=N with N in 1..24");
-    ProcessGraph g = grid(std::vector<int>(dim, 2), false, volume);
-    g.family = "hypercube";
-    return g;
-  }
-  if (name == "bintree") {
-    const long levels = spec.get_int("levels", -1);
-    if (levels < 1 || levels > 24) throw Error("bad spec '" + text + "': expected bintree:levels=N with N in 1..24");
-    ProcessGraph g(static_cast<int>((1L << levels) - 1));
-    g.family = "bintree";
-    for (int t = 1; t < g.num_tasks(); ++t) g.add_edge((t - 1) / 2, t, volume);
-    return g;
-  }
-  if (name == "random") {
-    const long tasks = spec.get_int("tasks", 128);
-    const double expected = spec.get_double("edges", 448);
-    const uint64_t seed = static_cast<uint64_t>(spec.get_int("seed", 1));
-    const double pairs = tasks * (tasks - 1) / 2.0;
-    if (tasks < 2 || tasks > (1L << 16) || !(expected >= 0 && expected <= pairs))
-      throw Error("bad spec '" + text + "': need 2 <= tasks <= 65536 and 0 <= edges <= tasks*(tasks-1)/2");
-    // Each pair communicates with probability edges/pairs (antonio1994 section 2.6: E|W| = edges).
-    ProcessGraph g(static_cast<int>(tasks));
-    g.family = "random";
-    Rng rng(seed);
-    const double p = expected / pairs;
-    for (int a = 0; a < tasks; ++a)
-      for (int b = a + 1; b < tasks; ++b)
-        if (rng.uniform() < p) g.add_edge(a, b, volume);
-    return g;
-  }
-  if (name == "pattern") {
-    // pattern:mesh:16x16,distant=0.1,seed=1 -- the base is the positional up to the first comma.
-    std::string base = spec.require_positional("BASE (e.g. pattern:mesh:16x16,distant=0.1)");
-    const double distant = spec.get_double("distant", 0.1);
-    const uint64_t seed = static_cast<uint64_t>(spec.get_int("seed", 1));
-    ProcessGraph g = make_process_graph(base + ",volume=" + std::to_string(volume));
-    add_distant(g, distant, seed, volume);
-    g.family = "pattern";
-    return g;
-  }
-  throw Error("unknown process topology '" + name + "' in spec '" + text +
-              "': expected mesh, torus, ring, bintree, hypercube, random, graph:PATH or pattern:BASE,...");
+const Param kVolume = above(real_param("volume", 1, "communication volume of every edge (each way)"), 0);
+
+ProcessGraph grid_spec(Spec& spec, bool torus) {
+  std::vector<int> dims = parse_dims(spec.require_positional("16x16"), "spec '" + spec.text() + "'");
+  if (dims.size() > 3) throw Error("bad spec '" + spec.text() + "': a mesh or torus has 1 to 3 dimensions");
+  return grid(dims, torus, spec.get_double("volume"));
+}
+
+// A required integer parameter (no default), in its declared range.
+long required(Spec& spec, const std::string& key, const std::string& form) {
+  const std::optional<double> value = spec.find_number(key);
+  if (!value) throw Error("bad spec '" + spec.text() + "': expected " + form);
+  return static_cast<long>(*value);
 }
 
 }  // namespace
 
+ProcessRegistry& process_registry() {
+  static ProcessRegistry registry("process topology");
+  return registry;
+}
+
 ProcessGraph make_process_graph(const std::string& text) {
   // pattern's base spec contains a ':' of its own; Spec splits on the first one only.
-  Spec spec = Spec::parse(text, {"graph"});
-  ProcessGraph g = build(spec, text);
+  std::set<std::string> path_valued;
+  for (const auto* entry : process_registry().entries())
+    if (entry->positional == "PATH") path_valued.insert(entry->name);
+  Spec spec = Spec::parse(text, path_valued);
+  ProcessGraph g = lookup(process_registry(), spec).factory(spec);
   spec.finish();
   return g;
 }
+
+MAPSIM_REGISTER(process_registry(), {"graph", "a task graph file: METIS format or 'task task [volume]' lines", {},
+                                     [](Spec& spec) { return load_graph(spec.require_positional("PATH"), 1); }, "PATH"});
+MAPSIM_REGISTER(process_registry(), {"mesh", "1-D to 3-D mesh of tasks, x fastest", {kVolume},
+                                     [](Spec& spec) { return grid_spec(spec, false); }, "16x16"});
+MAPSIM_REGISTER(process_registry(), {"torus", "1-D to 3-D torus of tasks", {kVolume},
+                                     [](Spec& spec) { return grid_spec(spec, true); }, "8x8"});
+MAPSIM_REGISTER(process_registry(), {"ring", "ring of N tasks", {kVolume},
+                                     [](Spec& spec) {
+                                       const int n = parse_dims(spec.require_positional("N"), "spec '" + spec.text() + "'").front();
+                                       if (n < 2) throw Error("bad spec '" + spec.text() + "': a ring needs at least 2 tasks");
+                                       ProcessGraph g = grid({n}, n > 2, spec.get_double("volume"));
+                                       g.family = "ring";
+                                       return g;
+                                     },
+                                     "N"});
+MAPSIM_REGISTER(process_registry(),
+                {"hypercube", "binary n-cube of 2^n tasks",
+                 {derived_param("dim", ParamType::Integer, "required", "dimension n", 1, 24), kVolume},
+                 [](Spec& spec) {
+                   const long dim = required(spec, "dim", "hypercube:dim=N with N in 1..24");
+                   ProcessGraph g = grid(std::vector<int>(dim, 2), false, spec.get_double("volume"));
+                   g.family = "hypercube";
+                   return g;
+                 }});
+MAPSIM_REGISTER(process_registry(),
+                {"bintree", "complete binary tree of 2^levels - 1 tasks",
+                 {derived_param("levels", ParamType::Integer, "required", "levels", 1, 24), kVolume},
+                 [](Spec& spec) {
+                   const long levels = required(spec, "levels", "bintree:levels=N with N in 1..24");
+                   const double volume = spec.get_double("volume");
+                   ProcessGraph g(static_cast<int>((1L << levels) - 1));
+                   g.family = "bintree";
+                   for (int t = 1; t < g.num_tasks(); ++t) g.add_edge((t - 1) / 2, t, volume);
+                   return g;
+                 }});
+MAPSIM_REGISTER(process_registry(),
+                {"random", "random task graph: each pair communicates with probability edges/pairs (antonio1994)",
+                 {integer_param("tasks", 128, "tasks", 2, 1 << 16), real_param("edges", 448, "expected edge count", 0),
+                  integer_param("seed", 1, "random seed", 0), kVolume},
+                 [](Spec& spec) {
+                   const long tasks = spec.get_int("tasks");
+                   const double expected = spec.get_double("edges");
+                   const uint64_t seed = static_cast<uint64_t>(spec.get_int("seed"));
+                   const double volume = spec.get_double("volume");
+                   const double pairs = tasks * (tasks - 1) / 2.0;
+                   if (expected > pairs) throw Error("bad spec '" + spec.text() + "': edges must be at most tasks*(tasks-1)/2");
+                   ProcessGraph g(static_cast<int>(tasks));
+                   g.family = "random";
+                   Rng rng(seed);
+                   const double p = expected / pairs;
+                   for (int a = 0; a < tasks; ++a)
+                     for (int b = a + 1; b < tasks; ++b)
+                       if (rng.uniform() < p) g.add_edge(a, b, volume);
+                   return g;
+                 }});
+MAPSIM_REGISTER(process_registry(),
+                {"pattern", "a base topology plus random distant partners (moh2001 cases ii and iii)",
+                 {real_param("distant", 0.1, "fraction of all messages to random non-neighbours, in [0, 1)"),
+                  integer_param("seed", 1, "random seed", 0), kVolume},
+                 [](Spec& spec) {
+                   // pattern:mesh:16x16,distant=0.1,seed=1 -- the base is the positional up to the first comma.
+                   const std::string base = spec.require_positional("BASE (e.g. pattern:mesh:16x16,distant=0.1)");
+                   const double distant = spec.get_double("distant");
+                   const uint64_t seed = static_cast<uint64_t>(spec.get_int("seed"));
+                   const double volume = spec.get_double("volume");
+                   ProcessGraph g = make_process_graph(base + ",volume=" + std::to_string(volume));
+                   add_distant(g, distant, seed, volume);
+                   g.family = "pattern";
+                   return g;
+                 },
+                 "BASE"});
 
 }  // namespace mapsim

@@ -5,8 +5,11 @@
 // hypercube:dim=7, random:tasks=128,edges=448,seed=1, graph:PATH,
 // pattern:mesh:16x16,distant=0.1,seed=1. Every spec takes volume=BYTES (default 1) per edge.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "support/registry.h"
 
 namespace mapsim {
 
@@ -43,6 +46,10 @@ class ProcessGraph {
   mutable std::vector<std::vector<Neighbour>> adjacency_;
 };
 
+// Process topologies register themselves in process_registry() (mesh, torus, ring, hypercube,
+// bintree, random, pattern, graph:PATH; sim/ adds trace:PATH).
+using ProcessRegistry = Registry<std::function<ProcessGraph(Spec&)>>;
+ProcessRegistry& process_registry();
 ProcessGraph make_process_graph(const std::string& spec);
 
 }  // namespace mapsim

@@ -107,7 +107,7 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
     }
     if (const std::string spec = s.process_spec(r); s.trace.empty() && spec != process_spec) {
       process_spec = spec;
-      at_key(s, "workload.process", [&] { graph = make_process_graph_or_trace(spec); });
+      at_key(s, "workload.process", [&] { graph = make_process_graph(spec); });
     }
     if (s.trace.empty() && (s.simulate || r == 0))  // without a model only checked, once
       at_key(s, "workload.pattern", [&] { trace = make_workload(s.pattern_spec(r), graph); });

@@ -40,69 +40,98 @@ void add_compute(Trace& trace, double flops) {
   for (auto& r : trace.ranks) r.actions.push_back(a);
 }
 
+
+Trace exchange(Spec& spec, const ProcessGraph& graph, long iterations) {
+  const std::optional<double> size = spec.find_number("size");
+  const double flops = spec.get_double("compute");
+  if (graph.edges().empty()) throw Error("workload exchange: the process graph has no edges");
+  const int n = graph.num_tasks();
+  Trace trace = empty_trace(n);
+  struct Partner {
+    int peer;
+    double bytes;
+    bool distant;
+  };
+  std::vector<std::vector<Partner>> partners(n);
+  for (const ProcessEdge& e : graph.edges()) {
+    const double bytes = size ? *size : e.volume;
+    partners[e.a].push_back({e.b, bytes, e.distant});
+    partners[e.b].push_back({e.a, bytes, e.distant});
+  }
+  for (long it = 0; it < iterations; ++it) {
+    for (int t = 0; t < n; ++t) {
+      auto& actions = trace.ranks[t].actions;
+      for (const Partner& p : partners[t]) actions.push_back(point_to_point(ActionType::Irecv, p.peer, p.bytes));
+      for (const Partner& p : partners[t]) actions.push_back(point_to_point(ActionType::Isend, p.peer, p.bytes, p.distant));
+      actions.push_back(Action{ActionType::Waitall});
+    }
+    add_compute(trace, flops);
+  }
+  return trace;
+}
+
+Trace alltoall(Spec& spec, const ProcessGraph& graph, long iterations) {
+  Trace trace = empty_trace(graph.num_tasks());
+  Action a{ActionType::Alltoall};
+  a.bytes = a.bytes2 = spec.get_size("size");
+  for (long it = 0; it < iterations; ++it)
+    for (auto& r : trace.ranks) r.actions.push_back(a);
+  return trace;
+}
+
+Trace permutation(Spec& spec, const ProcessGraph& graph, long iterations) {
+  const int n = graph.num_tasks();
+  Trace trace = empty_trace(n);
+  const double size = spec.get_size("size");
+  Rng rng(static_cast<uint64_t>(spec.get_int("seed")));
+  for (long it = 0; it < iterations; ++it) {
+    std::vector<int> to(n);
+    std::iota(to.begin(), to.end(), 0);
+    rng.shuffle(to);
+    std::vector<int> from(n);
+    for (int r = 0; r < n; ++r) from[to[r]] = r;
+    for (int r = 0; r < n; ++r) {
+      auto& actions = trace.ranks[r].actions;
+      actions.push_back(point_to_point(ActionType::Irecv, from[r], size));
+      actions.push_back(point_to_point(ActionType::Isend, to[r], size));
+      actions.push_back(Action{ActionType::Waitall});
+    }
+  }
+  return trace;
+}
+
+const Param kIterations = integer_param("iterations", 1, "repetitions of the pattern", 1);
+
 }  // namespace
+
+WorkloadRegistry& workload_registry() {
+  static WorkloadRegistry registry("workload");
+  return registry;
+}
+
+MAPSIM_REGISTER(workload_registry(),
+                {"exchange", "per iteration every rank posts an irecv and an isend per graph edge, waitall, then compute",
+                 {derived_param("size", ParamType::Size, "edge volume", "bytes per message", 0),
+                  real_param("compute", 0, "flops of compute after each iteration", 0), kIterations},
+                 exchange});
+MAPSIM_REGISTER(workload_registry(), {"alltoall", "MPI_Alltoall of `size` bytes per pair",
+                                      {size_param("size", 1024, "bytes per rank pair"), kIterations}, alltoall});
+MAPSIM_REGISTER(workload_registry(),
+                {"permutation", "rank r sends to p(r) for a random permutation p, new each iteration",
+                 {size_param("size", 1024, "bytes per message"), integer_param("seed", 1, "random seed", 0), kIterations},
+                 permutation});
+
+MAPSIM_REGISTER(process_registry(), {"trace", "a recorded program's point-to-point volume per rank pair", {},
+                                     [](Spec& spec) { return trace_process_graph(read_ti_trace(spec.require_positional("PATH"))); },
+                                     "PATH"});
 
 Trace make_workload(const std::string& text, const ProcessGraph& graph) {
   Spec spec = Spec::parse(text);
-  const int n = graph.num_tasks();
-  const long iterations = spec.get_int("iterations", 1);
-  if (iterations < 1) throw Error("workload '" + text + "': iterations must be at least 1");
-  if (n < 1) throw Error("workload '" + text + "': the process graph has no tasks");
-  Trace trace = empty_trace(n);
-
-  if (spec.name() == "exchange") {
-    const double size = spec.get_size("size", -1);
-    const double flops = spec.get_double("compute", 0);
-    spec.finish();
-    if (graph.edges().empty()) throw Error("workload exchange: the process graph has no edges");
-    struct Partner {
-      int peer;
-      double bytes;
-      bool distant;
-    };
-    std::vector<std::vector<Partner>> partners(n);
-    for (const ProcessEdge& e : graph.edges()) {
-      const double bytes = size >= 0 ? size : e.volume;
-      partners[e.a].push_back({e.b, bytes, e.distant});
-      partners[e.b].push_back({e.a, bytes, e.distant});
-    }
-    for (long it = 0; it < iterations; ++it) {
-      for (int t = 0; t < n; ++t) {
-        auto& actions = trace.ranks[t].actions;
-        for (const Partner& p : partners[t]) actions.push_back(point_to_point(ActionType::Irecv, p.peer, p.bytes));
-        for (const Partner& p : partners[t])
-          actions.push_back(point_to_point(ActionType::Isend, p.peer, p.bytes, p.distant));
-        actions.push_back(Action{ActionType::Waitall});
-      }
-      add_compute(trace, flops);
-    }
-  } else if (spec.name() == "alltoall") {
-    const double size = spec.get_size("size", 1024);
-    spec.finish();
-    Action a{ActionType::Alltoall};
-    a.bytes = a.bytes2 = size;
-    for (long it = 0; it < iterations; ++it)
-      for (auto& r : trace.ranks) r.actions.push_back(a);
-  } else if (spec.name() == "permutation") {
-    const double size = spec.get_size("size", 1024);
-    Rng rng(static_cast<uint64_t>(spec.get_int("seed", 1)));
-    spec.finish();
-    for (long it = 0; it < iterations; ++it) {
-      std::vector<int> to(n);
-      std::iota(to.begin(), to.end(), 0);
-      rng.shuffle(to);
-      std::vector<int> from(n);
-      for (int r = 0; r < n; ++r) from[to[r]] = r;
-      for (int r = 0; r < n; ++r) {
-        auto& actions = trace.ranks[r].actions;
-        actions.push_back(point_to_point(ActionType::Irecv, from[r], size));
-        actions.push_back(point_to_point(ActionType::Isend, to[r], size));
-        actions.push_back(Action{ActionType::Waitall});
-      }
-    }
-  } else {
-    throw Error("unknown workload '" + spec.name() + "': expected exchange, alltoall or permutation");
-  }
+  const auto& entry = lookup(workload_registry(), spec);
+  const long iterations = spec.get_int("iterations");
+  if (graph.num_tasks() < 1) throw Error("workload '" + text + "': the process graph has no tasks");
+  Trace trace = entry.factory(spec, graph, iterations);
+  spec.finish();
   finish_trace(trace);
   return trace;
 }
@@ -121,11 +150,6 @@ std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string
     }
   });
   return cells;
-}
-
-ProcessGraph make_process_graph_or_trace(const std::string& spec) {
-  if (spec.rfind("trace:", 0) == 0) return trace_process_graph(read_ti_trace(spec.substr(6)));
-  return make_process_graph(spec);
 }
 
 ProcessGraph trace_process_graph(const Trace& trace) {

@@ -1,11 +1,10 @@
 // Synthetic workloads: MPI programs built as TI actions, so that they replay exactly like a
-// recorded trace. On a process graph (mappers/process_graph.h):
-//   exchange[:size=B,iterations=I,compute=F]  each iteration every rank posts an irecv and an
-//       isend per graph edge (both directions), then waitall; then F flops of compute. With
-//       pattern:mesh:16x16,distant=0.1 this is the papers' case (ii). size defaults to the edge volume.
-//   alltoall[:size=B,iterations=I]            MPI_Alltoall of B bytes per pair
-//   permutation[:size=B,seed=S,iterations=I]  rank r sends to p(r) for a random permutation p
+// recorded trace. Each registers itself in workload_registry() and runs on a process graph
+// (mappers/process_graph.h): exchange (the papers' pattern; with pattern:mesh:16x16,distant=0.1
+// their case ii), alltoall, permutation. This module also registers the process topology
+// trace:PATH (a recorded program's point-to-point volumes).
 #pragma once
+#include <functional>
 #include <map>
 #include <string>
 
@@ -14,11 +13,11 @@
 
 namespace mapsim {
 
-Trace make_workload(const std::string& spec, const ProcessGraph& graph);
+// A workload's factory gets its spec, the process graph and the declared `iterations`.
+using WorkloadRegistry = Registry<std::function<Trace(Spec&, const ProcessGraph&, long iterations)>>;
+WorkloadRegistry& workload_registry();
 
-// A process topology spec (mappers/process_graph.h), or trace:PATH: a recorded program's
-// point-to-point volume per rank pair, so that mappers place a real application.
-ProcessGraph make_process_graph_or_trace(const std::string& spec);
+Trace make_workload(const std::string& spec, const ProcessGraph& graph);
 
 // The point-to-point communication of a trace as a process graph (bytes per rank pair, both
 // directions summed), so that mappers can place a recorded program. Collectives are not counted.

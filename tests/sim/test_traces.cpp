@@ -123,10 +123,10 @@ TEST_CASE("SimGrid's old tag-less format reads with tag 0 when asked, and is ref
 
 TEST_CASE("trace:PATH is a process topology: the trace's point-to-point volume per pair") {
   const std::string f = temp_file("graph.txt", "0 send 1 0 100\n1 recv 0 0 100\n1 send 2 0 30\n2 recv 1 0 30\n");
-  const ProcessGraph g = make_process_graph_or_trace("trace:" + f);
+  const ProcessGraph g = make_process_graph("trace:" + f);
   CHECK(g.num_tasks() == 3);
   CHECK(g.edges().size() == 2);
-  CHECK(make_process_graph_or_trace("ring:4").num_tasks() == 4);
+  CHECK(make_process_graph("ring:4").num_tasks() == 4);
 }
 
 TEST_CASE("trace check streams index files and notices a rank that skips a collective") {
