@@ -8,35 +8,42 @@
 #include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
-#include "support/atomic_file.h"
 #include "mappers/mapper.h"
-#include "sim/workload.h"
-#include "mappers/metrics.h"
-#include "topologies/network_factory.h"
+#include "scenario/run.h"
+#include "support/atomic_file.h"
 #include "support/units.h"
 
 namespace mapsim {
 namespace {
 
 struct MapOptions {
-  std::string topology, process, mapper = "default", routing = "default", allocation = "all";
-  int slots = 1;
-  uint64_t seed = 1;
+  std::string topology, process, mapper = "default", routing, allocation, slots, seed;
   std::string output, rankfile, hostlist;
   bool json = false;
 };
 
+// The run configuration of `map`: one mapper, one replicate, no simulation.
+Scenario map_scenario(const MapOptions& o) {
+  std::vector<FlagValue> values{{"network", "--topology", YAML::Node(o.topology)},
+                                {"workload.process", "--process", YAML::Node(o.process)},
+                                {"mapping", "--mapper", YAML::Node(o.mapper)},
+                                {"model", "--model", YAML::Node("none")}};
+  for (const auto& [key, flag, value] : {std::tuple{"routing", "--routing", o.routing},
+                                         {"allocation", "--allocation", o.allocation},
+                                         {"slots", "--slots", o.slots},
+                                         {"seed", "--seed", o.seed}})
+    if (!value.empty()) values.push_back({key, flag, YAML::Node(value)});
+  return scenario_from_flags("mapsim map", values);
+}
+
 void run_map(const MapOptions& o) {
-  RoutedNetwork routed(make_network(o.topology), o.routing);
-  ProcessGraph graph = make_process_graph(o.process);
-  MappingProblem problem = make_problem(routed, graph, o.allocation, o.slots, o.seed);
-  auto mapper = make_mapper(o.mapper);
-  auto start = std::chrono::steady_clock::now();
-  Placement placement = mapper->map(problem);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  check_placement(problem, placement);
-  MappingMetrics m = evaluate(problem, placement);
-  const Network& net = routed.network();
+  const Scenario scenario = map_scenario(o);
+  RunPipeline pipeline(scenario);
+  const ReplicateParts& parts = pipeline.replicate(0);
+  const MappingRun run = pipeline.run(parts, scenario.mappers.front());
+  const Placement& placement = run.placement;
+  const Network& net = parts.routed->network();
+  const ProcessGraph& graph = *parts.graph;
 
   if (!o.output.empty())
     write_file_atomically(o.output, [&](std::ostream& out) {
@@ -56,23 +63,25 @@ void run_map(const MapOptions& o) {
 
   if (o.json) {
     nlohmann::ordered_json j{{"mapper", o.mapper}};
-    for (const auto& [key, value] : metric_list(m)) j[key] = value;
+    for (const auto& [key, value] : run.values) j[key] = value;
     j["tasks"] = graph.num_tasks();
     j["edges"] = graph.edges().size();
-    j["map_seconds"] = seconds;
+    j["map_seconds"] = run.map_seconds;
     std::cout << j.dump(2) << "\n";
     return;
   }
-  std::printf("mapper               %s (%d tasks, %zu edges, %zu allowed nodes)\n", mapper->name().c_str(),
-              graph.num_tasks(), graph.edges().size(), problem.nodes.size());
-  std::printf("weighted cardinality %.6g\ncardinality          %.6g\nhop-bytes            %.6g\n", m.weighted_cardinality,
-              m.cardinality, m.hop_bytes);
-  std::printf("dilation             %d\nmax link load        %.6g (%g messages)\n", m.dilation, m.max_link_load,
-              m.max_link_messages);
-  std::printf("load variance        %.6g\nnetwork traffic      %.6g of %.6g\n", m.load_variance, m.network_traffic,
-              m.total_communication);
-  std::printf("gamma_c              %.6g\navg latency          %s zero-load\n", m.gamma_c, format_time(m.avg_latency).c_str());
-  spdlog::debug("mapped in {:.4f} s", seconds);
+  std::map<std::string, double> m(run.values.begin(), run.values.end());
+  std::printf("mapper               %s (%d tasks, %zu edges, %zu allowed nodes)\n", make_mapper(run.mapper)->name().c_str(),
+              graph.num_tasks(), graph.edges().size(), parts.problem.nodes.size());
+  std::printf("weighted cardinality %.6g\ncardinality          %.6g\nhop-bytes            %.6g\n", m["weighted_cardinality"],
+              m["cardinality"], m["hop_bytes"]);
+  std::printf("dilation             %d\nmax link load        %.6g (%g messages)\n", static_cast<int>(m["dilation"]),
+              m["max_link_load"], m["max_link_messages"]);
+  std::printf("load variance        %.6g\nnetwork traffic      %.6g of %.6g\n", m["load_variance"], m["network_traffic"],
+              m["total_communication"]);
+  std::printf("gamma_c              %.6g\navg latency          %s zero-load\n", m["gamma_c"],
+              format_time(m["avg_latency"]).c_str());
+  spdlog::debug("mapped in {:.4f} s", run.map_seconds);
 }
 
 }  // namespace
@@ -88,8 +97,8 @@ void add_map_command(CLI::App& app) {
   cmd->add_option("--mapper", o->mapper, "Mapper NAME[:key=value,...] (see docs/mappers.md)");
   cmd->add_option("--routing", o->routing, "Routing (default: the network's own)");
   cmd->add_option("--allocation", o->allocation, "all, random[:seed=S] or list:FILE");
-  cmd->add_option("--slots", o->slots, "Slots (ranks) per node")->check(CLI::PositiveNumber);
-  cmd->add_option("--seed", o->seed, "Seed of the mapper");
+  cmd->add_option("--slots", o->slots, "Slots (ranks) per node (default 1)");
+  cmd->add_option("--seed", o->seed, "Seed of the mapper, the allocation and of specs given none (default 1)");
   cmd->add_option("-o,--output", o->output, "Write the placement: one 'rank node' line per rank");
   cmd->add_option("--rankfile", o->rankfile, "Write an Open MPI rankfile");
   cmd->add_option("--hostlist", o->hostlist, "Write an MPICH host list (one host per rank)");

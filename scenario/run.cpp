@@ -84,70 +84,89 @@ nlohmann::ordered_json yaml_to_json(const YAML::Node& node) {
 
 }  // namespace
 
-std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
+RunPipeline::RunPipeline(const Scenario& s) : scenario_(s) {
   check_scenario(s);
+  if (!s.trace.empty()) {
+    trace_ = read_ti_trace(s.trace);  // trace errors name the trace's own file and line
+    graph_ = trace_process_graph(trace_);
+  }
+}
+
+RunPipeline::~RunPipeline() = default;
+
+const ReplicateParts& RunPipeline::replicate(int r) {
+  const Scenario& s = scenario_;
+  if (const std::string spec = s.network_spec(r); !routed_ || spec != network_spec_) {
+    network_spec_ = spec;
+    Network network;
+    at_key(s, "network", [&] { network = make_network(spec); });
+    at_key(s, "routing", [&] { routed_ = std::make_unique<RoutedNetwork>(std::move(network), s.routing); });
+  }
+  if (const std::string spec = s.process_spec(r); s.trace.empty() && spec != process_spec_) {
+    process_spec_ = spec;
+    at_key(s, "workload.process", [&] { graph_ = make_process_graph(spec); });
+  }
+  if (s.trace.empty() && (s.simulate || (r == 0 && s.pattern_given)))  // without a model only checked, once
+    at_key(s, "workload.pattern", [&] { trace_ = make_workload(s.pattern_spec(r), graph_); });
+  parts_.replicate = r;
+  parts_.seed = s.replicate_seed(r);
+  parts_.routed = routed_.get();
+  parts_.graph = &graph_;
+  parts_.trace = &trace_;
+  at_key(s, "allocation", [&] { parts_.problem = make_problem(*routed_, graph_, s.allocation, s.slots, parts_.seed); });
+  parts_.sim = s.sim;
+  if (!s.ocs.empty()) at_key(s, "ocs", [&] { parts_.sim.ocs = parse_ocs(s.ocs, routed_->network()); });
+  return parts_;
+}
+
+MappingRun RunPipeline::run(const ReplicateParts& parts, const std::string& requested) const {
+  MappingRun out;
+  out.mapper = cp_mapper(parts.sim.ocs, requested);  // CP regroups the ranks itself
+  auto start = std::chrono::steady_clock::now();
+  out.placement = make_mapper(out.mapper)->map(parts.problem);
+  out.map_seconds = seconds_since(start);
+  check_placement(parts.problem, out.placement);
+  out.values = metric_list(evaluate(parts.problem, out.placement));
+  if (scenario_.simulate) {
+    start = std::chrono::steady_clock::now();
+    out.simulated = simulate(*parts.routed, out.placement, *parts.trace, parts.sim);
+    out.sim_seconds = seconds_since(start);
+    add_sim_values(summary_json(*out.simulated, *parts.routed), out.values);
+  }
+  return out;
+}
+
+std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
+  RunPipeline pipeline(s);
   std::vector<RunRow> rows;
   const int total = s.replicates * static_cast<int>(s.mappers.size());
-  std::string network_spec, process_spec;
-  std::unique_ptr<RoutedNetwork> routed;
-  ProcessGraph graph;
-  Trace trace;
-  if (!s.trace.empty()) {
-    trace = read_ti_trace(s.trace);  // trace errors name the trace's own file and line
-    graph = trace_process_graph(trace);
-  }
-  // Every part is built before the replicate's mappings run; a failure names its scenario key.
   for (int r = 0; r < s.replicates; ++r) {
-    // Rebuild only what the replicate seed changes.
-    if (const std::string spec = s.network_spec(r); !routed || spec != network_spec) {
-      network_spec = spec;
-      Network network;
-      at_key(s, "network", [&] { network = make_network(spec); });
-      at_key(s, "routing", [&] { routed = std::make_unique<RoutedNetwork>(std::move(network), s.routing); });
-    }
-    if (const std::string spec = s.process_spec(r); s.trace.empty() && spec != process_spec) {
-      process_spec = spec;
-      at_key(s, "workload.process", [&] { graph = make_process_graph(spec); });
-    }
-    if (s.trace.empty() && (s.simulate || r == 0))  // without a model only checked, once
-      at_key(s, "workload.pattern", [&] { trace = make_workload(s.pattern_spec(r), graph); });
-    MappingProblem problem;
-    at_key(s, "allocation", [&] { problem = make_problem(*routed, graph, s.allocation, s.slots, s.replicate_seed(r)); });
-    SimOptions sim = s.sim;
-    if (!s.ocs.empty()) at_key(s, "ocs", [&] { sim.ocs = parse_ocs(s.ocs, routed->network()); });
+    const ReplicateParts& parts = pipeline.replicate(r);  // every part is built before the mappings run
+    const RoutedNetwork& routed = *parts.routed;
     for (const std::string& requested : s.mappers) {
-      const std::string mapper = cp_mapper(sim.ocs, requested);  // CP regroups the ranks itself
+      MappingRun run = pipeline.run(parts, requested);
       RunRow row;
       row.replicate = r;
-      row.seed = s.replicate_seed(r);
-      row.mapper = mapper;
-      auto start = std::chrono::steady_clock::now();
-      const Placement placement = make_mapper(mapper)->map(problem);
-      row.map_seconds = seconds_since(start);
-      check_placement(problem, placement);
-      row.values = metric_list(evaluate(problem, placement));
-      SimResult loads;
-      if (s.simulate) {
-        start = std::chrono::steady_clock::now();
-        loads = simulate(*routed, placement, trace, sim);
-        row.sim_seconds = seconds_since(start);
-        add_sim_values(summary_json(loads, *routed), row.values);
-      } else {
-        loads = static_loads(link_volumes(problem, placement), routed->network());
-      }
+      row.seed = parts.seed;
+      row.mapper = run.mapper;
+      row.values = std::move(run.values);
+      row.map_seconds = run.map_seconds;
+      row.sim_seconds = run.sim_seconds;
+      const SimResult loads = run.simulated ? *run.simulated
+                                            : static_loads(link_volumes(parts.problem, run.placement), routed.network());
       if (options.links) {
         std::ostringstream out;
-        write_links_rows(loads, *routed, std::to_string(r) + "," + csv_field(mapper) + ",", out);
+        write_links_rows(loads, routed, std::to_string(r) + "," + csv_field(row.mapper) + ",", out);
         row.links_csv = out.str();
       }
       if (options.draw) {
-        std::vector<int> ranks(routed->network().num_nodes(), 0);
-        for (int node : placement) ++ranks[node];
+        std::vector<int> ranks(routed.network().num_nodes(), 0);
+        for (int node : run.placement) ++ranks[node];
         std::ostringstream out;
-        export_load_dot(*routed, load_vector(loads), ranks,
-                        s.name + ": " + mapper + ", replicate " + std::to_string(r), out);
+        export_load_dot(routed, load_vector(loads), ranks, s.name + ": " + row.mapper + ", replicate " + std::to_string(r), out);
         row.network_dot = out.str();
       }
+      row.placement = std::move(run.placement);
       rows.push_back(std::move(row));
       if (options.progress) options.progress(static_cast<int>(rows.size()), total);
     }

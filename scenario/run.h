@@ -1,10 +1,15 @@
-// Runs a scenario: every replicate x mapper gives one row -- the mapping metrics and, with a model,
-// the simulation's results (keys prefixed sim_) -- plus that placement's link loads. Rows come in
-// replicate order, then mapping order. write_run() stores them as results.csv, links.csv,
-// timings.csv and summary.json (summary.json last: it marks a complete directory).
+// The one run pipeline: network -> process graph -> problem -> mapper -> evaluate (and simulate).
+// RunPipeline builds the parts of a replicate once (rebuilding only what its seed changes) and
+// runs one mapper on them; `mapsim map`, `compare`, `simulate`, `run` and every sweep point go
+// through it. run_scenario() runs every replicate x mapper: one row each -- the mapping metrics
+// and, with a model, the simulation's results (keys prefixed sim_) -- plus that placement's link
+// loads, in replicate order, then mapping order. write_run() stores them as results.csv,
+// links.csv, timings.csv and summary.json (summary.json last: it marks a complete directory).
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +20,44 @@ namespace mapsim {
 
 using Values = std::vector<std::pair<std::string, double>>;
 
+// The parts of one replicate, shared by its mappers.
+struct ReplicateParts {
+  int replicate = 0;
+  uint64_t seed = 0;
+  const RoutedNetwork* routed = nullptr;
+  const ProcessGraph* graph = nullptr;
+  const Trace* trace = nullptr;   // the workload (built when simulating, checked once otherwise)
+  MappingProblem problem;
+  SimOptions sim;                 // the scenario's, with the OCS laid on this network
+};
+
+// One mapper on one replicate.
+struct MappingRun {
+  std::string mapper;               // as run: CP regroups `default` as `metis`
+  Placement placement;
+  Values values;                    // mapping metrics, then sim_ results
+  std::optional<SimResult> simulated;
+  double map_seconds = 0, sim_seconds = 0;
+};
+
+class RunPipeline {
+ public:
+  // Checks what needs no network; reads the trace of a trace workload.
+  explicit RunPipeline(const Scenario& scenario);
+  ~RunPipeline();
+  // Builds replicate r (0-based); a failure names the scenario key (or command-line flag) behind it.
+  const ReplicateParts& replicate(int r);
+  MappingRun run(const ReplicateParts& parts, const std::string& mapper) const;
+
+ private:
+  const Scenario& scenario_;
+  std::string network_spec_, process_spec_;
+  std::unique_ptr<RoutedNetwork> routed_;
+  ProcessGraph graph_;
+  Trace trace_;
+  ReplicateParts parts_;
+};
+
 struct RunRow {
   int replicate = 0;
   uint64_t seed = 0;
@@ -22,6 +65,7 @@ struct RunRow {
   Values values;             // deterministic results, in a fixed key order
   double map_seconds = 0;    // wall clock: the only fields that vary between identical runs
   double sim_seconds = 0;
+  Placement placement;
   std::string links_csv;     // links.csv rows of this placement (simulated bytes, or routed volume)
   std::string network_dot;   // Graphviz picture of the loads (only when asked for)
 };

@@ -33,6 +33,7 @@ const SpecField kProcess{{{"mesh", "dims"}, {"torus", "dims"}, {"ring", "tasks"}
                          {"random", "pattern"}};
 const SpecField kPattern{{}, {}, {"permutation"}};
 const SpecField kAllocation{{{"list", "path"}}, {"list"}, {}};
+const SpecField kMapping{{{"placement", "path"}}, {"placement"}, {}};
 const SpecField kPlain{};
 
 // Which spec field a key path names, for opening spec strings into maps.
@@ -41,7 +42,8 @@ const SpecField* spec_field(const std::string& path) {
   if (path == "workload.process") return &kProcess;
   if (path == "allocation") return &kAllocation;
   if (path == "workload.pattern") return &kPattern;
-  if (path == "model" || path == "ocs" || path == "mapping" || path.rfind("mapping.", 0) == 0) return &kPlain;
+  if (path == "mapping" || path.rfind("mapping.", 0) == 0) return &kMapping;
+  if (path == "model" || path == "ocs") return &kPlain;
   return nullptr;
 }
 
@@ -139,7 +141,8 @@ void set_at(YAML::Node node, const std::vector<std::string>& keys, size_t i, con
     }
     YAML::Node child = node[index];
     if (child.IsScalar()) {
-      child = spec_map(child.Scalar(), kPlain);
+      const SpecField* field = spec_field(prefix);
+      child = spec_map(child.Scalar(), field ? *field : kPlain);
       node[index] = child;
     }
     set_at(node[index], keys, i + 1, value, path, origin);
@@ -315,6 +318,7 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source) {
     if (!workload["process"]) reader.fail(workload, "workload: missing 'process' (e.g. mesh:16x16) or 'trace'");
     s.process = resolve_spec_path(spec_text(reader, workload["process"], kProcess, "workload.process"), kProcess, source);
     if (workload["pattern"]) s.pattern = spec_text(reader, workload["pattern"], kPattern, "workload.pattern");
+    s.pattern_given = static_cast<bool>(workload["pattern"]);
   }
 
   const YAML::Node mapping = document["mapping"];
@@ -323,9 +327,10 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source) {
   } else if (mapping.IsSequence()) {
     if (mapping.size() == 0) reader.fail(mapping, "mapping: the list is empty");
     for (size_t i = 0; i < mapping.size(); ++i)
-      s.mappers.push_back(spec_text(reader, mapping[i], kPlain, "mapping[" + std::to_string(i) + "]"));
+      s.mappers.push_back(resolve_spec_path(spec_text(reader, mapping[i], kMapping, "mapping[" + std::to_string(i) + "]"),
+                                            kMapping, source));
   } else {
-    s.mappers = {spec_text(reader, mapping, kPlain, "mapping")};
+    s.mappers = {resolve_spec_path(spec_text(reader, mapping, kMapping, "mapping"), kMapping, source)};
   }
   if (document["allocation"])
     s.allocation = resolve_spec_path(spec_text(reader, document["allocation"], kAllocation, "allocation"), kAllocation, source);
@@ -362,10 +367,37 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   return parse_scenario(document, path);
 }
 
+Scenario scenario_from_flags(const std::string& command, const std::vector<FlagValue>& values) {
+  YAML::Node document(YAML::NodeType::Map);
+  std::map<std::string, std::string> flags;
+  for (const FlagValue& v : values) {
+    set_key_path(document, v.key, v.value, v.flag);
+    flags[v.key] = v.flag;
+  }
+  try {
+    Scenario s = parse_scenario(document, command);
+    s.flags = std::move(flags);
+    return s;
+  } catch (const Error& e) {  // "mapsim simulate: model.mtu must be > 0" -> "--mtu: model.mtu must be > 0"
+    const std::string message = std::string(e.what()).substr(command.size() + 2);
+    for (const auto& [path, flag] : flags) {
+      // "model.name" is reported as "model".
+      const std::string key = path.size() > 5 && path.compare(path.size() - 5, 5, ".name") == 0 ? path.substr(0, path.size() - 5) : path;
+      if (message.rfind(key, 0) == 0 && message.size() > key.size() && std::string(" :.[").find(message[key.size()]) != std::string::npos)
+        throw Error(flag + ": " + message);
+    }
+    throw;
+  }
+}
+
 void at_key(const Scenario& s, const std::string& key, const std::function<void()>& build) {
   try {
     build();
   } catch (const Error& e) {
+    for (std::string path = key;; path = path.substr(0, path.rfind('.'))) {
+      if (auto flag = s.flags.find(path); flag != s.flags.end()) throw Error(flag->second + ": " + e.what());
+      if (path.find('.') == std::string::npos) break;
+    }
     YAML::Node at = locate(s.document, key);
     if (!at) at = s.document;
     YamlReader(s.source).fail(at, key + ": " + e.what());
@@ -376,7 +408,7 @@ void check_scenario(const Scenario& s) {
   for (size_t i = 0; i < s.mappers.size(); ++i)
     at_key(s, s.mappers.size() > 1 ? "mapping." + std::to_string(i) : "mapping", [&] { make_mapper(s.mappers[i]); });
   if (!s.ocs.empty() && (!s.simulate || !model_carries_circuits(s.sim.model)))
-    at_key(s, "ocs", [] { throw Error("optical circuits need model store-and-forward or packet"); });
+    at_key(s, "ocs", [] { throw Error("optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)"); });
 }
 
 std::string document_hash(const YAML::Node& document) {

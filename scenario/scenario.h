@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct Scenario {
   std::string routing = "default";
   std::string process;      // process topology spec (synthetic workload) ...
   std::string pattern = "exchange";
+  bool pattern_given = false;  // without a model, only a pattern given is checked
   std::string trace;        // ... or a TI trace
   std::vector<std::string> mappers;
   std::string allocation = "all";
@@ -35,6 +37,7 @@ struct Scenario {
   int replicates = 1;
   std::string output;
   YAML::Node document;      // the document as given, after --set (hashing, summary.json)
+  std::map<std::string, std::string> flags;  // built from a command line: key path -> the flag that set it
 
   // Replicate r (0-based) runs with seed + r: every spec that takes a seed and was given none
   // (irregular networks, random and pattern process graphs, permutation workloads) gets it, and so
@@ -55,10 +58,20 @@ std::pair<std::string, YAML::Node> parse_assignment(const std::string& text, con
 
 // Structural validation and conversion of a document (no network is built).
 Scenario parse_scenario(const YAML::Node& document, const std::string& source);
+// The same run configuration from command-line flags (mapsim map, compare, simulate): each value
+// is set at its scenario key path as YAML would give it, so that flags and files share one key
+// vocabulary, one validation and one set of defaults. Errors name the flag, not a file position.
+struct FlagValue {
+  std::string key;   // scenario key path: "network", "model.mtu", "mapping"
+  std::string flag;  // "--topology"
+  YAML::Node value;  // a scalar, or a list (mapping)
+};
+Scenario scenario_from_flags(const std::string& command, const std::vector<FlagValue>& values);
+
 // Loads FILE, applies the assignments, parses.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& assignments = {});
 // Runs `build`; a mapsim::Error from it is thrown again naming the scenario key (e.g. "network",
-// "mapping.1") and its FILE:LINE:COL where the key has a mark.
+// "mapping.1") and its FILE:LINE:COL where the key has a mark, or the flag that set the key.
 void at_key(const Scenario& scenario, const std::string& key, const std::function<void()>& build);
 // What needs no network: the mappers' names, and whether the model can carry optical circuits.
 void check_scenario(const Scenario& scenario);

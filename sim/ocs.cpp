@@ -8,6 +8,8 @@ namespace mapsim {
 
 std::string cp_mapper(const std::optional<OcsConfig>& ocs, const std::string& requested) {
   const bool cp = ocs && ocs->policy == PathwayPolicy::CommunicationPartitioning;
+  if (cp && requested.rfind("placement:", 0) == 0)
+    throw Error("ocs policy cp places the ranks itself: drop the placement file (" + requested + ")");
   return cp && requested == "default" ? "metis" : requested;
 }
 

@@ -13,9 +13,12 @@
 
 using namespace mapsim;
 
-// Every mapper, and the variants chosen by an option.
+// Every mapper that needs no input of its own (placement:PATH reads a file), and the variants
+// chosen by an option.
 std::vector<std::string> mappers_and_variants() {
-  std::vector<std::string> all = mapper_names();
+  std::vector<std::string> all;
+  for (const auto* entry : mapper_registry().entries())
+    if (entry->positional.empty()) all.push_back(entry->name);
   all.push_back("adjacency:split=cut");
   return all;
 }

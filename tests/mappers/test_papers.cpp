@@ -218,7 +218,9 @@ TEST_CASE("best is never worse than scotch, binary and adjacency, and beats scot
       const double best = evaluate(p, make_mapper("best")->map(p)).weighted_cardinality;
       for (const char* other : {"scotch", "binary", "adjacency"}) {
         if (std::string(other) == "adjacency" && g.dims.empty()) continue;
-        CAPTURE(other);
+        CAPTURE(std::string(other));
+        CAPTURE(seed);
+        CAPTURE(std::string(process));
         CHECK(best <= evaluate(p, make_mapper(other)->map(p)).weighted_cardinality);
       }
       if (std::string(process) == "mesh:16x16") {

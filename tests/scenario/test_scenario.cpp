@@ -137,7 +137,7 @@ TEST_CASE("a run builds every part before mapping and reports the scenario key t
   CHECK(check("network: mesh:2x2\nworkload: {process: ring:4, pattern: exchange:sise=4}\n").rfind(f + ":2:38: workload.pattern: ", 0) == 0);
   CHECK(check("network: mesh:2x2\nworkload: {process: ring:9}\n").rfind(f + ":1:1: allocation: ", 0) == 0);  // 9 tasks, 4 slots
   CHECK(check("network: mesh:2x2\nworkload: {process: ring:4}\nocs: {pathways: 4}\n") ==
-        f + ":3:6: ocs: optical circuits need model store-and-forward or packet");
+        f + ":3:6: ocs: optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)");
   CHECK(check("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: packet\nocs: {pathway: 4}\n").find("did you mean 'pathways'") !=
         std::string::npos);
 }
