@@ -3,26 +3,27 @@
 #include <algorithm>
 #include <map>
 
+#include "topologies/port_layout.h"
+
 namespace mapsim {
 
 LinkVolumes link_volumes(const MappingProblem& problem, const Placement& placement) {
   const RoutedNetwork& routed = *problem.network;
-  const Network& net = routed.network();
-  const size_t node_base = net.num_channels();
+  const PortLayout layout(routed.network());
   LinkVolumes loads;
-  loads.volume.assign(node_base + 2 * static_cast<size_t>(net.num_nodes()), 0);
-  loads.messages.assign(loads.volume.size(), 0);
-  std::vector<int> channels;
+  loads.volume.assign(layout.size(), 0);
+  loads.messages.assign(layout.size(), 0);
+  std::vector<int> channels, ports;
   for (const ProcessEdge& e : problem.graph->edges()) {
     const int a = placement[e.a], b = placement[e.b];
     if (a == b) continue;
     for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
       routed.route(from, to, channels);
-      channels.push_back(static_cast<int>(node_base + 2 * from));
-      channels.push_back(static_cast<int>(node_base + 2 * to + 1));
-      for (int c : channels) {
-        loads.volume[c] += e.volume;
-        loads.messages[c] += 1;
+      ports.clear();
+      layout.append(from, channels, to, ports);
+      for (int p : ports) {
+        loads.volume[p] += e.volume;
+        loads.messages[p] += 1;
       }
     }
   }
@@ -50,11 +51,18 @@ MappingMetrics evaluate(const MappingProblem& problem, const Placement& placemen
   const double edges = static_cast<double>(graph.edges().size());
   if (edges > 0) {
     m.cardinality /= edges;
-    m.avg_latency = latency_sum / edges;
+    m.zero_load_latency = latency_sum / edges;
   }
   const LinkVolumes loads = link_volumes(problem, placement);
-  m.max_link_load = loads.volume.empty() ? 0 : *std::max_element(loads.volume.begin(), loads.volume.end());
-  m.max_link_messages = loads.messages.empty() ? 0 : *std::max_element(loads.messages.begin(), loads.messages.end());
+  const PortLayout layout(routed.network());
+  for (int p = 0; p < layout.size(); ++p) {
+    if (layout.is_channel(p)) {
+      m.max_link_load = std::max(m.max_link_load, loads.volume[p]);
+      m.max_link_messages = std::max(m.max_link_messages, loads.messages[p]);
+    } else {
+      m.max_nic_load = std::max(m.max_nic_load, loads.volume[p]);
+    }
+  }
   std::map<int, int> per_node;
   for (int node : problem.nodes) per_node[node] = 0;
   for (int node : placement) ++per_node[node];
@@ -72,12 +80,13 @@ std::vector<std::pair<std::string, double>> metric_list(const MappingMetrics& m)
           {"dilation", m.dilation},
           {"max_link_load", m.max_link_load},
           {"max_link_messages", m.max_link_messages},
+          {"max_nic_load", m.max_nic_load},
           {"load_variance", m.load_variance},
           {"total_communication", m.total_communication},
           {"network_traffic", m.network_traffic},
           {"gamma_c", m.gamma_c},
           {"gamma_l", m.gamma_l},
-          {"avg_latency", m.avg_latency}};
+          {"zero_load_latency", m.zero_load_latency}};
 }
 
 }  // namespace mapsim

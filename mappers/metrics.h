@@ -18,23 +18,25 @@ struct MappingMetrics {
   double load_variance = 0;         // sigma^2_pmn over the allocated nodes (antonio); = Gamma_L for unit tasks
   double total_communication = 0;   // sum of v over edges
   double network_traffic = 0;       // sum of v over edges whose tasks sit on different nodes
-  double max_link_load = 0;         // max over directed links (node links included) of the volume routed
+  double max_link_load = 0;         // max over directed switch-to-switch links of the volume routed
   double max_link_messages = 0;     // same, counting edges instead of volume (OMARS max link usage)
+  double max_nic_load = 0;          // max over node links (injection and ejection) of the volume routed
   double gamma_c = 0;               // sum over edges of v * cost (Kramer & Muhlenbein eq. 1)
   double gamma_l = 0;               // variance of processor loads (eq. 2)
-  double avg_latency = 0;           // mean zero-load latency t_s + d*t_p + (d+1)*t_r over edges, seconds
+  double zero_load_latency = 0;     // mean zero-load latency t_s + d*t_p + (d+1)*t_r over edges, seconds
 };
 
 MappingMetrics evaluate(const MappingProblem& problem, const Placement& placement);
 
-// Volume and edge count routed over each directed link (both directions of every edge): switch
-// channels first (Network::channel ids), then per node its injection and its ejection link.
+// Volume and edge count routed over each directed link (both directions of every edge), indexed by
+// PortLayout (topologies/port_layout.h).
 struct LinkVolumes {
   std::vector<double> volume, messages;
 };
 LinkVolumes link_volumes(const MappingProblem& problem, const Placement& placement);
 
-// Every metric as (JSON/CSV key, value), in a fixed order.
+// Every metric as (JSON/CSV key, value), in a fixed order. The keys are also those of the simulated
+// quantities of the same name (sim_max_link_load, sim_zero_load_latency, ...).
 std::vector<std::pair<std::string, double>> metric_list(const MappingMetrics& m);
 
 }  // namespace mapsim

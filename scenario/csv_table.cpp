@@ -38,7 +38,12 @@ void on_record(int, void* context) {
 }  // namespace
 
 int CsvTable::column(const std::string& name) const {
+  // Renamed result columns answer to their old names too (docs/scenario.md).
+  static const std::vector<std::pair<std::string, std::string>> kOldNames = {
+      {"avg_latency", "zero_load_latency"}, {"sim_avg_zero_load_latency", "sim_zero_load_latency"}};
   auto it = std::find(header.begin(), header.end(), name);
+  for (const auto& [old_name, current] : kOldNames)
+    if (it == header.end() && name == old_name) it = std::find(header.begin(), header.end(), current);
   return it == header.end() ? -1 : static_cast<int>(it - header.begin());
 }
 

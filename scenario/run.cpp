@@ -15,6 +15,7 @@
 #include "sim/workload.h"
 #include "support/atomic_file.h"
 #include "topologies/export.h"
+#include "topologies/port_layout.h"
 #include "topologies/network_factory.h"
 #include "support/units.h"
 
@@ -29,7 +30,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // (wall-clock and memory figures are left out: they differ between identical runs).
 void add_sim_values(const nlohmann::ordered_json& summary, Values& values) {
   for (const auto& [key, value] : summary.items()) {
-    if (key == "wall_seconds" || key == "events_per_second" || key == "peak_memory_mb") continue;
+    if (key == "wall_seconds" || key == "events_per_second" || key == "peak_memory_mb" || key == "avg_zero_load_latency")
+      continue;  // wall-clock figures, and an old name kept in summary.json
     if (value.is_number()) values.emplace_back("sim_" + key, value.get<double>());
     if (value.is_object())  // latency statistics; the counts and the overall mean are given already
       for (const auto& [sub, number] : value.items())
@@ -40,26 +42,20 @@ void add_sim_values(const nlohmann::ordered_json& summary, Values& values) {
 
 // Routed volumes in the engine's result layout, so that links.csv has one format.
 SimResult static_loads(const LinkVolumes& loads, const Network& net) {
+  const PortLayout layout(net);
+  auto port = [&](int p) { return PortLoad{loads.volume[p], loads.messages[p], 0}; };
   SimResult r;
-  r.channels.resize(net.num_channels());
-  r.node_out.resize(net.num_nodes());
-  r.node_in.resize(net.num_nodes());
-  for (size_t c = 0; c < loads.volume.size(); ++c) {
-    const size_t base = net.num_channels();
-    PortLoad& port = c < base ? r.channels[c] : ((c - base) % 2 == 0 ? r.node_out[(c - base) / 2] : r.node_in[(c - base) / 2]);
-    port.bytes = loads.volume[c];
-    port.messages = loads.messages[c];
+  for (int c = 0; c < net.num_channels(); ++c) r.channels.push_back(port(layout.channel(c)));
+  for (int n = 0; n < net.num_nodes(); ++n) {
+    r.node_out.push_back(port(layout.injection(n)));
+    r.node_in.push_back(port(layout.ejection(n)));
   }
   return r;
 }
 
-std::vector<double> load_vector(const SimResult& r) {
+std::vector<double> channel_bytes(const SimResult& r) {
   std::vector<double> load;
   for (const PortLoad& p : r.channels) load.push_back(p.bytes);
-  for (size_t n = 0; n < r.node_out.size(); ++n) {
-    load.push_back(r.node_out[n].bytes);
-    load.push_back(r.node_in[n].bytes);
-  }
   return load;
 }
 
@@ -163,7 +159,7 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
         std::vector<int> ranks(routed.network().num_nodes(), 0);
         for (int node : run.placement) ++ranks[node];
         std::ostringstream out;
-        export_load_dot(routed, load_vector(loads), ranks, s.name + ": " + row.mapper + ", replicate " + std::to_string(r), out);
+        export_load_dot(routed, channel_bytes(loads), ranks, s.name + ": " + row.mapper + ", replicate " + std::to_string(r), out);
         row.network_dot = out.str();
       }
       row.placement = std::move(run.placement);
@@ -223,7 +219,7 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
 std::string run_table(const std::vector<RunRow>& rows) {
   const std::vector<std::pair<std::string, std::string>> shown = {
       {"weighted_cardinality", "weighted card."}, {"cardinality", "cardinality"},       {"hop_bytes", "hop-bytes"},
-      {"max_link_load", "max link load"},         {"avg_latency", "0-load lat. (us)"}, {"sim_avg_latency", "latency (us)"},
+      {"max_link_load", "max link load"},         {"zero_load_latency", "0-load lat. (us)"}, {"sim_avg_latency", "latency (us)"},
       {"sim_makespan", "makespan (us)"}};
   std::vector<std::string> mappers;
   for (const RunRow& row : rows)

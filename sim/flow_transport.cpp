@@ -25,7 +25,7 @@ class FlowTransport : public Transport {
 
   void start(int id, Message& m, const std::vector<Leg>& path, double latency) override {
     std::vector<int> resources;
-    layout_.append(path.front(), resources);  // the flow model has electrical paths only
+    layout_.append(path.front().from, path.front().channels, path.front().to, resources);  // the flow model has electrical paths only
     // SMPI (CM02) weights a flow's share by the inverse of its route latency.
     const double weight = smpi_sharing_ ? 1 / latency : 1;
     const double bytes = m.wire;

@@ -64,7 +64,7 @@ class PortTransport : public Transport {
     m.route.clear();
     for (const Leg& leg : path) {
       if (leg.circuit >= 0) m.route.push_back(circuit_base_ + 2 * leg.circuit + (circuits_[leg.circuit].a == leg.from ? 0 : 1));
-      else layout_.append(leg, m.route);
+      else layout_.append(leg.from, leg.channels, leg.to, m.route);
     }
     const long packets = m.wire > 0 && std::isfinite(mtu_) ? static_cast<long>(std::ceil(m.wire / mtu_)) : 1;
     m.pending_packets = static_cast<int>(packets);

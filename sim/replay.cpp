@@ -438,7 +438,7 @@ SimResult Replay::result(double wall_seconds) const {
   out.makespan = out.rank_finish.empty() ? 0 : *std::max_element(out.rank_finish.begin(), out.rank_finish.end());
   long network_messages = 0;
   for (const auto& load : out.node_out) network_messages += static_cast<long>(load.messages);
-  out.avg_zero_load_latency = network_messages ? zero_load_sum_ / network_messages : 0;
+  out.zero_load_latency = network_messages ? zero_load_sum_ / network_messages : 0;
   for (const PortLoad& load : out.channels) {
     out.max_link_load = std::max(out.max_link_load, load.bytes);
     if (out.makespan > 0) out.max_link_utilisation = std::max(out.max_link_utilisation, load.busy / out.makespan);

@@ -48,66 +48,10 @@ namespace {
 
 using nlohmann::json;
 
-json to_json(const LatencyStats& s) { return {s.count, s.mean, s.p50, s.p99, s.max}; }
-LatencyStats latency_from(const json& j) { return {j[0], j[1], j[2], j[3], j[4]}; }
-json to_json(const std::vector<PortLoad>& loads) {
-  json out = json::array();
-  for (const PortLoad& l : loads) out.push_back({l.bytes, l.messages, l.busy});
-  return out;
-}
-std::vector<PortLoad> loads_from(const json& j) {
-  std::vector<PortLoad> out;
-  for (const auto& l : j) out.push_back({l[0], l[1], l[2]});
-  return out;
-}
-
-// The result crosses from the simulating child to the parent as MessagePack.
-std::vector<uint8_t> pack(const SimResult& r) {
-  json log = json::array();
-  for (const MessageRecord& m : r.message_log)
-    log.push_back({m.src, m.dst, m.tag, m.bytes, m.posted, m.started, m.delivered, m.hops, m.distant, m.collective});
-  json j{{"model", r.model}, {"makespan", r.makespan}, {"rank_finish", r.rank_finish}, {"messages", r.messages},
-         {"bytes", r.bytes}, {"latency", to_json(r.latency)}, {"neighbour", to_json(r.neighbour_latency)},
-         {"distant", to_json(r.distant_latency)}, {"zero_load", r.avg_zero_load_latency},
-         {"channels", to_json(r.channels)}, {"node_out", to_json(r.node_out)}, {"node_in", to_json(r.node_in)},
-         {"switch_bytes", r.switch_bytes}, {"max_link_load", r.max_link_load},
-         {"max_link_utilisation", r.max_link_utilisation}, {"events", r.events}, {"wall", r.wall_seconds},
-         {"memory", r.peak_memory_kb}, {"log", log}, {"circuits", r.circuits}, {"circuit_loads", to_json(r.circuit_loads)},
-         {"circuit_bandwidth", r.circuit_bandwidth},
-         {"optical", r.optical_messages}, {"setup_wait", r.setup_wait}};
-  return json::to_msgpack(j);
-}
-
-SimResult unpack(const std::vector<uint8_t>& bytes) {
-  json j = json::from_msgpack(bytes);
-  SimResult r;
-  r.model = j["model"];
-  r.makespan = j["makespan"];
-  r.rank_finish = j["rank_finish"].get<std::vector<double>>();
-  r.messages = j["messages"];
-  r.bytes = j["bytes"];
-  r.latency = latency_from(j["latency"]);
-  r.neighbour_latency = latency_from(j["neighbour"]);
-  r.distant_latency = latency_from(j["distant"]);
-  r.avg_zero_load_latency = j["zero_load"];
-  r.channels = loads_from(j["channels"]);
-  r.node_out = loads_from(j["node_out"]);
-  r.node_in = loads_from(j["node_in"]);
-  r.switch_bytes = j["switch_bytes"].get<std::vector<double>>();
-  r.max_link_load = j["max_link_load"];
-  r.max_link_utilisation = j["max_link_utilisation"];
-  r.events = j["events"];
-  r.wall_seconds = j["wall"];
-  r.peak_memory_kb = j["memory"];
-  r.circuits = j["circuits"].get<std::vector<std::pair<int, int>>>();
-  r.circuit_loads = loads_from(j["circuit_loads"]);
-  r.circuit_bandwidth = j["circuit_bandwidth"];
-  r.optical_messages = j["optical"];
-  r.setup_wait = j["setup_wait"];
-  for (const auto& m : j["log"])
-    r.message_log.push_back({m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9]});
-  return r;
-}
+// The result crosses from the simulating child to the parent as MessagePack of its field table
+// (the NLOHMANN_DEFINE_TYPE declarations beside SimResult).
+std::vector<uint8_t> pack(const SimResult& r) { return json::to_msgpack(json(r)); }
+SimResult unpack(const std::vector<uint8_t>& bytes) { return json::from_msgpack(bytes).get<SimResult>(); }
 
 bool write_all(int fd, const void* data, size_t size) {
   const char* p = static_cast<const char*>(data);

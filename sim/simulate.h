@@ -7,6 +7,7 @@
 // a larger one when its data has arrived; data moves once send and receive are both posted.
 // Each simulate() call runs SimGrid in a child process (SimGrid allows one engine per process).
 #pragma once
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,7 +71,7 @@ struct SimResult {
   LatencyStats latency;                // send invoked -> data delivered, all messages
   LatencyStats neighbour_latency;      // synthetic workloads: neighbour partners
   LatencyStats distant_latency;        //                      random distant partners
-  double avg_zero_load_latency = 0;    // t_s + d t_p + (d+1) t_r over the same messages
+  double zero_load_latency = 0;        // mean t_s + d t_p + (d+1) t_r over the same messages
   std::vector<PortLoad> channels;      // per directed switch-to-switch channel (Network::channel)
   std::vector<PortLoad> node_out, node_in;  // per node: injection and ejection links
   std::vector<double> switch_bytes;    // bytes received by each switch (takizawa2008's S0 load)
@@ -89,6 +90,15 @@ struct SimResult {
   long peak_memory_kb = 0;             // of the simulating process
   std::vector<MessageRecord> message_log;
 };
+
+// The field tables of the results (JSON / MessagePack), written once.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PortLoad, bytes, messages, busy)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MessageRecord, src, dst, tag, bytes, posted, started, delivered, hops, distant, collective)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LatencyStats, count, mean, p50, p99, max)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimResult, model, makespan, rank_finish, messages, bytes, latency, neighbour_latency,
+                                   distant_latency, zero_load_latency, channels, node_out, node_in, switch_bytes, circuits,
+                                   circuit_loads, circuit_bandwidth, optical_messages, setup_wait, eps_only_makespan,
+                                   max_link_load, max_link_utilisation, events, wall_seconds, peak_memory_kb, message_log)
 
 // Throws mapsim::Error on a deadlock (naming the blocked ranks and what each waits for), a trace
 // whose rank count differs from the placement, or a rank placed off the network.

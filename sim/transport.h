@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/simulate.h"
+#include "topologies/port_layout.h"
 #include "topologies/routed_network.h"
 
 namespace mapsim::sim {
@@ -37,23 +38,6 @@ struct Leg {
   int from = 0, to = 0;        // nodes
   std::vector<int> channels;   // EPS switch channels (empty: both nodes on one switch)
   int circuit = -1;            // >= 0: the optical circuit from `from` to `to` instead
-};
-
-// The directed link ends ("ports") of the electrical network, numbered alike by every transport:
-// node n's injection port n, its ejection port N + n, channel c at 2N + c.
-struct PortLayout {
-  explicit PortLayout(const Network& net) : nodes(net.num_nodes()), channels(net.num_channels()) {}
-  int injection(int node) const { return node; }
-  int ejection(int node) const { return nodes + node; }
-  int channel(int c) const { return 2 * nodes + c; }
-  int size() const { return 2 * nodes + channels; }
-  // The ports an electrical leg crosses, in order.
-  void append(const Leg& leg, std::vector<int>& ports) const {
-    ports.push_back(injection(leg.from));
-    for (int c : leg.channels) ports.push_back(channel(c));
-    ports.push_back(ejection(leg.to));
-  }
-  int nodes, channels;
 };
 
 class Transport {

@@ -22,7 +22,7 @@ double folded_switch_link_latency(const Network& network, int link);
 void export_dot(const RoutedNetwork& routed, std::ostream& out);
 // The network as a load picture (OMARS's architecture window): switch links coloured and widened
 // by the load of their busier direction, compute nodes shaded by the ranks they hold. `load` is
-// per directed channel then per node out/in link (mappers' LinkVolumes layout); neato layout.
+// per directed switch channel (Network::channel); neato layout.
 void export_load_dot(const RoutedNetwork& routed, const std::vector<double>& load, const std::vector<int>& ranks_per_node,
                      const std::string& title, std::ostream& out);
 void export_json(const RoutedNetwork& routed, std::ostream& out);

@@ -149,7 +149,7 @@ RouteAnalysis analyse_routes(const Network& net, const Routing& routing) {
     double node_latency_sum = 0;
     for (const Node& n : net.nodes()) node_latency_sum += n.latency;
     result.avg_route_hops = hop_sum / pair_count;
-    result.avg_latency = net.startup + 2 * node_latency_sum / net.num_nodes() + core_sum / pair_count;
+    result.zero_load_latency = net.startup + 2 * node_latency_sum / net.num_nodes() + core_sum / pair_count;
   }
   return result;
 }

@@ -15,7 +15,7 @@ struct RouteAnalysis {
   int diameter = 0;            // switch graph, over switches with nodes, ignoring routing
   double avg_route_hops = 0;   // over ordered pairs of distinct nodes
   int max_route_hops = 0;
-  double avg_latency = 0;      // zero-load latency, seconds, same pairs
+  double zero_load_latency = 0;  // mean zero-load latency, seconds, same pairs
   bool routes_legal = true;
   std::string first_violation;  // empty when legal
   bool deadlock_free = true;

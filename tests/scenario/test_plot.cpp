@@ -86,3 +86,18 @@ TEST_CASE("CSV errors name the file and line") {
   const CsvTable t = read_csv(temp_file("plot-ok.csv", "a,b\n\"x,\"\"y\"\"\",2\n"));
   CHECK(t.rows[0][0] == "x,\"y\"");
 }
+
+TEST_CASE("renamed result columns answer to their old names") {
+  const std::string path = temp_file("plot-renamed.csv", "replicate,seed,mapper,zero_load_latency,sim_zero_load_latency\n0,1,random,2e-06,3e-06\n");
+  PlotOptions o;
+  o.x = "mapper";
+  o.by = "";
+  for (const auto& [old_name, value] : {std::pair{"avg_latency", 2e-6}, {"sim_avg_zero_load_latency", 3e-6}}) {
+    o.y = old_name;
+    const PlotData d = collect_plot(path, o);
+    REQUIRE(d.series.size() == 1);
+    CHECK(d.series[0].second[0].mean == value);
+  }
+  o.y = "latency";
+  CHECK_THROWS_AS(collect_plot(path, o), Error);
+}

@@ -44,7 +44,7 @@ TEST_CASE("zero-load latency of a small message is t_s + d t_p + (d+1) t_r in ev
       CAPTURE(d);
       CHECK(std::fabs(r.makespan - expected) <= 1e-9 * expected);
       CHECK(std::fabs(r.latency.mean - expected) <= 1e-9 * expected);
-      CHECK(r.avg_zero_load_latency == doctest::Approx(expected).epsilon(1e-12));
+      CHECK(r.zero_load_latency == doctest::Approx(expected).epsilon(1e-12));
       CHECK(r.messages == 1);
     }
 }
@@ -199,6 +199,6 @@ TEST_CASE("results are deterministic and the models agree on volumes") {
     CHECK(a.distant_latency.count > 0);
     CHECK(a.neighbour_latency.count + a.distant_latency.count == a.messages);
     // Contention can only add to the zero-load latency.
-    CHECK(a.latency.mean >= a.avg_zero_load_latency + 3000 / B - 1e-15);
+    CHECK(a.latency.mean >= a.zero_load_latency + 3000 / B - 1e-15);
   }
 }
