@@ -2,6 +2,9 @@
 // the CLI only wires modules together.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <vector>
+
+#include "support/component_reference.h"
 
 namespace mapsim {
 
@@ -13,5 +16,9 @@ void add_run_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_plot_command(CLI::App& app);
 void add_trace_command(CLI::App& app);
+void add_components_command(CLI::App& app);
+
+// The registered components by kind, for `components` and the commands' --help lists.
+std::vector<ComponentSection> component_sections();
 
 }  // namespace mapsim

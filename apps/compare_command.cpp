@@ -7,6 +7,7 @@
 
 #include "apps/commands.h"
 #include "support/atomic_file.h"
+#include "mappers/mapper.h"
 #include "scenario/run.h"
 #include "scenario/statistics.h"
 #include "support/error.h"
@@ -115,7 +116,7 @@ void run_compare(const CompareOptions& o) {
 void add_compare_command(CLI::App& app) {
   auto o = std::make_shared<CompareOptions>();
   CLI::App* cmd = app.add_subcommand("compare", "Compare mappers on one problem over replicated topology seeds");
-  cmd->footer("Example:\n  mapsim compare --topology irregular:nodes=256,switches=75 --process mesh:16x16 \\\n"
+  cmd->footer("Mappers: " + component_list(mapper_registry().infos()) + " (mapsim components)\nExample:\n  mapsim compare --topology irregular:nodes=256,switches=75 --process mesh:16x16 \\\n"
               "    --mappers random,switch,binary,adjacency,best --replicates 20 --csv compare.csv");
   cmd->add_option("--topology", o->topology, "Network spec (specs given no seed get seed S, S+1, ... per replicate)")->required();
   cmd->add_option("--process", o->process, "Process topology spec")->required();

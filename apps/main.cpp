@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   mapsim::add_sweep_command(app);
   mapsim::add_plot_command(app);
   mapsim::add_trace_command(app);
+  mapsim::add_components_command(app);
 
   try {
     app.parse(argc, argv);

@@ -90,9 +90,9 @@ void run_map(const MapOptions& o) {
 void add_map_command(CLI::App& app) {
   auto o = std::make_shared<MapOptions>();
   CLI::App* cmd = app.add_subcommand("map", "Place a process topology on a network and measure the placement");
-  cmd->footer("Process topologies: mesh:16x16 torus:8x8 ring:64 bintree:levels=7 hypercube:dim=7\n"
-              "  random:tasks=128,edges=448,seed=1 graph:PATH pattern:mesh:16x16,distant=0.1,seed=1\n"
-              "Example:\n  mapsim map --topology irregular:nodes=256,switches=75 --process mesh:16x16 --mapper switch");
+  cmd->footer("Mappers: " + component_list(mapper_registry().infos()) +
+              "\nProcess topologies: " + component_list(process_registry().infos()) +
+              "\n(mapsim components lists their parameters)\nExample:\n  mapsim map --topology irregular:nodes=256,switches=75 --process mesh:16x16 --mapper switch");
   cmd->add_option("--topology", o->topology, "Network spec (see mapsim topo --help)")->required();
   cmd->add_option("--process", o->process, "Process topology spec")->required();
   cmd->add_option("--mapper", o->mapper, "Mapper NAME[:key=value,...] (see docs/mappers.md)");

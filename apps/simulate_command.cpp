@@ -6,7 +6,9 @@
 
 #include "apps/commands.h"
 #include "support/atomic_file.h"
+#include "mappers/mapper.h"
 #include "scenario/run.h"
+#include "sim/workload.h"
 #include "sim/report.h"
 #include "support/error.h"
 #include "support/units.h"
@@ -83,8 +85,8 @@ void run_simulate(const SimulateOptions& o) {
 void add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   CLI::App* cmd = app.add_subcommand("simulate", "Replay a workload or TI trace on a network under a placement");
-  cmd->footer("Workloads on --process: exchange[:size=B,iterations=I,compute=F] alltoall[:size=B] permutation[:size=B,seed=S]\n"
-              "Example:\n  mapsim simulate --topology irregular:nodes=256,switches=75 --process mesh:16x16 "
+  cmd->footer("Workloads on --process: " + component_list(workload_registry().infos()) +
+              "\nMappers: " + component_list(mapper_registry().infos()) + "\n(mapsim components lists their parameters)\nExample:\n  mapsim simulate --topology irregular:nodes=256,switches=75 --process mesh:16x16 "
               "--mapper switch --model store-and-forward -o out/");
   cmd->add_option("--topology", o->topology, "Network spec (see mapsim topo --help)")->required();
   cmd->add_option("--routing", o->routing, "Routing (default: the network's own)");

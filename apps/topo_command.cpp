@@ -97,7 +97,7 @@ void add_topo_command(CLI::App& app) {
               "Examples:\n  mapsim topo irregular:nodes=256,switches=75,ports=8,connectivity=0.75,seed=1\n"
               "  mapsim topo torus:8x8x8 --json\n  mapsim topo fattree:k=4,levels=3 --export simgrid -o ft.xml");
   cmd->add_option("spec", options->spec, "Network spec, e.g. irregular:nodes=256,switches=75")->required();
-  cmd->add_option("--routing", options->routing, "updown, shortest, ecube, dmodk, suprenum or default");
+  cmd->add_option("--routing", options->routing, component_list(routing_registry().infos()) + " or default (the family's own)");
   cmd->add_flag("--json", options->json, "Print one JSON object instead of the table");
   cmd->add_option("--export", options->export_format, "Write the network instead: dot, json or simgrid")
       ->check(CLI::IsMember({"dot", "json", "simgrid"}));

@@ -170,7 +170,7 @@ MAPSIM_REGISTER(model_registry(),
                  "", {"saf"}});
 MAPSIM_REGISTER(model_registry(),
                 {"packet", "store-and-forward of MTU-sized packets, pipelined across hops",
-                 {size_param("mtu", SimOptions{}.mtu, "packet size (model.mtu, --mtu)")},
+                 {above(size_param("mtu", SimOptions{}.mtu, "packet size (model.mtu, --mtu)"), 0)},
                  {true,
                   [](const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>& circuits,
                      std::vector<Message>& messages, Transport::Delivered delivered) -> std::unique_ptr<Transport> {

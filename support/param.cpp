@@ -83,7 +83,9 @@ std::string param_default_text(const Param& p) {
 
 std::string param_range_text(const Param& p) {
   const bool low = std::isfinite(p.min), high = std::isfinite(p.max);
-  if (low && high) return format_number(p.min, 17) + ".." + format_number(p.max, 17) + (p.above_min ? " (above min)" : "");
+  if (low && high)
+    return p.above_min ? "(" + format_number(p.min, 17) + ", " + format_number(p.max, 17) + "]"
+                       : format_number(p.min, 17) + ".." + format_number(p.max, 17);
   if (low) return (p.above_min ? "> " : ">= ") + format_number(p.min, 17);
   if (high) return "<= " + format_number(p.max, 17);
   return "";

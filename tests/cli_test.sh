@@ -24,6 +24,11 @@ expect_error() {
 
 check "version" bash -c "'$mapsim' --version | grep -q '^mapsim '"
 check "topo help" bash -c "'$mapsim' topo --help | grep -q 'irregular:nodes'"
+# The registries are the one list: help texts and docs/components.md come from them.
+check "map help lists registered mappers" bash -c "'$mapsim' map --help | grep -q 'Mappers: adjacency, annealing, best'"
+check "topo help lists registered routings" bash -c "'$mapsim' topo --help | grep -q 'dmodk, ecube, shortest, suprenum, updown'"
+check "docs/components.md is current (mapsim components --markdown)" \
+  bash -c "'$mapsim' components --markdown | cmp -s - '$src/docs/components.md'"
 
 "$mapsim" topo irregular:nodes=256,switches=75,ports=8,connectivity=0.75,seed=1 --json >"$tmp/topo.json"
 check "topo json exit" test $? -eq 0

@@ -128,7 +128,7 @@ MAPSIM_REGISTER(network_registry(),
                  with_link_params({integer_param("nodes", IrregularParams{}.nodes, "compute nodes", 1, 1 << 24),
                                    integer_param("switches", IrregularParams{}.switches, "switches", 1, 1 << 24),
                                    integer_param("ports", IrregularParams{}.ports, "ports per switch", 1, 4096),
-                                   real_param("connectivity", IrregularParams{}.connectivity, "fraction of all ports in use"),
+                                   above(real_param("connectivity", IrregularParams{}.connectivity, "fraction of all ports in use", 0, 1), 0),
                                    integer_param("seed", static_cast<long>(IrregularParams{}.seed), "random seed", 0),
                                    integer_param("duplicates", 0, "allow parallel links (1) or not (0)", 0, 1)}),
                  [](Spec& spec) {

@@ -1,0 +1,69 @@
+#include "support/component_reference.h"
+
+namespace mapsim {
+namespace {
+
+std::string param_line(const Param& p) {
+  std::string line = p.name + " (" + param_type_name(p.type);
+  if (const std::string d = param_default_text(p); d == "required") line += ", required";
+  else if (!d.empty()) line += ", default " + d;
+  if (const std::string r = param_range_text(p); !r.empty()) line += ", " + r;
+  line += ")";
+  if (!p.aliases.empty()) {
+    line += ", also ";
+    for (size_t i = 0; i < p.aliases.size(); ++i) line += (i ? ", " : "") + p.aliases[i];
+  }
+  return line + ": " + p.description;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+}  // namespace
+
+std::string component_usage(const ComponentInfo& c) { return c.positional.empty() ? c.name : c.name + ":" + c.positional; }
+
+std::string component_list(const std::vector<ComponentInfo>& components) {
+  std::vector<std::string> names;
+  for (const ComponentInfo& c : components) names.push_back(component_usage(c));
+  return joined(names);
+}
+
+std::string component_reference_text(const std::vector<ComponentSection>& sections) {
+  std::string out;
+  for (const ComponentSection& section : sections) {
+    out += section.title + " (" + section.how + ")\n";
+    for (const ComponentInfo& c : section.components) {
+      out += "  " + component_usage(c) + std::string(c.aliases.empty() ? "" : " (also " + joined(c.aliases) + ")") + "\n      " +
+             c.description + "\n";
+      for (const Param& p : c.params) out += "      - " + param_line(p) + "\n";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string component_reference_markdown(const std::vector<ComponentSection>& sections) {
+  std::string out =
+      "# Components\n\n"
+      "Every mapper, network generator, routing, process topology, workload and simulation model that mapsim\n"
+      "registers, with its parameters. This page is generated from the registries: `build/mapsim components\n"
+      "--markdown > docs/components.md` (a test checks that it is current). Parameters are given as\n"
+      "`NAME:key=value,...`; sizes, times and bandwidths take units (`4KiB`, `300ns`, `10Gbps`).\n"
+      "How to add a component: [architecture.md](architecture.md).\n";
+  for (const ComponentSection& section : sections) {
+    out += "\n## " + section.title + "\n\n" + section.how + ".\n\n| name | what it is | parameters |\n|---|---|---|\n";
+    for (const ComponentInfo& c : section.components) {
+      std::string params;
+      for (const Param& p : c.params) params += (params.empty() ? "" : "<br>") + ("`" + p.name + "`" + param_line(p).substr(p.name.size()));
+      out += "| `" + component_usage(c) + "`" + std::string(c.aliases.empty() ? "" : " (also `" + joined(c.aliases) + "`)") + " | " +
+             c.description + " | " + (params.empty() ? "-" : params) + " |\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace mapsim
