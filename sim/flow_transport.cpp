@@ -41,8 +41,6 @@ class FlowTransport : public Transport {
 
   long events() const override { return events_; }
   // simulate() refuses optical circuits with the flow model.
-  void add_circuit(int, double) override {}
-  bool circuit_idle(int) const override { return true; }
 
  private:
   struct Completion {

@@ -14,7 +14,7 @@
 namespace mapsim::sim {
 namespace {
 
-class PortTransport : public Transport {
+class PortTransport : public Transport, public CircuitPorts {
  public:
   // `mtu` INFINITY: whole messages (store-and-forward); else packets of that size.
   PortTransport(const RoutedNetwork& routed, const SimOptions& options, double mtu, const std::vector<Circuit>& circuits,
@@ -51,6 +51,8 @@ class PortTransport : public Transport {
       release(ports_[first + 1]);
     });
   }
+
+  CircuitPorts* circuit_ports() override { return this; }
 
   bool circuit_idle(int k) const override {
     const size_t first = circuit_base_ + 2 * static_cast<size_t>(k);

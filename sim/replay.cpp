@@ -69,20 +69,14 @@ Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Tr
     : routed_(routed), placement_(placement), trace_(trace), options_(options), ranks_(trace.num_ranks()) {
   const Network& net = routed.network();
   auto on_delivered = [this](int id) { delivered(id); };
+  static const std::vector<Circuit> kNoCircuits;
   if (options.ocs) {
-    if (options.ocs->policy == PathwayPolicy::Dynamic) {
-      port_owner_.assign(net.num_nodes(), -1);
-    } else {
-      circuits_ = assign_pathways(net, placement, large_message_traffic(trace, options.ocs->threshold), *options.ocs);
-      forwarding_ = std::make_unique<OcsForwarding>(net, circuits_, options.ocs->bandwidth);
-    }
-    ready_.assign(circuits_.size(), options.ocs->setup_delay);
-    for (const Circuit& c : circuits_) stats_.circuits.emplace_back(c.a, c.b);
-    stats_.circuit_loads.assign(circuits_.size(), {});
+    circuits_ = make_circuit_planner(routed, placement, trace, *options.ocs);
     stats_.circuit_bandwidth = options.ocs->bandwidth;
   }
   const auto& model = model_registry().at(options.model);
-  transport_ = model.factory.make(routed, options, circuits_, messages_, on_delivered);
+  transport_ = model.factory.make(routed, options, circuits_ ? circuits_->circuits() : kNoCircuits, messages_, on_delivered);
+  if (circuits_) circuits_->attach(transport_->circuit_ports());
   stats_.model = model.name;
   stats_.rank_finish.assign(ranks_.size(), 0);
   stats_.channels.assign(net.num_channels(), {});
@@ -307,59 +301,14 @@ void Replay::add_eps_leg(int from, int to, double wire) {
   }
 }
 
-int Replay::dynamic_circuit(int a, int b) {
-  const OcsConfig& ocs = *options_.ocs;
-  if (!ocs.optical[a] || !ocs.optical[b]) return -1;
-  auto unordered = [](int x, int y) { return std::pair{std::min(x, y), std::max(x, y)}; };  // circuits are two-way
-  if (auto it = circuit_of_pair_.find(unordered(a, b)); it != circuit_of_pair_.end()) return it->second;
-  // The circuits holding the two ports, and with a budget the least recently used one, must go; a
-  // circuit still carrying data cannot (the message takes the EPS).
-  std::vector<int> release;
-  for (int node : {a, b})
-    if (port_owner_[node] >= 0) release.push_back(port_owner_[node]);
-  const long active = static_cast<long>(circuit_of_pair_.size()) - static_cast<long>(release.size());
-  if (ocs.circuit_budget >= 0 && active >= ocs.circuit_budget) {
-    int lru = -1;
-    for (const auto& [pair, k] : circuit_of_pair_)
-      if (std::find(release.begin(), release.end(), k) == release.end() && (lru < 0 || last_used_[k] < last_used_[lru]))
-        lru = k;
-    if (lru < 0) return -1;  // a budget of 0
-    release.push_back(lru);
-  }
-  for (int k : release)
-    if (!transport_->circuit_idle(k)) return -1;
-  for (int k : release) {
-    port_owner_[circuits_[k].a] = port_owner_[circuits_[k].b] = -1;
-    circuit_of_pair_.erase(unordered(circuits_[k].a, circuits_[k].b));
-  }
-  // Releasing takes the set-up delay too (the MEMS mirrors move twice).
-  const double ready = now() + ocs.setup_delay * (release.empty() ? 1 : 2);
-  const int k = static_cast<int>(circuits_.size());
-  circuits_.push_back({a, b});
-  ready_.push_back(ready);
-  last_used_.push_back(now());
-  port_owner_[a] = port_owner_[b] = k;
-  circuit_of_pair_[unordered(a, b)] = k;
-  stats_.circuits.emplace_back(a, b);
-  stats_.circuit_loads.emplace_back();
-  transport_->add_circuit(k, ready);
-  return k;
-}
-
 double Replay::plan_path(Message& m) {
   const Network& net = routed_.network();
   path_.clear();
   const int from = net.node(m.src_node).switch_id, to = net.node(m.dst_node).switch_id;
   std::vector<int> hops;
   double ready = 0;  // when the circuits of `hops` are all set up
-  if (options_.ocs && from != to && m.wire > options_.ocs->threshold) {
-    if (forwarding_) {
-      hops = forwarding_->route(m.src_node, m.dst_node, picks_[{from, to}]++);
-    } else if (const int k = dynamic_circuit(m.src_node, m.dst_node); k >= 0) {
-      hops = {k};
-      last_used_[k] = now();
-    }
-    for (int k : hops) ready = std::max(ready, ready_[k]);
+  if (circuits_ && from != to && m.wire > options_.ocs->threshold) {
+    hops = circuits_->plan(m.src_node, m.dst_node, now(), ready);
     if (!options_.ocs->wait_for_setup && ready > now()) hops.clear();  // not set up yet: EPS
   }
   if (hops.empty()) {
@@ -369,8 +318,9 @@ double Replay::plan_path(Message& m) {
     ++stats_.optical_messages;
     stats_.setup_wait += std::max(0.0, ready - now());
     int at = m.src_node;
+    stats_.circuit_loads.resize(circuits_->circuits().size());
     for (int k : hops) {
-      const Circuit& c = circuits_[k];
+      const Circuit& c = circuits_->circuits()[k];
       const int near = net.node(c.a).switch_id == net.node(at).switch_id ? c.a : c.b, far = near == c.a ? c.b : c.a;
       if (at != near) add_eps_leg(at, near, m.wire);
       path_.push_back(Leg{near, far, {}, k});
@@ -442,6 +392,10 @@ SimResult Replay::result(double wall_seconds) const {
   for (const PortLoad& load : out.channels) {
     out.max_link_load = std::max(out.max_link_load, load.bytes);
     if (out.makespan > 0) out.max_link_utilisation = std::max(out.max_link_utilisation, load.busy / out.makespan);
+  }
+  if (circuits_) {
+    for (const Circuit& c : circuits_->circuits()) out.circuits.emplace_back(c.a, c.b);
+    out.circuit_loads.resize(out.circuits.size());
   }
   out.events = local_events_ + transport_->events();
   out.wall_seconds = wall_seconds;

@@ -12,6 +12,7 @@
 
 #include "sim/ops.h"
 #include "sim/simulate.h"
+#include "sim/circuit_planner.h"
 #include "sim/transport.h"
 
 namespace mapsim::sim {
@@ -49,8 +50,6 @@ class Replay {
   void match(int message, int recv_request);
   // The legs of message m: one EPS route, or EPS legs and circuits when it may take the OCS.
   double plan_path(Message& m);
-  // Dynamic policy: the circuit between two nodes, set up now if need be (-1: not possible now).
-  int dynamic_circuit(int a, int b);
   void add_eps_leg(int from, int to, double wire);
   void delivered(int message);
   void complete(int request);
@@ -79,14 +78,7 @@ class Replay {
   std::vector<double> latencies_, neighbour_latencies_, distant_latencies_;
   double zero_load_sum_ = 0;
   std::vector<Leg> path_;
-  // Hybrid networks.
-  std::vector<Circuit> circuits_;
-  std::vector<double> ready_;      // per circuit: when it can carry data
-  std::unique_ptr<OcsForwarding> forwarding_;  // static policies
-  std::vector<int> port_owner_;                // dynamic policy: per node, its circuit or -1
-  std::vector<double> last_used_;              // dynamic policy: per circuit
-  std::map<std::pair<int, int>, int> circuit_of_pair_;
-  std::map<std::pair<int, int>, uint64_t> picks_;  // messages per switch pair: balances parallel circuits
+  std::unique_ptr<CircuitPlanner> circuits_;  // hybrid networks only
 };
 
 }  // namespace mapsim::sim

@@ -56,8 +56,6 @@ class SimGridFlowTransport : public Transport {
 
   long events() const override { return events_; }
   // simulate() refuses optical circuits with the flow model.
-  void add_circuit(int, double) override {}
-  bool circuit_idle(int) const override { return true; }
 
  private:
   void build_platform() {

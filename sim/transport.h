@@ -40,6 +40,15 @@ struct Leg {
   int circuit = -1;            // >= 0: the optical circuit from `from` to `to` instead
 };
 
+// Optical circuits as a transport carries them: circuit k's two ports, usable from `ready`; whether
+// both are idle (nothing in flight or queued), so that the circuit can be released.
+class CircuitPorts {
+ public:
+  virtual ~CircuitPorts() = default;
+  virtual void add_circuit(int k, double ready) = 0;
+  virtual bool circuit_idle(int k) const = 0;
+};
+
 class Transport {
  public:
   using Delivered = std::function<void(int message)>;
@@ -49,10 +58,8 @@ class Transport {
   virtual void start(int id, Message& message, const std::vector<Leg>& path, double latency) = 0;
   // Events the transport processed (timer and activity callbacks).
   virtual long events() const = 0;
-  // Optical circuits (port models): circuit k's two ports, usable from `ready`; whether both are
-  // idle (nothing in flight or queued), so that the circuit can be released.
-  virtual void add_circuit(int k, double ready) = 0;
-  virtual bool circuit_idle(int k) const = 0;
+  // The optical ports of a model that carries circuits (ModelComponent::carries_circuits), else null.
+  virtual CircuitPorts* circuit_ports() { return nullptr; }
 };
 
 // A simulation model: the transport it builds, registered in model_registry() from its own file.
