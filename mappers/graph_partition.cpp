@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <queue>
 
+#include "mappers/fm_pass.h"
+
 namespace mapsim {
 
 GraphPartitioner::GraphPartitioner(const ProcessGraph& graph)
@@ -67,46 +69,29 @@ void GraphPartitioner::refine(const std::vector<int>& tasks, int first_size) {
       locked_[t] = 0;
       heap[static_cast<int>(side_[t])].push({gain, -t});
     }
-    int size0 = first_size;
-    double total = 0, best = 0;
-    std::vector<int> moves;
-    size_t best_moves = 0;
     const size_t patience = std::max<size_t>(64, tasks.size() / 8);
-    auto top = [&](int side) -> const Entry* {
+    auto best = [&](int side) -> std::optional<FmMove> {
       auto& h = heap[side];
       while (!h.empty()) {
         const int t = -h.top().second;
-        if (!locked_[t] && side_[t] == side && h.top().first == gain_[t]) return &h.top();
+        if (!locked_[t] && side_[t] == side && h.top().first == gain_[t]) return FmMove{h.top().first, t};
         h.pop();
       }
-      return nullptr;
+      return std::nullopt;
     };
-    while (moves.size() - best_moves < patience) {
-      int from;
-      if (size0 > first_size) from = 0;
-      else if (size0 < first_size) from = 1;
-      else {
-        const Entry *a = top(0), *b = top(1);
-        if (!a && !b) break;
-        from = (a && (!b || *a > *b)) ? 0 : 1;
-      }
-      const Entry* entry = top(from);
-      if (!entry) break;
-      const int t = -entry->second;
-      total += entry->first;
+    // Ties: the higher gain, then the lower task id.
+    auto prefer_side0 = [](const FmMove& a, const FmMove& b) { return Entry{a.gain, -a.item} > Entry{b.gain, -b.item}; };
+    auto apply = [&](int t, int from) {
       side_[t] = static_cast<char>(1 - from);
       locked_[t] = 1;
-      size0 += from == 0 ? -1 : 1;
-      moves.push_back(t);
       for (const ProcessGraph::Neighbour& n : graph_.neighbours(t))
         if (member_[n.task] == member_stamp_ && !locked_[n.task]) {
           gain_[n.task] += side_[n.task] == from ? 2 * n.volume : -2 * n.volume;
           heap[static_cast<int>(side_[n.task])].push({gain_[n.task], -n.task});
         }
-      if (size0 == first_size && total > best + 1e-9) best = total, best_moves = moves.size();
-    }
-    for (size_t i = moves.size(); i > best_moves; --i) side_[moves[i - 1]] ^= 1;
-    if (best_moves == 0) break;
+    };
+    auto undo = [&](int t, int) { side_[t] ^= 1; };
+    if (!fm_pass(first_size, patience, best, prefer_side0, apply, undo)) break;
   }
 }
 

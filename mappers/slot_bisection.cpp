@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "mappers/fm_pass.h"
+
 namespace mapsim {
 
 SlotBisection::SlotBisection(const RoutedNetwork& routed, const std::vector<SwitchSlots>& groups)
@@ -35,32 +37,18 @@ std::pair<std::vector<SlotShare>, std::vector<SlotShare>> SlotBisection::split(c
         s[1][i] += static_cast<long>(b[j]) * d;
       }
     std::vector<int> movable[2] = {a, b};
-    int size0 = first_size;
-    long total = 0, best = 0;
-    std::vector<std::pair<size_t, int>> moves;  // (entry, side it left)
-    size_t best_moves = 0;
     const size_t patience = std::max<size_t>(32, static_cast<size_t>(first_size) / 4);
-    while (moves.size() - best_moves < patience) {
-      auto pick = [&](int side) {
-        long gain = 0;
-        size_t chosen = k;
-        for (size_t i = 0; i < k; ++i) {
-          if (movable[side][i] == 0) continue;
-          const long g = s[side][i] - s[1 - side][i];  // cut increase when one slot of i changes side
-          if (chosen == k || g > gain) gain = g, chosen = i;
-        }
-        return std::pair{chosen, gain};
-      };
-      int from;
-      if (size0 > first_size) from = 0;
-      else if (size0 < first_size) from = 1;
-      else {
-        auto x = pick(0), y = pick(1);
-        if (x.first == k && y.first == k) break;
-        from = (x.first != k && (y.first == k || x.second >= y.second)) ? 0 : 1;
+    auto best = [&](int side) -> std::optional<FmMove> {
+      std::optional<FmMove> chosen;
+      for (size_t i = 0; i < k; ++i) {
+        if (movable[side][i] == 0) continue;
+        const long g = s[side][i] - s[1 - side][i];  // cut increase when one slot of i changes side
+        if (!chosen || g > chosen->gain) chosen = FmMove{static_cast<double>(g), static_cast<int>(i)};
       }
-      auto [i, gain] = pick(from);
-      if (i == k) break;
+      return chosen;
+    };
+    auto prefer_side0 = [](const FmMove& x, const FmMove& y) { return x.gain >= y.gain; };
+    auto apply = [&](int i, int from) {
       --movable[from][i];
       (from == 0 ? a : b)[i]--;
       (from == 0 ? b : a)[i]++;
@@ -69,17 +57,12 @@ std::pair<std::vector<SlotShare>, std::vector<SlotShare>> SlotBisection::split(c
         s[from][j] -= d;
         s[1 - from][j] += d;
       }
-      size0 += from == 0 ? -1 : 1;
-      total += gain;
-      moves.push_back({i, from});
-      if (size0 == first_size && total > best) best = total, best_moves = moves.size();
-    }
-    for (size_t m = moves.size(); m > best_moves; --m) {
-      auto [i, from] = moves[m - 1];
+    };
+    auto undo = [&](int i, int from) {
       (from == 0 ? a : b)[i]++;
       (from == 0 ? b : a)[i]--;
-    }
-    if (best_moves == 0) break;
+    };
+    if (!fm_pass(first_size, patience, best, prefer_side0, apply, undo)) break;
   }
   std::vector<SlotShare> first, second;
   for (size_t i = 0; i < k; ++i) {

@@ -145,9 +145,8 @@ void recursive_doubling_scan(Steps& s, int rank, int p, double bytes) {
 }  // namespace
 
 void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std::vector<Op>& ops) {
-  const int coll_tag = -10 - static_cast<int>(a.type);  // one tag per collective, below every user tag
   Steps user(ops, a.tag, false);
-  Steps s(ops, coll_tag, true);
+  Steps s(ops, collective_tag(a.type), true);
   const double* counts = trace.counts.empty() ? nullptr : trace.counts.data() + a.counts;
   switch (a.type) {
     case ActionType::Send: user.send(a.peer, a.bytes); user.wait(); break;

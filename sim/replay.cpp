@@ -46,7 +46,7 @@ int acquire(std::vector<T>& items, std::vector<int>& free) {
 }
 
 // MPI matching: a receive's tag (-1: MPI_ANY_TAG, never a collective's negative tag) against a send's.
-bool tags_match(int recv_tag, int send_tag) { return recv_tag == send_tag || (recv_tag == -1 && send_tag >= 0); }
+bool tags_match(int recv_tag, int send_tag) { return recv_tag == send_tag || (recv_tag == kAnyTag && send_tag >= 0); }
 
 // Removes and returns the first id queued under `key` that `matches`, or -1.
 template <class Matches>
@@ -360,7 +360,7 @@ void Replay::delivered(int id) {
 std::string Replay::describe_request(int id) const {
   const Request& r = requests_[id];
   std::string text = r.send ? "send to rank " + std::to_string(r.peer) : "recv from rank " + std::to_string(r.peer);
-  text += r.tag <= -10 ? " (collective)" : " tag " + std::to_string(r.tag);
+  text += is_collective_tag(r.tag) ? " (collective)" : " tag " + std::to_string(r.tag);
   if (r.send) text += " (" + format_number(r.bytes) + " B, rendezvous)";
   return text;
 }
