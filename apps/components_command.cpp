@@ -22,7 +22,8 @@ std::vector<ComponentSection> component_sections() {
 
 void add_components_command(CLI::App& app) {
   auto markdown = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("components", "List every registered network, routing, workload, mapper and model");
+  CLI::App* cmd =
+      app.add_subcommand("components", "List every registered network, routing, workload, mapper and model");
   cmd->add_flag("--markdown", *markdown, "Print docs/components.md");
   cmd->callback([markdown] {
     const auto sections = component_sections();

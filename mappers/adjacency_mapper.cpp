@@ -8,7 +8,7 @@
 #include <numeric>
 #include <optional>
 
-#include "mappers/slot_bisection.h"
+#include "mappers/internal/slot_bisection.h"
 #include "support/error.h"
 
 namespace mapsim {

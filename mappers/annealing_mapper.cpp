@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "mappers/hop_table.h"
+#include "mappers/internal/hop_table.h"
 #include "support/random.h"
 
 namespace mapsim {

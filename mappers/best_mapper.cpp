@@ -4,8 +4,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "mappers/local_search.h"
-#include "mappers/switch_slots.h"
+#include "mappers/internal/local_search.h"
+#include "mappers/internal/switch_slots.h"
 #include "support/error.h"
 
 namespace mapsim {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <numeric>
 
-#include "mappers/graph_partition.h"
-#include "mappers/slot_bisection.h"
+#include "mappers/internal/graph_partition.h"
+#include "mappers/internal/slot_bisection.h"
 
 namespace mapsim {
 

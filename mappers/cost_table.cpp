@@ -1,4 +1,4 @@
-#include "mappers/cost_table.h"
+#include "mappers/internal/cost_table.h"
 
 namespace mapsim {
 

@@ -1,9 +1,9 @@
-#include "mappers/graph_partition.h"
+#include "mappers/internal/graph_partition.h"
 
 #include <algorithm>
 #include <queue>
 
-#include "mappers/fm_pass.h"
+#include "mappers/internal/fm_pass.h"
 
 namespace mapsim {
 

@@ -1,4 +1,4 @@
-#include "mappers/hop_table.h"
+#include "mappers/internal/hop_table.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "mappers/local_search.h"
+#include "mappers/internal/local_search.h"
 
 #include <algorithm>
 
-#include "mappers/cost_table.h"
+#include "mappers/internal/cost_table.h"
 
 namespace mapsim {
 

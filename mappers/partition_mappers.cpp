@@ -4,8 +4,8 @@
 
 #include <numeric>
 
-#include "mappers/graph_partition.h"
-#include "mappers/switch_slots.h"
+#include "mappers/internal/graph_partition.h"
+#include "mappers/internal/switch_slots.h"
 #include "support/random.h"
 
 namespace mapsim {

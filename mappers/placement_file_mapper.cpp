@@ -9,7 +9,9 @@ class PlacementFileMapper : public Mapper {
  public:
   explicit PlacementFileMapper(std::string path) : path_(std::move(path)) {}
   std::string name() const override { return "placement:" + path_; }
-  Placement map(const MappingProblem& problem) const override { return read_placement(path_, problem.network->network()); }
+  Placement map(const MappingProblem& problem) const override {
+    return read_placement(path_, problem.network->network());
+  }
 
  private:
   std::string path_;
@@ -17,8 +19,11 @@ class PlacementFileMapper : public Mapper {
 
 }  // namespace
 
-MAPSIM_REGISTER(mapper_registry(), {"placement", "the placement of a file of 'rank node' lines (mapsim map -o)", {},
-                                    [](Spec& spec) { return std::make_unique<PlacementFileMapper>(spec.require_positional("PATH")); },
-                                    "PATH"});
+MAPSIM_REGISTER(mapper_registry(),
+                {"placement",
+                 "the placement of a file of 'rank node' lines (mapsim map -o)",
+                 {},
+                 [](Spec& spec) { return std::make_unique<PlacementFileMapper>(spec.require_positional("PATH")); },
+                 "PATH"});
 
 }  // namespace mapsim

@@ -11,8 +11,8 @@ extern "C" {
 #include <scotch.h>
 }
 
-#include "mappers/process_csr.h"
-#include "mappers/switch_slots.h"
+#include "mappers/internal/process_csr.h"
+#include "mappers/internal/switch_slots.h"
 #include "support/error.h"
 
 namespace mapsim {

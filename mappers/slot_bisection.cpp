@@ -1,9 +1,9 @@
-#include "mappers/slot_bisection.h"
+#include "mappers/internal/slot_bisection.h"
 
 #include <algorithm>
 #include <numeric>
 
-#include "mappers/fm_pass.h"
+#include "mappers/internal/fm_pass.h"
 
 namespace mapsim {
 

@@ -1,4 +1,4 @@
-#include "mappers/switch_slots.h"
+#include "mappers/internal/switch_slots.h"
 
 #include <algorithm>
 #include <numeric>

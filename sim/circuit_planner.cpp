@@ -1,4 +1,4 @@
-#include "sim/circuit_planner.h"
+#include "sim/internal/circuit_planner.h"
 
 #include <algorithm>
 #include <map>
@@ -43,7 +43,9 @@ class DynamicCircuits : public CircuitPlanner {
   }
 
  private:
-  static std::pair<int, int> unordered(int x, int y) { return {std::min(x, y), std::max(x, y)}; }  // circuits are two-way
+  static std::pair<int, int> unordered(int x, int y) {
+    return {std::min(x, y), std::max(x, y)};
+  }  // circuits are two-way
 
   // The circuit between two nodes, set up now if need be (-1: not possible now).
   int circuit(int a, int b, double now) {
@@ -58,7 +60,8 @@ class DynamicCircuits : public CircuitPlanner {
     if (ocs_.circuit_budget >= 0 && active >= ocs_.circuit_budget) {
       int lru = -1;
       for (const auto& [pair, k] : circuit_of_pair_)
-        if (std::find(release.begin(), release.end(), k) == release.end() && (lru < 0 || last_used_[k] < last_used_[lru]))
+        if (std::find(release.begin(), release.end(), k) == release.end() &&
+            (lru < 0 || last_used_[k] < last_used_[lru]))
           lru = k;
       if (lru < 0) return -1;  // a budget of 0
       release.push_back(lru);
@@ -82,8 +85,8 @@ class DynamicCircuits : public CircuitPlanner {
   }
 
   const OcsConfig& ocs_;
-  std::vector<int> port_owner_;   // per node, its circuit or -1
-  std::vector<double> ready_;     // per circuit: when it can carry data
+  std::vector<int> port_owner_;  // per node, its circuit or -1
+  std::vector<double> ready_;    // per circuit: when it can carry data
   std::vector<double> last_used_;
   std::map<std::pair<int, int>, int> circuit_of_pair_;
 };

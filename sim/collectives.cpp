@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include "sim/ops.h"
+#include "sim/internal/ops.h"
 
 namespace mapsim::sim {
 namespace {

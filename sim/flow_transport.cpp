@@ -9,7 +9,7 @@
 #include <queue>
 #include <simgrid/s4u/NetZone.hpp>
 
-#include "sim/max_min.h"
+#include "sim/internal/max_min.h"
 #include "sim/transport.h"
 
 namespace mapsim::sim {

@@ -1,4 +1,4 @@
-#include "sim/max_min.h"
+#include "sim/internal/max_min.h"
 
 #include <algorithm>
 #include <cmath>

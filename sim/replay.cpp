@@ -1,4 +1,4 @@
-#include "sim/replay.h"
+#include "sim/internal/replay.h"
 
 #include <algorithm>
 #include <cmath>

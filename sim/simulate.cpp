@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/replay.h"
+#include "sim/internal/replay.h"
 #include "support/error.h"
 
 namespace mapsim {

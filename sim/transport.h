@@ -1,6 +1,7 @@
-// Internal to sim/: a message in flight and the transports that move it. The MPI replay decides
-// when a message starts (at the match of send and receive); a transport moves its bytes from the
-// source node to the destination node and reports delivery.
+// The interface a simulation model implements, and its registration: a message in flight and the
+// transports that move it. The MPI replay decides when a message starts (at the match of send and
+// receive); a transport moves its bytes from the source node to the destination node and reports
+// delivery.
 //   PortTransport  store-and-forward and packet models: per-port FIFO queues on SimGrid timers
 //   FlowTransport  one fluid flow per message over its route, max-min sharing solved by MaxMinSharing
 //   SimGridFlowTransport  the same model as one SimGrid comm per message (SimGrid's CM02 solver)

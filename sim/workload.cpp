@@ -3,7 +3,7 @@
 #include <map>
 #include <numeric>
 
-#include "sim/ops.h"
+#include "sim/internal/ops.h"
 #include "support/error.h"
 #include "support/random.h"
 #include "support/spec.h"

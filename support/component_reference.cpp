@@ -5,8 +5,10 @@ namespace {
 
 std::string param_line(const Param& p) {
   std::string line = p.name + " (" + param_type_name(p.type);
-  if (const std::string d = param_default_text(p); d == "required") line += ", required";
-  else if (!d.empty()) line += ", default " + d;
+  if (const std::string d = param_default_text(p); d == "required")
+    line += ", required";
+  else if (!d.empty())
+    line += ", default " + d;
   if (const std::string r = param_range_text(p); !r.empty()) line += ", " + r;
   line += ")";
   if (!p.aliases.empty()) {
@@ -24,7 +26,9 @@ std::string joined(const std::vector<std::string>& items) {
 
 }  // namespace
 
-std::string component_usage(const ComponentInfo& c) { return c.positional.empty() ? c.name : c.name + ":" + c.positional; }
+std::string component_usage(const ComponentInfo& c) {
+  return c.positional.empty() ? c.name : c.name + ":" + c.positional;
+}
 
 std::string component_list(const std::vector<ComponentInfo>& components) {
   std::vector<std::string> names;
@@ -37,8 +41,8 @@ std::string component_reference_text(const std::vector<ComponentSection>& sectio
   for (const ComponentSection& section : sections) {
     out += section.title + " (" + section.how + ")\n";
     for (const ComponentInfo& c : section.components) {
-      out += "  " + component_usage(c) + std::string(c.aliases.empty() ? "" : " (also " + joined(c.aliases) + ")") + "\n      " +
-             c.description + "\n";
+      out += "  " + component_usage(c) + std::string(c.aliases.empty() ? "" : " (also " + joined(c.aliases) + ")") +
+             "\n      " + c.description + "\n";
       for (const Param& p : c.params) out += "      - " + param_line(p) + "\n";
     }
     out += "\n";
@@ -58,9 +62,11 @@ std::string component_reference_markdown(const std::vector<ComponentSection>& se
     out += "\n## " + section.title + "\n\n" + section.how + ".\n\n| name | what it is | parameters |\n|---|---|---|\n";
     for (const ComponentInfo& c : section.components) {
       std::string params;
-      for (const Param& p : c.params) params += (params.empty() ? "" : "<br>") + ("`" + p.name + "`" + param_line(p).substr(p.name.size()));
-      out += "| `" + component_usage(c) + "`" + std::string(c.aliases.empty() ? "" : " (also `" + joined(c.aliases) + "`)") + " | " +
-             c.description + " | " + (params.empty() ? "-" : params) + " |\n";
+      for (const Param& p : c.params)
+        params += (params.empty() ? "" : "<br>") + ("`" + p.name + "`" + param_line(p).substr(p.name.size()));
+      out += "| `" + component_usage(c) + "`" +
+             std::string(c.aliases.empty() ? "" : " (also `" + joined(c.aliases) + "`)") + " | " + c.description +
+             " | " + (params.empty() ? "-" : params) + " |\n";
     }
   }
   return out;

@@ -9,8 +9,8 @@
 namespace mapsim {
 
 struct ComponentSection {
-  std::string title;       // "Mappers"
-  std::string how;         // where users name them: "--mapper NAME[:key=value,...], scenario key mapping"
+  std::string title;  // "Mappers"
+  std::string how;    // where users name them: "--mapper NAME[:key=value,...], scenario key mapping"
   std::vector<ComponentInfo> components;
 };
 

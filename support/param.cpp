@@ -61,12 +61,18 @@ Param above(Param param, double min) {
 
 const char* param_type_name(ParamType type) {
   switch (type) {
-    case ParamType::Integer: return "integer";
-    case ParamType::Real: return "real";
-    case ParamType::Text: return "text";
-    case ParamType::Size: return "size";
-    case ParamType::Time: return "time";
-    case ParamType::Bandwidth: return "bandwidth";
+    case ParamType::Integer:
+      return "integer";
+    case ParamType::Real:
+      return "real";
+    case ParamType::Text:
+      return "text";
+    case ParamType::Size:
+      return "size";
+    case ParamType::Time:
+      return "time";
+    case ParamType::Bandwidth:
+      return "bandwidth";
   }
   return "?";
 }
@@ -74,10 +80,14 @@ const char* param_type_name(ParamType type) {
 std::string param_default_text(const Param& p) {
   if (!p.number) return p.text;
   switch (p.type) {
-    case ParamType::Time: return format_time(*p.number);
-    case ParamType::Bandwidth: return format_bandwidth(*p.number);
-    case ParamType::Size: return format_number(*p.number) + "B";
-    default: return format_number(*p.number);
+    case ParamType::Time:
+      return format_time(*p.number);
+    case ParamType::Bandwidth:
+      return format_bandwidth(*p.number);
+    case ParamType::Size:
+      return format_number(*p.number) + "B";
+    default:
+      return format_number(*p.number);
   }
 }
 

@@ -15,11 +15,11 @@ struct Param {
   std::string name;
   ParamType type = ParamType::Integer;
   std::string description;
-  std::optional<double> number;      // numeric default in SI base units (none: derived, see `text`)
-  std::string text;                  // Text default, or what a missing numeric value means
+  std::optional<double> number;            // numeric default in SI base units (none: derived, see `text`)
+  std::string text;                        // Text default, or what a missing numeric value means
   double min = -HUGE_VAL, max = HUGE_VAL;  // accepted range (numeric types)
   bool above_min = false;                  // the value must exceed min (a bandwidth > 0)
-  std::vector<std::string> aliases;  // older names still accepted
+  std::vector<std::string> aliases;        // older names still accepted
 };
 
 // Builders, so that declarations read as one line each.

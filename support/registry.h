@@ -31,7 +31,7 @@ class Registry {
     std::string description;
     std::vector<Param> params;
     Factory factory;
-    std::string positional = {};  // what "NAME:VALUE" carries ("PATH", "16x16"); empty: key=value only
+    std::string positional = {};            // what "NAME:VALUE" carries ("PATH", "16x16"); empty: key=value only
     std::vector<std::string> aliases = {};  // other names accepted for it
   };
 
@@ -41,7 +41,8 @@ class Registry {
   // Called once per component at start-up; a second entry of one name is a programming error.
   bool add(Entry entry) {
     const std::string name = entry.name;
-    if (!entries_.emplace(name, std::move(entry)).second) throw InternalError(kind_ + " '" + name + "' registered twice");
+    if (!entries_.emplace(name, std::move(entry)).second)
+      throw InternalError(kind_ + " '" + name + "' registered twice");
     return true;
   }
   const Entry* find(const std::string& name) const {
@@ -72,7 +73,8 @@ class Registry {
   // What the reference and --help print of each entry.
   std::vector<ComponentInfo> infos() const {
     std::vector<ComponentInfo> out;
-    for (const auto& [name, e] : entries_) out.push_back({kind_, e.name, e.description, e.params, e.positional, e.aliases});
+    for (const auto& [name, e] : entries_)
+      out.push_back({kind_, e.name, e.description, e.params, e.positional, e.aliases});
     return out;
   }
 

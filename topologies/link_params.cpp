@@ -4,7 +4,8 @@ namespace mapsim {
 
 std::vector<LinkParam> link_param_table(const LinkDefaults& d) {
   return {
-      {with_aliases(bandwidth_param("link_bandwidth", d.link_bandwidth, "switch-to-switch link bandwidth"), {"link_bw"}),
+      {with_aliases(bandwidth_param("link_bandwidth", d.link_bandwidth, "switch-to-switch link bandwidth"),
+                    {"link_bw"}),
        &LinkDefaults::link_bandwidth},
       {with_aliases(time_param("t_p", d.link_latency, "link propagation delay"), {"link_latency"}),
        &LinkDefaults::link_latency},

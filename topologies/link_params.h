@@ -15,7 +15,7 @@
 namespace mapsim {
 
 struct LinkParam {
-  Param param;                 // name, aliases, type (time or bandwidth), description
+  Param param;  // name, aliases, type (time or bandwidth), description
   double LinkDefaults::*field;
 };
 // The table, with the given defaults (generators differ: tree2 has its own).

@@ -1,4 +1,4 @@
-#include "topologies/structured_routing.h"
+#include "topologies/internal/structured_routing.h"
 
 #include <cstdlib>
 

@@ -1,4 +1,4 @@
-#include "topologies/table_routing.h"
+#include "topologies/internal/table_routing.h"
 
 #include <deque>
 #include <limits>

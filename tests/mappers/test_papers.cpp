@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "mappers/graph_partition.h"
+#include "mappers/internal/graph_partition.h"
 #include "mappers/hypersphere_mapper.h"
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"

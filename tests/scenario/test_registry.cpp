@@ -33,21 +33,25 @@ class ReverseMapper : public Mapper {
 
 }  // namespace
 
-MAPSIM_REGISTER(mapper_registry(), {"reverse", "test: slots in reverse allocation order",
-                                    {integer_param("skip", 0, "slots left free first", 0, 64)},
-                                    [](Spec& spec) { return std::make_unique<ReverseMapper>(static_cast<int>(spec.get_int("skip"))); }});
+MAPSIM_REGISTER(mapper_registry(),
+                {"reverse",
+                 "test: slots in reverse allocation order",
+                 {integer_param("skip", 0, "slots left free first", 0, 64)},
+                 [](Spec& spec) { return std::make_unique<ReverseMapper>(static_cast<int>(spec.get_int("skip"))); }});
 
 TEST_CASE("a registered toy mapper is listed, validated and run by the pipeline") {
   const std::vector<std::string> names = mapper_names();
   CHECK(std::find(names.begin(), names.end(), "reverse") != names.end());
   CHECK_THROWS_WITH_AS(make_mapper("reverse:skip=65"), doctest::Contains("skip must be in 0..64, got 65"), Error);
   CHECK_THROWS_WITH_AS(make_mapper("reverse:skp=1"),
-                       doctest::Contains("unknown key 'skp' for reverse (did you mean 'skip'?) (valid keys: skip)"), Error);
+                       doctest::Contains("unknown key 'skp' for reverse (did you mean 'skip'?) (valid keys: skip)"),
+                       Error);
   CHECK_THROWS_WITH_AS(make_mapper("revers"), doctest::Contains("expected one of adjacency, annealing"), Error);
 
-  const Scenario s = load_scenario(temp_file("reg-toy.yaml", "network: mesh:4x4,nodes_per_router=2\n"
-                                                             "workload: {process: ring:8}\n"
-                                                             "mapping: [default, 'reverse:skip=2']\nmodel: none\n"));
+  const Scenario s = load_scenario(temp_file("reg-toy.yaml",
+                                             "network: mesh:4x4,nodes_per_router=2\n"
+                                             "workload: {process: ring:8}\n"
+                                             "mapping: [default, 'reverse:skip=2']\nmodel: none\n"));
   const std::vector<RunRow> rows = run_scenario(s);
   REQUIRE(rows.size() == 2);
   CHECK(rows[1].mapper == "reverse:skip=2");
@@ -61,15 +65,16 @@ TEST_CASE("a registered toy mapper is listed, validated and run by the pipeline"
   CHECK(rows[1].values[0].second == 8);
 
   // Too many slots skipped: the mapper says it does not apply; the run fails naming it.
-  const Scenario tight = load_scenario(temp_file("reg-tight.yaml", "network: mesh:2x2\nworkload: {process: ring:4}\n"
-                                                                   "mapping: 'reverse:skip=1'\nmodel: none\n"));
+  const Scenario tight = load_scenario(temp_file("reg-tight.yaml",
+                                                 "network: mesh:2x2\nworkload: {process: ring:4}\n"
+                                                 "mapping: 'reverse:skip=1'\nmodel: none\n"));
   CHECK_THROWS_WITH_AS(run_scenario(tight), "reverse: not enough slots to skip 1", NotApplicable);
 }
 
 TEST_CASE("every registry lists its components with their declared parameters") {
   for (const char* name : {"exchange", "alltoall", "permutation"}) CHECK(workload_registry().find(name));
   CHECK(workload_registry().find("alltoall")->params.front().name == "size");
-  CHECK(process_registry().find("trace"));  // registered by sim/, beside the mappers' own
+  CHECK(process_registry().find("trace"));           // registered by sim/, beside the mappers' own
   CHECK(parse_model("saf") == "store-and-forward");  // an alias
   CHECK_THROWS_WITH_AS(make_workload("permutation:seed=-1", make_process_graph("ring:4")),
                        doctest::Contains("seed must be >= 0, got -1"), Error);

@@ -9,7 +9,7 @@
 #include <random>
 #include <tuple>
 
-#include "sim/max_min.h"
+#include "sim/internal/max_min.h"
 #include "sim/simulate.h"
 #include "sim/workload.h"
 #include "topologies/network_factory.h"

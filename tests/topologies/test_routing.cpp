@@ -10,7 +10,7 @@
 #include "topologies/network_factory.h"
 #include "topologies/route_analysis.h"
 #include "topologies/routed_network.h"
-#include "topologies/table_routing.h"
+#include "topologies/internal/table_routing.h"
 
 using namespace mapsim;
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "mappers/switch_slots.h"
+#include "mappers/internal/switch_slots.h"
 
 namespace mapsim {
 

@@ -10,9 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/ops.h"
+#include "sim/internal/ops.h"
 #include "sim/simulate.h"
-#include "sim/circuit_planner.h"
+#include "sim/internal/circuit_planner.h"
 #include "sim/transport.h"
 
 namespace mapsim::sim {

@@ -4,7 +4,7 @@
 // and its neighbours' switches; a change is kept when it lowers the cost. Passes repeat until one
 // gains less than 0.01 %.
 #pragma once
-#include "mappers/cost_table.h"
+#include "mappers/internal/cost_table.h"
 #include "mappers/mapping.h"
 
 namespace mapsim {
