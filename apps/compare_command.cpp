@@ -1,15 +1,15 @@
 // mapsim compare: several mappers on one problem, replicated over the topology seed; a table of
 // every metric's mean and standard deviation per mapper.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
-#include <algorithm>
 
 #include "apps/commands.h"
-#include "support/atomic_file.h"
 #include "mappers/mapper.h"
 #include "scenario/run.h"
 #include "scenario/statistics.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 #include "support/units.h"
 
@@ -18,7 +18,7 @@ namespace {
 
 struct CompareOptions {
   std::string topology, process, mappers = "random,default,switch,binary,greedy,best", routing, allocation, slots,
-                                  replicates, seed;
+                                 replicates, seed;
   std::string csv;
 };
 
@@ -30,8 +30,10 @@ std::vector<std::string> split_mappers(const std::string& list) {
   std::istringstream in(list);
   while (std::getline(in, piece, ',')) {
     if (piece.empty()) continue;
-    if (piece.find('=') != std::string::npos && piece.find(':') == std::string::npos && !names.empty()) names.back() += "," + piece;
-    else names.push_back(piece);
+    if (piece.find('=') != std::string::npos && piece.find(':') == std::string::npos && !names.empty())
+      names.back() += "," + piece;
+    else
+      names.push_back(piece);
   }
   return names;
 }
@@ -42,16 +44,15 @@ Scenario compare_scenario(const CompareOptions& o) {
   if (mappers.empty()) throw Error("--mappers: no mapper named");
   YAML::Node list(YAML::NodeType::Sequence);
   for (const std::string& m : mappers) list.push_back(m);
-  std::vector<FlagValue> values{{"network", "--topology", YAML::Node(o.topology)},
-                                {"workload.process", "--process", YAML::Node(o.process)},
-                                {"mapping", "--mappers", list},
-                                {"model", "--model", YAML::Node("none")}};
-  for (const auto& [key, flag, value] : {std::tuple{"routing", "--routing", o.routing},
-                                         {"allocation", "--allocation", o.allocation},
-                                         {"slots", "--slots", o.slots},
-                                         {"replicates", "--replicates", o.replicates},
-                                         {"seed", "--seed", o.seed}})
-    if (!value.empty()) values.push_back({key, flag, YAML::Node(value)});
+  std::vector<FlagValue> values = given_flags({{"network", "--topology", o.topology},
+                                               {"workload.process", "--process", o.process},
+                                               {"model", "--model", "none"},
+                                               {"routing", "--routing", o.routing},
+                                               {"allocation", "--allocation", o.allocation},
+                                               {"slots", "--slots", o.slots},
+                                               {"replicates", "--replicates", o.replicates},
+                                               {"seed", "--seed", o.seed}});
+  values.push_back({"mapping", "--mappers", list});
   return scenario_from_flags("mapsim compare", values);
 }
 
@@ -90,10 +91,13 @@ void run_compare(const CompareOptions& o) {
       }
     });
   // The table: the headline metrics (every metric is in the CSV).
-  const std::vector<std::pair<std::string, std::string>> shown = {
-      {"weighted_cardinality", "weighted card."}, {"cardinality", "cardinality"}, {"hop_bytes", "hop-bytes"},
-      {"dilation", "dilation"}, {"max_link_load", "max link load"}, {"load_variance", "load var."},
-      {"zero_load_latency", "latency (us)"}};
+  const std::vector<std::pair<std::string, std::string>> shown = {{"weighted_cardinality", "weighted card."},
+                                                                  {"cardinality", "cardinality"},
+                                                                  {"hop_bytes", "hop-bytes"},
+                                                                  {"dilation", "dilation"},
+                                                                  {"max_link_load", "max link load"},
+                                                                  {"load_variance", "load var."},
+                                                                  {"zero_load_latency", "latency (us)"}};
   std::printf("%d replicate(s); mean (stddev)\n%-16s", scenario.replicates, "mapper");
   for (const auto& [key, label] : shown) std::printf(" %22s", label.c_str());
   std::printf("\n");
@@ -116,9 +120,12 @@ void run_compare(const CompareOptions& o) {
 void add_compare_command(CLI::App& app) {
   auto o = std::make_shared<CompareOptions>();
   CLI::App* cmd = app.add_subcommand("compare", "Compare mappers on one problem over replicated topology seeds");
-  cmd->footer("Mappers: " + component_list(mapper_registry().infos()) + " (mapsim components)\nExample:\n  mapsim compare --topology irregular:nodes=256,switches=75 --process mesh:16x16 \\\n"
+  cmd->footer("Mappers: " + component_list(mapper_registry().infos()) +
+              " (mapsim components)\nExample:\n  mapsim compare --topology irregular:nodes=256,switches=75 --process "
+              "mesh:16x16 \\\n"
               "    --mappers random,switch,binary,adjacency,best --replicates 20 --csv compare.csv");
-  cmd->add_option("--topology", o->topology, "Network spec (specs given no seed get seed S, S+1, ... per replicate)")->required();
+  cmd->add_option("--topology", o->topology, "Network spec (specs given no seed get seed S, S+1, ... per replicate)")
+      ->required();
   cmd->add_option("--process", o->process, "Process topology spec")->required();
   cmd->add_option("--mappers", o->mappers, "Comma-separated mapper specs");
   cmd->add_option("--routing", o->routing, "Routing (default: the network's own)");

@@ -1,11 +1,11 @@
 // mapsim map: place a process topology on a network with one mapper; write the placement and
 // launch files, print the quality metrics.
+#include <spdlog/spdlog.h>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
 #include "mappers/mapper.h"
@@ -24,16 +24,14 @@ struct MapOptions {
 
 // The run configuration of `map`: one mapper, one replicate, no simulation.
 Scenario map_scenario(const MapOptions& o) {
-  std::vector<FlagValue> values{{"network", "--topology", YAML::Node(o.topology)},
-                                {"workload.process", "--process", YAML::Node(o.process)},
-                                {"mapping", "--mapper", YAML::Node(o.mapper)},
-                                {"model", "--model", YAML::Node("none")}};
-  for (const auto& [key, flag, value] : {std::tuple{"routing", "--routing", o.routing},
-                                         {"allocation", "--allocation", o.allocation},
-                                         {"slots", "--slots", o.slots},
-                                         {"seed", "--seed", o.seed}})
-    if (!value.empty()) values.push_back({key, flag, YAML::Node(value)});
-  return scenario_from_flags("mapsim map", values);
+  return scenario_from_flags("mapsim map", given_flags({{"network", "--topology", o.topology},
+                                                        {"workload.process", "--process", o.process},
+                                                        {"mapping", "--mapper", o.mapper},
+                                                        {"model", "--model", "none"},
+                                                        {"routing", "--routing", o.routing},
+                                                        {"allocation", "--allocation", o.allocation},
+                                                        {"slots", "--slots", o.slots},
+                                                        {"seed", "--seed", o.seed}}));
 }
 
 void run_map(const MapOptions& o) {
@@ -72,14 +70,15 @@ void run_map(const MapOptions& o) {
     std::cout << j.dump(2) << "\n";
     return;
   }
-  std::printf("mapper               %s (%d tasks, %zu edges, %zu allowed nodes)\n", make_mapper(run.mapper)->name().c_str(),
-              graph.num_tasks(), graph.edges().size(), parts.problem.nodes.size());
-  std::printf("weighted cardinality %.6g\ncardinality          %.6g\nhop-bytes            %.6g\n", m.at("weighted_cardinality"),
-              m.at("cardinality"), m.at("hop_bytes"));
+  std::printf("mapper               %s (%d tasks, %zu edges, %zu allowed nodes)\n",
+              make_mapper(run.mapper)->name().c_str(), graph.num_tasks(), graph.edges().size(),
+              parts.problem.nodes.size());
+  std::printf("weighted cardinality %.6g\ncardinality          %.6g\nhop-bytes            %.6g\n",
+              m.at("weighted_cardinality"), m.at("cardinality"), m.at("hop_bytes"));
   std::printf("dilation             %d\nmax link load        %.6g (%g messages)\n", static_cast<int>(m.at("dilation")),
               m.at("max_link_load"), m.at("max_link_messages"));
-  std::printf("load variance        %.6g\nnetwork traffic      %.6g of %.6g\n", m.at("load_variance"), m.at("network_traffic"),
-              m.at("total_communication"));
+  std::printf("load variance        %.6g\nnetwork traffic      %.6g of %.6g\n", m.at("load_variance"),
+              m.at("network_traffic"), m.at("total_communication"));
   std::printf("gamma_c              %.6g\navg latency          %s zero-load\n", m.at("gamma_c"),
               format_time(m.at("zero_load_latency")).c_str());
   spdlog::debug("mapped in {:.4f} s", run.map_seconds);
@@ -92,7 +91,8 @@ void add_map_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("map", "Place a process topology on a network and measure the placement");
   cmd->footer("Mappers: " + component_list(mapper_registry().infos()) +
               "\nProcess topologies: " + component_list(process_registry().infos()) +
-              "\n(mapsim components lists their parameters)\nExample:\n  mapsim map --topology irregular:nodes=256,switches=75 --process mesh:16x16 --mapper switch");
+              "\n(mapsim components lists their parameters)\nExample:\n  mapsim map --topology "
+              "irregular:nodes=256,switches=75 --process mesh:16x16 --mapper switch");
   cmd->add_option("--topology", o->topology, "Network spec (see mapsim topo --help)")->required();
   cmd->add_option("--process", o->process, "Process topology spec")->required();
   cmd->add_option("--mapper", o->mapper, "Mapper NAME[:key=value,...] (see docs/mappers.md)");

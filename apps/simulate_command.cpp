@@ -1,15 +1,15 @@
 // mapsim simulate: replay a workload (synthetic on a process topology, or a TI trace) on a
 // network under a placement; print a summary and write summary.json, links.csv, messages.csv.
+#include <spdlog/spdlog.h>
 #include <filesystem>
 #include <iostream>
-#include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
-#include "support/atomic_file.h"
 #include "mappers/mapper.h"
 #include "scenario/run.h"
-#include "sim/workload.h"
 #include "sim/report.h"
+#include "sim/workload.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 #include "support/units.h"
 
@@ -33,26 +33,25 @@ struct SimulateOptions {
 Scenario simulate_scenario(const SimulateOptions& o) {
   if (o.process.empty() == o.trace.empty()) throw Error("give either --process (synthetic workload) or --trace");
   if (!o.placement.empty() && !o.mapper.empty()) throw Error("give either --mapper or --placement, not both");
-  std::vector<FlagValue> values{{"network", "--topology", YAML::Node(o.topology)}};
   const std::string mapping = o.placement.empty() ? o.mapper : "placement:" + o.placement;
-  for (const auto& [key, flag, value] : {std::tuple{"routing", "--routing", o.routing},
-                                         {"workload.process", "--process", o.process},
-                                         {"workload.pattern", "--workload", o.workload},
-                                         {"workload.trace", "--trace", o.trace},
-                                         {"mapping", o.placement.empty() ? "--mapper" : "--placement", mapping},
-                                         {"allocation", "--allocation", o.allocation},
-                                         {"slots", "--slots", o.slots},
-                                         {"seed", "--seed", o.seed},
-                                         {"model.name", "--model", o.model},
-                                         {"model.eager_threshold", "--eager", o.eager},
-                                         {"model.mtu", "--mtu", o.mtu},
-                                         {"model.intra_node_bandwidth", "--intra-node-bandwidth", o.intra_node},
-                                         {"model.flops", "--flops", o.flops},
-                                         {"model.sharing", "--sharing", o.sharing},
-                                         {"model.flow_solver", "--flow-solver", o.flow_solver},
-                                         {"ocs", "--ocs", o.ocs}})
-    if (!value.empty()) values.push_back({key, flag, YAML::Node(value)});
-  Scenario scenario = scenario_from_flags("mapsim simulate", values);
+  Scenario scenario = scenario_from_flags(
+      "mapsim simulate", given_flags({{"network", "--topology", o.topology},
+                                      {"routing", "--routing", o.routing},
+                                      {"workload.process", "--process", o.process},
+                                      {"workload.pattern", "--workload", o.workload},
+                                      {"workload.trace", "--trace", o.trace},
+                                      {"mapping", o.placement.empty() ? "--mapper" : "--placement", mapping},
+                                      {"allocation", "--allocation", o.allocation},
+                                      {"slots", "--slots", o.slots},
+                                      {"seed", "--seed", o.seed},
+                                      {"model.name", "--model", o.model},
+                                      {"model.eager_threshold", "--eager", o.eager},
+                                      {"model.mtu", "--mtu", o.mtu},
+                                      {"model.intra_node_bandwidth", "--intra-node-bandwidth", o.intra_node},
+                                      {"model.flops", "--flops", o.flops},
+                                      {"model.sharing", "--sharing", o.sharing},
+                                      {"model.flow_solver", "--flow-solver", o.flow_solver},
+                                      {"ocs", "--ocs", o.ocs}}));
   scenario.sim.record_messages = o.messages;
   return scenario;
 }
@@ -70,14 +69,18 @@ void run_simulate(const SimulateOptions& o) {
   if (!o.output.empty()) {
     std::filesystem::create_directories(o.output);
     const std::filesystem::path dir = o.output;
-    write_file_atomically((dir / "links.csv").string(), [&](std::ostream& out) { write_links_csv(result, routed, out); });
+    write_file_atomically((dir / "links.csv").string(),
+                          [&](std::ostream& out) { write_links_csv(result, routed, out); });
     if (o.messages)
-      write_file_atomically((dir / "messages.csv").string(), [&](std::ostream& out) { write_messages_csv(result, out); });
+      write_file_atomically((dir / "messages.csv").string(),
+                            [&](std::ostream& out) { write_messages_csv(result, out); });
     // summary.json last: its presence marks a complete output directory.
     write_file_atomically((dir / "summary.json").string(), [&](std::ostream& out) { out << summary.dump(2) << "\n"; });
   }
-  if (o.json) std::cout << summary.dump(2) << "\n";
-  else print_summary(result, std::cout);
+  if (o.json)
+    std::cout << summary.dump(2) << "\n";
+  else
+    print_summary(result, std::cout);
 }
 
 }  // namespace
@@ -86,32 +89,44 @@ void add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   CLI::App* cmd = app.add_subcommand("simulate", "Replay a workload or TI trace on a network under a placement");
   cmd->footer("Workloads on --process: " + component_list(workload_registry().infos()) +
-              "\nMappers: " + component_list(mapper_registry().infos()) + "\n(mapsim components lists their parameters)\nExample:\n  mapsim simulate --topology irregular:nodes=256,switches=75 --process mesh:16x16 "
+              "\nMappers: " + component_list(mapper_registry().infos()) +
+              "\n(mapsim components lists their parameters)\nExample:\n  mapsim simulate --topology "
+              "irregular:nodes=256,switches=75 --process mesh:16x16 "
               "--mapper switch --model store-and-forward -o out/");
   cmd->add_option("--topology", o->topology, "Network spec (see mapsim topo --help)")->required();
   cmd->add_option("--routing", o->routing, "Routing (default: the network's own)");
   cmd->add_option("--process", o->process, "Process topology of a synthetic workload");
   cmd->add_option("--workload", o->workload, "Synthetic workload on --process (default exchange)");
   cmd->add_option("--trace", o->trace, "SimGrid TI trace: one shared file or an index of per-rank files");
-  cmd->add_option("--mapper", o->mapper, "Mapper NAME[:key=value,...] placing the ranks (default: default, rank i on slot i)");
-  cmd->add_option("--placement", o->placement, "Placement file of 'rank node' lines (mapsim map -o); the mapper placement:FILE");
+  cmd->add_option("--mapper", o->mapper,
+                  "Mapper NAME[:key=value,...] placing the ranks (default: default, rank i on slot i)");
+  cmd->add_option("--placement", o->placement,
+                  "Placement file of 'rank node' lines (mapsim map -o); the mapper placement:FILE");
   cmd->add_option("--allocation", o->allocation, "all, random[:seed=S] or list:FILE");
   cmd->add_option("--slots", o->slots, "Slots (ranks) per node (default 1)");
   cmd->add_option("--seed", o->seed, "Seed of the mapper, the allocation and of specs given none (default 1)");
   cmd->add_option("--model", o->model, "Simulation model: " + model_list() + " (default flow)");
-  cmd->add_option("--eager", o->eager, "Eager/rendezvous threshold (SMPI's send-is-detached-thresh), default " +
-                                           format_number(SimOptions{}.eager_threshold) + " bytes");
-  cmd->add_option("--mtu", o->mtu, "Packet size of the packet model, default " + format_number(SimOptions{}.mtu) + " bytes");
-  cmd->add_option("--flops", o->flops, "Node speed for compute actions, flop/s (default " + format_number(SimOptions{}.flops) + ")");
-  cmd->add_option("--sharing", o->sharing, "Flow model bandwidth sharing: fair (default) or smpi (weighted by route latency)");
-  cmd->add_option("--flow-solver", o->flow_solver,
-                  "Flow model solver: mapsim (default, incremental max-min) or simgrid (SimGrid's CM02, the slower reference)");
-  cmd->add_option("--ocs", o->ocs, "Optical circuits beside the EPS: ocs:pathways=N,policy=sp|cp,nodes=all|F|list:FILE,"
-                                  "bandwidth=32Gbps,latency=80ns,setup=10ms,threshold=B,circuits=N,setup_wait=0|1");
-  cmd->add_option("--intra-node-bandwidth", o->intra_node,
-                  "Bandwidth between ranks on one node, default " + format_bandwidth(SimOptions{}.intra_node_bandwidth));
+  cmd->add_option("--eager", o->eager,
+                  "Eager/rendezvous threshold (SMPI's send-is-detached-thresh), default " +
+                      format_number(SimOptions{}.eager_threshold) + " bytes");
+  cmd->add_option("--mtu", o->mtu,
+                  "Packet size of the packet model, default " + format_number(SimOptions{}.mtu) + " bytes");
+  cmd->add_option("--flops", o->flops,
+                  "Node speed for compute actions, flop/s (default " + format_number(SimOptions{}.flops) + ")");
+  cmd->add_option("--sharing", o->sharing,
+                  "Flow model bandwidth sharing: fair (default) or smpi (weighted by route latency)");
+  cmd->add_option(
+      "--flow-solver", o->flow_solver,
+      "Flow model solver: mapsim (default, incremental max-min) or simgrid (SimGrid's CM02, the slower reference)");
+  cmd->add_option("--ocs", o->ocs,
+                  "Optical circuits beside the EPS: ocs:pathways=N,policy=sp|cp,nodes=all|F|list:FILE,"
+                  "bandwidth=32Gbps,latency=80ns,setup=10ms,threshold=B,circuits=N,setup_wait=0|1");
+  cmd->add_option(
+      "--intra-node-bandwidth", o->intra_node,
+      "Bandwidth between ranks on one node, default " + format_bandwidth(SimOptions{}.intra_node_bandwidth));
   cmd->add_option("-o,--output", o->output, "Directory for summary.json, links.csv (and messages.csv)");
-  cmd->add_option("--write-trace", o->write_trace, "Also write the workload as a TI trace (index.txt + rank files) in DIR");
+  cmd->add_option("--write-trace", o->write_trace,
+                  "Also write the workload as a TI trace (index.txt + rank files) in DIR");
   cmd->add_flag("--messages", o->messages, "Also write messages.csv, one row per message");
   cmd->add_flag("--json", o->json, "Print summary.json instead of the table");
   cmd->callback([o] { run_simulate(*o); });

@@ -1,7 +1,5 @@
 #include "mappers/mapper.h"
 
-#include <set>
-
 #include "support/spec.h"
 
 namespace mapsim {
@@ -17,15 +15,8 @@ std::vector<std::string> mapper_names() {
   return names;
 }
 
-std::set<std::string> path_valued_mappers() {
-  std::set<std::string> names;
-  for (const auto* entry : mapper_registry().entries())
-    if (entry->positional == "PATH") names.insert(entry->name);
-  return names;
-}
-
 std::unique_ptr<Mapper> make_mapper(const std::string& text) {
-  Spec spec = Spec::parse(text, path_valued_mappers());
+  Spec spec = parse_spec(mapper_registry(), text);
   std::unique_ptr<Mapper> mapper = lookup(mapper_registry(), spec).factory(spec);
   spec.finish();
   return mapper;

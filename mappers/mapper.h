@@ -4,7 +4,6 @@
 #pragma once
 #include <functional>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -26,8 +25,6 @@ MapperRegistry& mapper_registry();
 // "NAME[:key=value,...]" -> the registered mapper; unknown names and keys are errors.
 std::unique_ptr<Mapper> make_mapper(const std::string& spec);
 std::vector<std::string> mapper_names();
-// Mappers whose positional value is a file path (placement:PATH).
-std::set<std::string> path_valued_mappers();
 
 // The slots of a problem as a flat list of node ids, in allocation order, slot by slot
 // (node0, node0, ..., node1, ...): the order `default` fills.

@@ -194,10 +194,7 @@ ProcessRegistry& process_registry() {
 
 ProcessGraph make_process_graph(const std::string& text) {
   // pattern's base spec contains a ':' of its own; Spec splits on the first one only.
-  std::set<std::string> path_valued;
-  for (const auto* entry : process_registry().entries())
-    if (entry->positional == "PATH") path_valued.insert(entry->name);
-  Spec spec = Spec::parse(text, path_valued);
+  Spec spec = parse_spec(process_registry(), text);
   ProcessGraph g = lookup(process_registry(), spec).factory(spec);
   spec.finish();
   return g;

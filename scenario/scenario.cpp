@@ -390,6 +390,13 @@ Scenario scenario_from_flags(const std::string& command, const std::vector<FlagV
   }
 }
 
+std::vector<FlagValue> given_flags(const std::vector<std::array<std::string, 3>>& key_flag_value) {
+  std::vector<FlagValue> values;
+  for (const auto& [key, flag, value] : key_flag_value)
+    if (!value.empty()) values.push_back({key, flag, YAML::Node(value)});
+  return values;
+}
+
 void at_key(const Scenario& s, const std::string& key, const std::function<void()>& build) {
   try {
     build();

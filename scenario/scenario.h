@@ -7,6 +7,7 @@
 // descends into it.
 #pragma once
 #include <cstdint>
+#include <array>
 #include <functional>
 #include <map>
 #include <string>
@@ -67,6 +68,8 @@ struct FlagValue {
   YAML::Node value;  // a scalar, or a list (mapping)
 };
 Scenario scenario_from_flags(const std::string& command, const std::vector<FlagValue>& values);
+// Scalar FlagValues from {key, flag, value} triples, leaving out the flags not given (empty values).
+std::vector<FlagValue> given_flags(const std::vector<std::array<std::string, 3>>& key_flag_value);
 
 // Loads FILE, applies the assignments, parses.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& assignments = {});

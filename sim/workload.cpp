@@ -126,7 +126,7 @@ MAPSIM_REGISTER(process_registry(), {"trace", "a recorded program's point-to-poi
                                      "PATH"});
 
 Trace make_workload(const std::string& text, const ProcessGraph& graph) {
-  Spec spec = Spec::parse(text);
+  Spec spec = parse_spec(workload_registry(), text);
   const auto& entry = lookup(workload_registry(), spec);
   const long iterations = spec.get_int("iterations");
   if (graph.num_tasks() < 1) throw Error("workload '" + text + "': the process graph has no tasks");

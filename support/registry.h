@@ -6,6 +6,7 @@
 // (The component libraries are linked whole, so that every registration runs.)
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,13 @@ class Registry {
     return out;
   }
   const std::string& kind() const { return kind_; }
+  // Entries whose positional is a file path: "NAME:PATH" may hold ',' and '='.
+  std::set<std::string> path_valued() const {
+    std::set<std::string> names;
+    for (const auto& [name, e] : entries_)
+      if (e.positional == "PATH") names.insert(name);
+    return names;
+  }
   // What the reference and --help print of each entry.
   std::vector<ComponentInfo> infos() const {
     std::vector<ComponentInfo> out;
@@ -82,6 +90,12 @@ class Registry {
   std::string kind_;
   std::map<std::string, Entry> entries_;
 };
+
+// `text` as a spec of this registry's components.
+template <class Factory>
+Spec parse_spec(const Registry<Factory>& registry, const std::string& text) {
+  return Spec::parse(text, registry.path_valued());
+}
 
 // A spec's entry, with the spec told its declared parameters.
 template <class Factory>

@@ -9,15 +9,8 @@ NetworkRegistry& network_registry() {
   return registry;
 }
 
-std::set<std::string> path_valued_networks() {
-  std::set<std::string> names;
-  for (const auto* entry : network_registry().entries())
-    if (entry->positional == "PATH") names.insert(entry->name);
-  return names;
-}
-
 Network make_network(const std::string& text) {
-  Spec spec = Spec::parse(text, path_valued_networks());
+  Spec spec = parse_spec(network_registry(), text);
   Network network = lookup(network_registry(), spec).factory(spec);
   spec.finish();
   return network;

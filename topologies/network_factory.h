@@ -3,7 +3,6 @@
 // (every generator also takes the link parameters of link_params.h); docs/components.md lists them.
 #pragma once
 #include <functional>
-#include <set>
 #include <string>
 
 #include "support/registry.h"
@@ -15,8 +14,6 @@ using NetworkRegistry = Registry<std::function<Network(Spec&)>>;
 NetworkRegistry& network_registry();
 
 Network make_network(const std::string& spec);
-// Generators whose positional value is a file path (file:PATH may hold ',' and '=').
-std::set<std::string> path_valued_networks();
 // One line per generator with its keys, for --help texts.
 std::string network_spec_help();
 

@@ -30,7 +30,7 @@ std::string default_routing_name(const Network& network) {
 }
 
 std::unique_ptr<Routing> make_routing(const Network& network, const std::string& name) {
-  Spec spec = Spec::parse(name.empty() || name == "default" ? default_routing_name(network) : name);
+  Spec spec = parse_spec(routing_registry(), name.empty() || name == "default" ? default_routing_name(network) : name);
   std::unique_ptr<Routing> routing = lookup(routing_registry(), spec).factory.make(network, spec);
   spec.finish();
   return routing;
