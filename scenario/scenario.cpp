@@ -12,6 +12,7 @@
 #include "support/error.h"
 #include "support/spec.h"
 #include "support/yaml_reader.h"
+#include "topologies/link_params.h"
 
 namespace mapsim {
 namespace {
@@ -53,10 +54,6 @@ const std::vector<std::string> kWorkloadKeys = {"process", "pattern", "trace"};
 const std::vector<std::string> kModelKeys = {"name",     "t_s",          "t_p", "t_r", "link_bandwidth",
                                              "node_bandwidth", "node_latency", "intra_node_bandwidth",
                                              "mtu",      "eager_threshold", "flops", "sharing", "flow_solver"};
-// model key -> network generator link key
-const std::vector<std::pair<std::string, std::string>> kLinkKeys = {
-    {"t_s", "t_s"}, {"t_p", "t_p"}, {"t_r", "t_r"}, {"link_bandwidth", "link_bw"}, {"node_bandwidth", "node_bw"},
-    {"node_latency", "node_latency"}};
 
 std::string spec_text(const YamlReader& reader, const YAML::Node& node, const SpecField& field, const std::string& what,
                       const std::string& implied_name = "") {
@@ -199,14 +196,15 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
     reader.expect_map(node, "model");
     reader.check_keys(node, kModelKeys);
     if (node["name"]) name = reader.scalar(node["name"], "model.name");
-    for (const auto& [model_key, link_key] : kLinkKeys) {
-      const YAML::Node value = node[model_key];
+    for (const LinkParam& link : link_param_table()) {  // the generator's own key names (link_params.h)
+      const std::string& key = link.param.name;
+      const YAML::Node value = node[key];
       if (!value) continue;
-      if (model_key.rfind("t_", 0) == 0 || model_key == "node_latency")
-        positive(reader, value, reader.time(value), "model." + model_key, true);
+      if (link.param.type == ParamType::Time)
+        positive(reader, value, reader.time(value), "model." + key, true);
       else
-        positive(reader, value, reader.bandwidth(value), "model." + model_key, false);
-      link_keys.push_back(link_key + "=" + value.Scalar());
+        positive(reader, value, reader.bandwidth(value), "model." + key, false);
+      link_keys.push_back(key + "=" + value.Scalar());
     }
     if (node["intra_node_bandwidth"])
       s.sim.intra_node_bandwidth = positive(reader, node["intra_node_bandwidth"], reader.bandwidth(node["intra_node_bandwidth"]),

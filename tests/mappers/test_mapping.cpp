@@ -201,3 +201,15 @@ TEST_CASE("greedy processor order: Gray code on a hypercube, BFS over switches e
   MappingProblem p2 = make_problem(tree, make_process_graph("ring:4"), "all", 1, 1);
   CHECK(locality_slot_order(p2) == std::vector<int>{0, 1, 2, 3});
 }
+
+TEST_CASE("error kinds: best skips a candidate that does not apply, never a failure") {
+  static_assert(std::is_base_of_v<Error, NotApplicable>, "not applicable is bad input to the user");
+  static_assert(!std::is_base_of_v<Error, InternalError>, "internal failures are not skippable input errors");
+  RoutedNetwork routed(make_network("mesh:4x4x4"));
+  ProcessGraph cube = make_process_graph("mesh:4x4x4");
+  MappingProblem problem = make_problem(routed, cube, "all", 1, 1);
+  CHECK_THROWS_AS(make_mapper("adjacency")->map(problem), NotApplicable);  // AM maps 1-D and 2-D grids only
+  const Placement best = make_mapper("best")->map(problem);
+  check_placement(problem, best);
+  CHECK(evaluate(problem, best).weighted_cardinality == cube.edges().size());  // the identity embedding: 1 hop per edge
+}

@@ -47,7 +47,7 @@ model: {name: packet, t_s: 1us, link_bandwidth: 20Gbps, mtu: 2KiB, eager_thresho
 workload: {process: {name: mesh, dims: 8x8}}
 model: {name: packet, t_s: 1us, link_bandwidth: 20Gbps, mtu: 2KiB, eager_threshold: 0, sharing: smpi}
 )");
-  CHECK(a.network == "irregular:nodes=64,switches=20,ports=8,t_s=1us,link_bw=20Gbps");
+  CHECK(a.network == "irregular:nodes=64,switches=20,ports=8,link_bandwidth=20Gbps,t_s=1us");
   CHECK(b.network == a.network);
   CHECK(a.process == "mesh:8x8");
   CHECK(b.process == a.process);
