@@ -7,7 +7,6 @@
 #include <boost/heap/d_ary_heap.hpp>
 #include <cmath>
 #include <queue>
-#include <simgrid/s4u/NetZone.hpp>
 
 #include "sim/internal/max_min.h"
 #include "sim/transport.h"
@@ -20,7 +19,7 @@ class FlowTransport : public Transport {
   FlowTransport(const RoutedNetwork& routed, bool smpi_sharing, Delivered delivered)
       : net_(routed.network()), layout_(net_), smpi_sharing_(smpi_sharing), delivered_(std::move(delivered)),
         sharing_(capacities()) {
-    simgrid::s4u::create_full_zone("mapsim")->seal();  // no SimGrid resources: SimGrid runs the event queue
+    use_event_queue_only();
   }
 
   void start(int id, Message& m, const std::vector<Leg>& path, double latency) override {

@@ -7,7 +7,6 @@
 // the circuits' set-up delay has passed: packets that need them wait in their queues.
 #include <cmath>
 #include <deque>
-#include <simgrid/s4u/NetZone.hpp>
 
 #include "sim/transport.h"
 
@@ -20,7 +19,7 @@ class PortTransport : public Transport, public CircuitPorts {
   PortTransport(const RoutedNetwork& routed, const SimOptions& options, double mtu, const std::vector<Circuit>& circuits,
                 std::vector<Message>& messages, Delivered delivered)
       : routed_(routed), circuits_(circuits), messages_(messages), delivered_(std::move(delivered)), mtu_(mtu) {
-    simgrid::s4u::create_full_zone("mapsim")->seal();  // no SimGrid resources: SimGrid runs the event queue
+    use_event_queue_only();
     const Network& net = routed.network();
     circuit_base_ = layout_.size();
     ports_.resize(circuit_base_);

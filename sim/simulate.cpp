@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/NetZone.hpp>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +24,22 @@ bool model_carries_circuits(const std::string& model) {
 
 std::vector<ComponentInfo> model_infos() { return sim::model_registry().infos(); }
 
+Spec model_spec(const SimOptions& options) {
+  std::string text = options.model;
+  for (const auto& [key, value] : options.model_options)
+    text += (text == options.model ? ":" : ",") + key + "=" + value;
+  Spec spec = Spec::parse(text);
+  const auto& entry = sim::model_registry().at(options.model);
+  spec.declare(entry.params);
+  for (const Param& p : entry.params) {  // every value given is checked against its declaration
+    if (!spec.has(p.name)) continue;
+    if (p.type == ParamType::Text) spec.get_string(p.name);
+    else spec.find_number(p.name);
+  }
+  spec.finish();
+  return spec;
+}
+
 FlowSolver parse_flow_solver(const std::string& name) {
   if (name == "mapsim") return FlowSolver::Mapsim;
   if (name == "simgrid") return FlowSolver::SimGrid;
@@ -35,6 +52,8 @@ ModelRegistry& model_registry() {
   static ModelRegistry registry("model");
   return registry;
 }
+
+void use_event_queue_only() { simgrid::s4u::create_full_zone("mapsim")->seal(); }
 
 void at(double date, std::function<void()> callback) {
   simgrid::kernel::timer::Timer::set(date, std::move(callback));

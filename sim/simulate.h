@@ -8,6 +8,7 @@
 // Each simulate() call runs SimGrid in a child process (SimGrid allows one engine per process).
 #pragma once
 #include <nlohmann/json.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,7 +43,12 @@ struct SimOptions {
   FlowSolver flow_solver = FlowSolver::Mapsim;
   bool record_messages = false;        // keep one MessageRecord per message
   std::optional<OcsConfig> ocs;        // a hybrid network: optical circuits beside the EPS (port models only)
+  std::map<std::string, std::string> model_options;  // keys the model declares beyond these (scenario model: map)
 };
+
+// The model's own options as a spec that has been told the model's declared parameters: a model's
+// factory reads them with spec.get_*(KEY). Throws Error for an unknown key or a bad value.
+Spec model_spec(const SimOptions& options);
 
 struct PortLoad {
   double bytes = 0;

@@ -73,6 +73,9 @@ struct ModelComponent {
 using ModelRegistry = Registry<ModelComponent>;
 ModelRegistry& model_registry();
 
+// A transport that models its resources itself (no SimGrid hosts or links) calls this once, in its
+// constructor: SimGrid then runs only the event queue.
+void use_event_queue_only();
 // Runs `callback` at simulated time `date` on SimGrid's event queue.
 void at(double date, std::function<void()> callback);
 double now();
