@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
       options.model = model;
       options.flow_solver = flow_solver;
       SimResult r = simulate(routed, placement, trace, options);
-      std::printf("%6d %-18s %12.6g %10.3f %12.4g %10.1f %12ld\n", ranks, model, r.makespan,
+      std::printf("%6d %-18s %12.6g %10.3f %12.4g %10.1f %12ld\n", ranks, model.c_str(), r.makespan,
                   r.wall_seconds, r.events / r.wall_seconds, r.peak_memory_kb / 1024.0, r.messages);
       std::fflush(stdout);
     }
