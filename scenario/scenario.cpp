@@ -197,14 +197,11 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
     if (node["name"]) name = reader.scalar(node["name"], "model.name");
     // Beside the shared keys, the keys the chosen model declares (docs/components.md).
     std::vector<std::string> keys = kModelKeys;
-    const std::vector<ComponentInfo> models = model_infos();
-    for (const ComponentInfo& m : models)
-      if (m.name == name || std::find(m.aliases.begin(), m.aliases.end(), name) != m.aliases.end())
-        for (const Param& p : m.params)
-          if (std::find(keys.begin(), keys.end(), p.name) == keys.end()) {
-            keys.push_back(p.name);
-            if (node[p.name]) s.sim.model_options[p.name] = reader.scalar(node[p.name], "model." + p.name);
-          }
+    for (const Param& p : model_params(name))
+      if (std::find(keys.begin(), keys.end(), p.name) == keys.end()) {
+        keys.push_back(p.name);
+        if (node[p.name]) s.sim.model_options[p.name] = reader.scalar(node[p.name], "model." + p.name);
+      }
     reader.check_keys(node, keys);
     for (const LinkParam& link : link_param_table()) {  // the generator's own key names (link_params.h)
       const std::string& key = link.param.name;

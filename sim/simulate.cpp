@@ -24,6 +24,11 @@ bool model_carries_circuits(const std::string& model) {
 
 std::vector<ComponentInfo> model_infos() { return sim::model_registry().infos(); }
 
+std::vector<Param> model_params(const std::string& name) {
+  const auto* entry = sim::model_registry().find(name);
+  return entry ? entry->params : std::vector<Param>{};
+}
+
 Spec model_spec(const SimOptions& options) {
   std::string text = options.model;
   for (const auto& [key, value] : options.model_options)

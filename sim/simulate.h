@@ -26,6 +26,8 @@ namespace mapsim {
 std::string parse_model(const std::string& name);
 bool model_carries_circuits(const std::string& model);  // optical circuits need relay nodes (port models)
 std::vector<ComponentInfo> model_infos();
+// The parameters a model (or an alias of it) declares; none for an unknown name.
+std::vector<Param> model_params(const std::string& name);
 
 // Who solves the flow model's bandwidth sharing: mapsim's incremental max-min solver, or SimGrid's
 // CM02 model with one SimGrid comm per message (the reference; same rates, much slower).
