@@ -24,6 +24,21 @@ struct TopoOptions {
   std::string output;
 };
 
+// The three busiest channels as {link: "a->b", routes}.
+nlohmann::ordered_json busiest_links(const Network& net, const RouteAnalysis& a) {
+  std::vector<int> order(a.channel_routes.size());
+  for (size_t c = 0; c < order.size(); ++c) order[c] = static_cast<int>(c);
+  const size_t shown = std::min<size_t>(3, order.size());
+  std::partial_sort(order.begin(), order.begin() + shown, order.end(),
+                    [&](int x, int y) { return a.channel_routes[x] > a.channel_routes[y] || (a.channel_routes[x] == a.channel_routes[y] && x < y); });
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < shown; ++i)
+    list.push_back({{"link", net.switch_at(net.channel_source(order[i])).name + "->" +
+                                 net.switch_at(net.channel_target(order[i])).name},
+                    {"routes", a.channel_routes[order[i]]}});
+  return list;
+}
+
 nlohmann::ordered_json to_json(const TopoOptions& o, const RoutedNetwork& routed, const RouteAnalysis& a) {
   nlohmann::ordered_json j;
   j["network"] = o.spec;
@@ -45,6 +60,11 @@ nlohmann::ordered_json to_json(const TopoOptions& o, const RoutedNetwork& routed
   j["routes_checked"] = a.routes_checked;
   j["dependencies"] = a.dependencies;
   j["sampled"] = a.sampled;
+  j["route_balance"] = {{"max_routes_per_link", a.max_channel_routes},
+                        {"mean_routes_per_link", a.mean_channel_routes},
+                        {"idle_links", a.idle_channels},
+                        {"busiest_links", busiest_links(routed.network(), a)},
+                        {"unbalanced", routes_unbalanced(a)}};
   if (!a.routes_legal) j["violation"] = a.first_violation;
   if (!a.deadlock_free) j["cycle"] = a.cycle;
   return j;
@@ -68,6 +88,17 @@ void print_summary(const TopoOptions& o, const RoutedNetwork& routed, const Rout
               a.routes_checked);
   std::printf("deadlock free  %s (%ld channel dependencies)\n",
               a.deadlock_free ? "yes" : ("NO, cycle: " + a.cycle).c_str(), a.dependencies);
+  std::string busiest;
+  for (const auto& link : busiest_links(net, a))
+    busiest += std::string(busiest.empty() ? "" : ", ") + link["link"].get<std::string>() + " " + format_number(link["routes"].get<double>());
+  std::printf("route balance  max %s, mean %s routes per link (%s); %d of %zu links carry none\n",
+              format_number(a.max_channel_routes).c_str(), format_number(a.mean_channel_routes).c_str(), busiest.c_str(),
+              a.idle_channels, a.channel_routes.size());
+  if (routes_unbalanced(a))
+    spdlog::warn("routing {}: a few links carry most routes (busiest {:.1f}x the mean, {} of {} links idle); "
+                 "try --routing updn or minhop",
+                 routed.routing().name(), a.mean_channel_routes > 0 ? a.max_channel_routes / a.mean_channel_routes : 0.0,
+                 a.idle_channels, a.channel_routes.size());
 }
 
 void run_topo(const TopoOptions& o) {

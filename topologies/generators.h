@@ -31,6 +31,15 @@ Network make_mesh(const std::vector<int>& dims, bool torus, const LinkDefaults& 
 // k-ary n-tree: `levels` levels of k^(levels-1) switches with 2k ports, k^levels nodes.
 Network make_fattree(int k, int levels, const LinkDefaults& defaults);
 
+// XGFT(h; m_1..m_h; w_1..w_h) (Ohring et al.): h switch levels; a level-i switch has m_i children
+// and w_(i+1) parents; w_1 = 1. `nodes` (0: all, the product of m) fills the leaves in order;
+// `radix` > 0 sets every switch's port count, else m_i + w_(i+1). Family "xgft".
+Network make_xgft(const std::vector<int>& m, const std::vector<int>& w, long nodes, int radix, const LinkDefaults& defaults);
+// A folded Clos of radix-port switches for `nodes` nodes: leaves give round(radix * o / (1 + o))
+// ports to nodes and the rest up; middle levels split half and half; the top level only goes down.
+// `levels` 0 picks the fewest that hold the nodes (levels = 2: leaf-spine).
+Network make_folded_clos(long nodes, int radix, int levels, double oversubscription, const LinkDefaults& defaults);
+
 // Two-level tree of takizawa2008 (Table 1): end-tier switches S1..Sm with nodes on `down_bw`
 // links, each joined to the top switch S0 by an `up_bw` link.
 struct Tree2Params {

@@ -1,4 +1,5 @@
-// Direct networks (hypercube, mesh, torus), the k-ary n-tree, the two-level tree and SUPRENUM.
+// Direct networks (hypercube, mesh, torus), the k-ary n-tree, the two-level tree and SUPRENUM
+// (fat_tree.cpp registers the fat trees).
 #include "topologies/link_params.h"
 #include "topologies/network_factory.h"
 #include "support/spec.h"
@@ -167,13 +168,6 @@ MAPSIM_REGISTER(network_registry(), {"mesh", "n-D mesh of routers, x fastest", w
                                      [](Spec& spec) { return mesh_or_torus(spec, false); }, "16x16"});
 MAPSIM_REGISTER(network_registry(), {"torus", "n-D torus of routers (wraparound links)", with_link_params({kNodesPerRouter}),
                                      [](Spec& spec) { return mesh_or_torus(spec, true); }, "8x8x8"});
-MAPSIM_REGISTER(network_registry(),
-                {"fattree", "k-ary n-tree: levels of k^(levels-1) switches with 2k ports, k^levels nodes",
-                 with_link_params({integer_param("k", 4, "arity", 1, 1024), integer_param("levels", 3, "levels", 1, 16)}),
-                 [](Spec& spec) {
-                   const int k = static_cast<int>(spec.get_int("k")), levels = static_cast<int>(spec.get_int("levels"));
-                   return make_fattree(k, levels, read_link_params(spec, {}));
-                 }});
 MAPSIM_REGISTER(network_registry(),
                 {"tree2", "two-level tree of takizawa2008 (end-tier switches under one top switch)",
                  with_link_params({integer_param("switches", Tree2Params{}.switches, "end-tier switches", 1, 1 << 24),

@@ -95,6 +95,7 @@ RouteAnalysis analyse_routes(const Network& net, const Routing& routing) {
   const size_t fan = static_cast<size_t>(max_degree) * vcs;
   std::vector<bool> depends(static_cast<size_t>(net.num_channels()) * vcs * fan, false);
   std::vector<int> channels, vc;
+  result.channel_routes.assign(net.num_channels(), 0.0);
   double hop_sum = 0, core_sum = 0, pair_count = 0;
   // Destination outermost: table routings keep one block per destination, which stays in cache.
   for (int dst_node : destinations) {
@@ -126,6 +127,7 @@ RouteAnalysis analyse_routes(const Network& net, const Routing& routing) {
       }
       if (!walk_ok) continue;
       hop_sum += pairs * static_cast<double>(channels.size());
+      for (int c : channels) result.channel_routes[c] += pairs * static_cast<double>(stride);
       core_sum += pairs * core;
       pair_count += pairs;
       if (pairs > 0) result.max_route_hops = std::max(result.max_route_hops, static_cast<int>(channels.size()));
@@ -145,6 +147,11 @@ RouteAnalysis analyse_routes(const Network& net, const Routing& routing) {
   }
   result.dependencies = static_cast<long>(edges.size());
   result.deadlock_free = acyclic(net, vcs, edges, &result.cycle);
+  for (double routes : result.channel_routes) {
+    result.max_channel_routes = std::max(result.max_channel_routes, routes);
+    result.mean_channel_routes += routes / net.num_channels();
+    result.idle_channels += routes == 0;
+  }
   if (pair_count > 0) {
     double node_latency_sum = 0;
     for (const Node& n : net.nodes()) node_latency_sum += n.latency;
@@ -152,6 +159,10 @@ RouteAnalysis analyse_routes(const Network& net, const Routing& routing) {
     result.zero_load_latency = net.startup + 2 * node_latency_sum / net.num_nodes() + core_sum / pair_count;
   }
   return result;
+}
+
+bool routes_unbalanced(const RouteAnalysis& a) {
+  return a.max_channel_routes > 4 * a.mean_channel_routes || 4 * a.idle_channels > static_cast<int>(a.channel_routes.size());
 }
 
 }  // namespace mapsim

@@ -5,6 +5,7 @@
 // sample of source switches is analysed and `sampled` is set.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "topologies/routed_network.h"
 
@@ -20,12 +21,20 @@ struct RouteAnalysis {
   std::string first_violation;  // empty when legal
   bool deadlock_free = true;
   std::string cycle;            // one dependency cycle, when not deadlock free
+  // Route balance: node pairs routed over each directed switch-to-switch channel (the link loads of
+  // uniform all-to-all traffic), their maximum and mean over channels, and channels no route takes.
+  std::vector<double> channel_routes;
+  double max_channel_routes = 0, mean_channel_routes = 0;
+  int idle_channels = 0;
   long routes_checked = 0;
   long dependencies = 0;        // distinct edges of the channel dependency graph
   bool sampled = false;
 };
 
 RouteAnalysis analyse_routes(const Network& network, const Routing& routing);
+// True when a few links carry most routes: the busiest channel carries over 4x the mean, or over a
+// quarter of the channels carry nothing.
+bool routes_unbalanced(const RouteAnalysis& analysis);
 inline RouteAnalysis analyse_routes(const RoutedNetwork& routed) {
   return analyse_routes(routed.network(), routed.routing());
 }

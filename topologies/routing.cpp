@@ -14,6 +14,28 @@ void Routing::virtual_channels(const std::vector<int>& channels, std::vector<int
   vcs.assign(channels.size(), 0);
 }
 
+void Routing::next_hops(int, int, int, std::vector<Hop>&) const {
+  throw InternalError(name() + " routing has one path per pair: take route() whole");
+}
+
+void walk_route(const Network& network, const Routing& routing, int src_switch, int state, int dst_node,
+                const std::function<size_t(const std::vector<Routing::Hop>&, int)>& pick, std::vector<int>& channels) {
+  channels.clear();
+  std::vector<Routing::Hop> hops;
+  for (int sw = src_switch;;) {
+    routing.next_hops(sw, state, dst_node, hops);
+    if (hops.empty()) return;
+    if (static_cast<int>(channels.size()) > network.num_channels())
+      throw InternalError(routing.name() + " routing loops on its way to " + network.node(dst_node).name);
+    const Routing::Hop& hop = hops[pick(hops, static_cast<int>(channels.size()))];
+    channels.push_back(hop.channel);
+    state = hop.state;
+    sw = network.channel_target(hop.channel);
+  }
+}
+
+void Routing::start_states(int, int, uint64_t, std::vector<int>& states) const { states.assign(1, 0); }
+
 RoutingRegistry& routing_registry() {
   static RoutingRegistry registry("routing");
   return registry;

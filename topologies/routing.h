@@ -5,6 +5,7 @@
 // Each routing registers itself in routing_registry() from its own file, naming the network
 // families it is the natural ("default") routing of: updown, shortest, ecube, dmodk, suprenum.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -36,7 +37,35 @@ class Routing {
   // A cost model of its own for a message between two nodes (SUPRENUM's eq. 3), or none: the
   // mapping cost is then the zero-load latency.
   virtual std::optional<double> message_cost(int /*src_node*/, int /*dst_node*/) const { return std::nullopt; }
+
+  // ---- Path diversity, walked hop by hop by the simulation models (ECMP, spraying, adaptive
+  // routing) and by routings that decide at injection (Valiant, UGAL). A walk starts in one of
+  // start_states() at the source switch and takes one of next_hops() at each switch; every walk
+  // is legal under rule_violation() and uses the virtual channels virtual_channels() gives.
+  struct Hop {
+    int channel;
+    int state;  // route state after the hop
+  };
+  // True when routes are walked with next_hops(): several paths exist (minimal multipath tables,
+  // Valiant, UGAL). Otherwise models take route() whole.
+  virtual bool multipath() const { return false; }
+  // Legal next hops from `sw` in `state` toward dst_node, in a fixed order; empty at its switch.
+  virtual void next_hops(int sw, int state, int dst_node, std::vector<Hop>& hops) const;
+  // True when models must walk routes even without a path selection policy: the route is chosen
+  // per message (Valiant, UGAL); route() then gives a fixed representative for static analysis.
+  virtual bool decides_at_injection() const { return false; }
+  // Start states at the source switch; `random` draws Valiant intermediates. Default {0}.
+  virtual void start_states(int src_switch, int dst_node, uint64_t random, std::vector<int>& states) const;
+  // How a model picks among several start states: the first, by the queue at the source switch
+  // (UGAL-L) or by the queues along each path (UGAL-G).
+  enum class Injection { First, LocalQueue, GlobalQueue };
+  virtual Injection injection() const { return Injection::First; }
 };
+
+// Walks a multipath routing from src_switch in `state` to dst_node, taking at each switch the hop
+// that `pick(hops, hop_index)` returns the index of (0: the first hop each time).
+void walk_route(const Network& network, const Routing& routing, int src_switch, int state, int dst_node,
+                const std::function<size_t(const std::vector<Routing::Hop>&, int)>& pick, std::vector<int>& channels);
 
 struct RoutingComponent {
   std::vector<std::string> default_for;  // network families whose natural routing this is; "*": all others

@@ -73,6 +73,18 @@ void TableRouting::route(int src_switch, int dst_node, std::vector<int>& channel
   }
 }
 
+void TableRouting::next_hops(int sw, int state, int dst_node, std::vector<Hop>& hops) const {
+  hops.clear();
+  const int dst = network_.node(dst_node).switch_id;
+  const uint16_t here = dist_[index(dst, state, sw)];
+  if (here == 0 || here == kUnreached) return;
+  for (const Network::Port& port : network_.ports_of(sw)) {
+    const int c = network_.channel(port.link, sw);
+    const int next = transition(state, c);
+    if (next >= 0 && dist_[index(dst, next, port.neighbor)] + 1 == here) hops.push_back({c, next});
+  }
+}
+
 int TableRouting::hops(int src_switch, int dst_node) const {
   const uint16_t d = dist_[index(network_.node(dst_node).switch_id, 0, src_switch)];
   return d == kUnreached ? -1 : d;
@@ -88,19 +100,21 @@ std::string ShortestPathRouting::rule_violation(int src_switch, int dst_node,
   return {};
 }
 
-UpDownRouting::UpDownRouting(const Network& network) : TableRouting(network, 2) {
-  // Root: the switch whose BFS tree is lowest (smallest eccentricity), lowest id on ties.
-  const int S = network.num_switches();
-  int best_height = std::numeric_limits<int>::max();
-  root_ = 0;
-  for (int s = 0; s < S; ++s) {
+int min_height_root(const Network& network) {
+  int best_height = std::numeric_limits<int>::max(), root = 0;
+  for (int s = 0; s < network.num_switches(); ++s) {
     int height = 0;
     for (int d : bfs_distances(network, s)) height = std::max(height, d);
     if (height < best_height) {
       best_height = height;
-      root_ = s;
+      root = s;
     }
   }
+  return root;
+}
+
+UpDownRouting::UpDownRouting(const Network& network) : TableRouting(network, 2) {
+  root_ = min_height_root(network);
   level_ = bfs_distances(network, root_);
   build();
 }

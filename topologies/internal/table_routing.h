@@ -9,10 +9,16 @@
 
 namespace mapsim {
 
+// The switch whose BFS tree is lowest (smallest eccentricity), lowest id on ties: up*/down*'s root.
+int min_height_root(const Network& network);
+
 class TableRouting : public Routing {
  public:
   void route(int src_switch, int dst_node, std::vector<int>& channels) const override;
   int hops(int src_switch, int dst_node) const override;
+  // Every legal minimal route (the table keeps the lowest neighbour id's).
+  bool multipath() const override { return true; }
+  void next_hops(int sw, int state, int dst_node, std::vector<Hop>& hops) const override;
 
  protected:
   TableRouting(const Network& network, int states) : network_(network), states_(states) {}

@@ -1,0 +1,237 @@
+// Destination-based forwarding tables balanced over equal-cost ports, as InfiniBand subnet managers
+// build them (OpenSM's min-hop and up/down engines): every switch holds one output port per
+// destination node; among the ports that keep the route minimal (and legal), each destination takes
+// the port that carries the fewest routes so far. Routes depend on the destination node.
+//   minhop  minimal routes; not deadlock free in general (topo's analysis says so)
+//   updn    up*/down* over a ranking; fat-tree-like networks (node-less switches all at the same
+//           distance above every leaf) are ranked from all their top switches at once, others
+//           from the one switch of minimum height. A switch that can still reach the destination
+//           going down only always does, so that a route entering it on a down hop stays legal.
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <memory>
+
+#include "support/error.h"
+#include "topologies/internal/table_routing.h"
+
+namespace mapsim {
+namespace {
+
+constexpr uint16_t kFar = std::numeric_limits<uint16_t>::max();
+constexpr long kMaxEntries = 1L << 27;  // switch x destination entries (512 MiB of tables)
+
+// BFS distances from a set of switches.
+std::vector<int> distances_from(const Network& net, const std::vector<int>& sources) {
+  std::vector<int> dist(net.num_switches(), -1);
+  std::deque<int> queue;
+  for (int s : sources) {
+    dist[s] = 0;
+    queue.push_back(s);
+  }
+  while (!queue.empty()) {
+    const int u = queue.front();
+    queue.pop_front();
+    for (const Network::Port& p : net.ports_of(u))
+      if (dist[p.neighbor] < 0) {
+        dist[p.neighbor] = dist[u] + 1;
+        queue.push_back(p.neighbor);
+      }
+  }
+  return dist;
+}
+
+// Levels for up*/down*: from the top switches of a fat-tree-like network, else from one root.
+std::vector<int> updown_levels(const Network& net) {
+  std::vector<int> leaves;
+  for (int s = 0; s < net.num_switches(); ++s)
+    if (!net.nodes_of(s).empty()) leaves.push_back(s);
+  const std::vector<int> height = distances_from(net, leaves);
+  const int top = *std::max_element(height.begin(), height.end());
+  if (top > 0) {
+    std::vector<int> roots;
+    for (int s = 0; s < net.num_switches(); ++s)
+      if (height[s] == top) roots.push_back(s);
+    std::vector<int> level = distances_from(net, roots);
+    bool layered = true;
+    for (int s : leaves) layered = layered && level[s] == top;
+    if (layered) return level;
+  }
+  return distances_from(net, {min_height_root(net)});
+}
+
+class DestinationTableRouting : public Routing {
+ public:
+  // `levels` empty: minimal routing (min-hop); else up*/down* over these levels.
+  DestinationTableRouting(const Network& net, std::string name, std::vector<int> levels)
+      : net_(net), name_(std::move(name)), level_(std::move(levels)) {
+    const long S = net.num_switches(), N = net.num_nodes();
+    if (S * std::max(S, N) > kMaxEntries)
+      throw Error(name_ + " routing keeps a switch x destination table; " + std::to_string(S) + " switches and " +
+                  std::to_string(N) + " nodes exceed its limit of " + std::to_string(kMaxEntries) +
+                  " entries (use updown or shortest)");
+    dist_.assign(static_cast<size_t>(S) * S, kFar);
+    down_.assign(dist_.size(), false);
+    for (int dst = 0; dst < S; ++dst) build_distances(dst);
+    build_tables();
+  }
+
+  std::string name() const override { return name_; }
+  bool per_node() const override { return true; }
+  bool multipath() const override { return true; }
+
+  void route(int src_switch, int dst_node, std::vector<int>& channels) const override {
+    channels.clear();
+    const int dst = net_.node(dst_node).switch_id;
+    for (int sw = src_switch; sw != dst;) {
+      const int c = table_[static_cast<size_t>(dst_node) * net_.num_switches() + sw];
+      if (c < 0)
+        throw Error(name_ + ": no route from switch '" + net_.switch_at(sw).name + "' to " + net_.node(dst_node).name);
+      channels.push_back(c);
+      sw = net_.channel_target(c);
+    }
+  }
+
+  int hops(int src_switch, int dst_node) const override {
+    const uint16_t d = distance(net_.node(dst_node).switch_id, src_switch);
+    return d == kFar ? -1 : d;
+  }
+
+  void next_hops(int sw, int, int dst_node, std::vector<Hop>& hops) const override {
+    hops.clear();
+    const int dst = net_.node(dst_node).switch_id;
+    for (const Network::Port& p : net_.ports_of(sw)) {
+      const int c = net_.channel(p.link, sw);
+      if (is_candidate(dst, sw, c)) hops.push_back({c, 0});
+    }
+  }
+
+  std::string rule_violation(int src_switch, int dst_node, const std::vector<int>& channels) const override {
+    if (level_.empty()) {
+      const int expected = bfs_distances(net_, src_switch)[net_.node(dst_node).switch_id];
+      if (static_cast<int>(channels.size()) != expected)
+        return "route has " + std::to_string(channels.size()) + " hops, the shortest path " + std::to_string(expected);
+      return {};
+    }
+    bool went_down = false;
+    for (size_t i = 0; i < channels.size(); ++i) {
+      if (!is_up(channels[i])) went_down = true;
+      else if (went_down) return "hop " + std::to_string(i) + " goes up after a down hop";
+    }
+    return {};
+  }
+
+  int root_switch() const override {
+    if (level_.empty()) return -1;
+    return static_cast<int>(std::find(level_.begin(), level_.end(), 0) - level_.begin());
+  }
+
+ private:
+  size_t at(int dst, int sw) const { return static_cast<size_t>(dst) * net_.num_switches() + sw; }
+  uint16_t distance(int dst, int sw) const { return dist_[at(dst, sw)]; }
+
+  bool is_up(int channel) const {
+    const int from = net_.channel_source(channel), to = net_.channel_target(channel);
+    return level_[to] < level_[from] || (level_[to] == level_[from] && to < from);
+  }
+
+  // A hop from sw over c keeps the route minimal (min-hop) or on its down-first minimal route (updn).
+  bool is_candidate(int dst, int sw, int c) const {
+    const uint16_t here = distance(dst, sw);
+    if (here == 0 || here == kFar) return false;
+    const int next = net_.channel_target(c);
+    if (distance(dst, next) + 1 != here) return false;
+    if (level_.empty()) return true;
+    return down_[at(dst, sw)] ? !is_up(c) && down_[at(dst, next)] : is_up(c);
+  }
+
+  void build_distances(int dst) {
+    const int S = net_.num_switches();
+    std::deque<int> queue{dst};
+    dist_[at(dst, dst)] = 0;
+    down_[at(dst, dst)] = true;
+    // Min-hop: plain BFS. Up/down: first the switches that reach dst going down only...
+    while (!queue.empty()) {
+      const int u = queue.front();
+      queue.pop_front();
+      for (const Network::Port& p : net_.ports_of(u)) {
+        const int v = p.neighbor;
+        if (dist_[at(dst, v)] != kFar) continue;
+        if (!level_.empty() && is_up(net_.channel(p.link, v))) continue;  // v -> u must be a down hop
+        dist_[at(dst, v)] = dist_[at(dst, u)] + 1;
+        down_[at(dst, v)] = !level_.empty();
+        queue.push_back(v);
+      }
+    }
+    if (level_.empty()) return;
+    // ...then the others, one up hop to the nearest of their up neighbours: in increasing (level,
+    // id) order every up neighbour is settled first.
+    std::vector<int> order(S);
+    for (int s = 0; s < S; ++s) order[s] = s;
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return std::pair(level_[a], a) < std::pair(level_[b], b); });
+    for (int v : order) {
+      if (down_[at(dst, v)]) continue;
+      for (const Network::Port& p : net_.ports_of(v)) {
+        const int c = net_.channel(p.link, v);
+        const uint16_t d = distance(dst, p.neighbor);
+        if (is_up(c) && d != kFar && d + 1 < dist_[at(dst, v)]) dist_[at(dst, v)] = d + 1;
+      }
+    }
+  }
+
+  // Per destination node in id order, switches farthest from it first: each takes the candidate port
+  // that carries the fewest routes so far and adds to it the routes that pass through the switch
+  // (its own nodes' and those its neighbours sent it), so that a destination's routes spread out.
+  void build_tables() {
+    const int S = net_.num_switches(), N = net_.num_nodes();
+    table_.assign(static_cast<size_t>(N) * S, -1);
+    std::vector<double> used(net_.num_channels(), 0), through(S);
+    std::vector<int> order(S);
+    std::vector<Hop> hops;
+    for (int d = 0; d < N; ++d) {
+      const int dst = net_.node(d).switch_id;
+      for (int s = 0; s < S; ++s) {
+        order[s] = s;
+        through[s] = static_cast<double>(net_.nodes_of(s).size());
+        if (distance(dst, s) == kFar && through[s] > 0)
+          throw Error(name_ + ": switch '" + net_.switch_at(s).name + "' has no legal route to switch '" +
+                      net_.switch_at(dst).name + "'");
+      }
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return distance(dst, a) > distance(dst, b); });
+      for (int sw : order) {
+        if (sw == dst || distance(dst, sw) == kFar) continue;
+        next_hops(sw, 0, d, hops);
+        const Hop* best = &hops.front();
+        for (const Hop& h : hops)
+          if (used[h.channel] < used[best->channel]) best = &h;
+        used[best->channel] += through[sw];
+        through[net_.channel_target(best->channel)] += through[sw];
+        table_[static_cast<size_t>(d) * S + sw] = best->channel;
+      }
+    }
+  }
+
+  const Network& net_;
+  std::string name_;
+  std::vector<int> level_;
+  std::vector<uint16_t> dist_;  // [dst switch][switch]: hops of the table route
+  std::vector<bool> down_;      // [dst switch][switch]: reaches dst going down only (updn)
+  std::vector<int32_t> table_;  // [dst node][switch]: output channel, -1 at dst's switch
+};
+
+}  // namespace
+
+MAPSIM_REGISTER(routing_registry(),
+                {"updn", "up*/down* forwarding tables per destination, balanced over equal-cost ports (OpenSM updn)", {},
+                 {{"irregular", "file", "ibnet", "xgft"},
+                  [](const Network& net, Spec&) {
+                    return std::make_unique<DestinationTableRouting>(net, "updn", updown_levels(net));
+                  }}});
+MAPSIM_REGISTER(routing_registry(),
+                {"minhop", "minimal forwarding tables per destination, balanced over equal-cost ports (OpenSM minhop)", {},
+                 {{}, [](const Network& net, Spec&) {
+                    return std::make_unique<DestinationTableRouting>(net, "minhop", std::vector<int>{});
+                  }}});
+
+}  // namespace mapsim
