@@ -24,7 +24,7 @@ std::string model_list() {
 
 struct SimulateOptions {
   std::string topology, routing, process, workload, trace, mapper, placement, allocation, slots, seed;
-  std::string model, eager, mtu, intra_node, flops, sharing, flow_solver, ocs;
+  std::string model, eager, mtu, intra_node, flops, sharing, flow_solver, path_selection, ocs;
   std::string output, write_trace;
   bool messages = false, json = false;
 };
@@ -51,6 +51,7 @@ Scenario simulate_scenario(const SimulateOptions& o) {
                                       {"model.flops", "--flops", o.flops},
                                       {"model.sharing", "--sharing", o.sharing},
                                       {"model.flow_solver", "--flow-solver", o.flow_solver},
+                                      {"model.path_selection", "--path-selection", o.path_selection},
                                       {"ocs", "--ocs", o.ocs}}));
   scenario.sim.record_messages = o.messages;
   return scenario;
@@ -118,6 +119,9 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option(
       "--flow-solver", o->flow_solver,
       "Flow model solver: mapsim (default, incremental max-min) or simgrid (SimGrid's CM02, the slower reference)");
+  cmd->add_option("--path-selection", o->path_selection,
+                  "Paths over a multipath routing: deterministic (default, its tables), ecmp (per flow hash), "
+                  "spray (per packet, random) or adaptive (per packet, least queued port; port models)");
   cmd->add_option("--ocs", o->ocs,
                   "Optical circuits beside the EPS: ocs:pathways=N,policy=sp|cp,nodes=all|F|list:FILE,"
                   "bandwidth=32Gbps,latency=80ns,setup=10ms,threshold=B,circuits=N,setup_wait=0|1");

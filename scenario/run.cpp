@@ -111,6 +111,7 @@ const ReplicateParts& RunPipeline::replicate(int r) {
   parts_.trace = &trace_;
   at_key(s, "allocation", [&] { parts_.problem = make_problem(*routed_, graph_, s.allocation, s.slots, parts_.seed); });
   parts_.sim = s.sim;
+  parts_.sim.seed = parts_.seed;
   if (!s.ocs.empty()) at_key(s, "ocs", [&] { parts_.sim.ocs = parse_ocs(s.ocs, routed_->network()); });
   return parts_;
 }

@@ -53,7 +53,8 @@ const std::vector<std::string> kTopKeys = {"name",       "network", "routing", "
 const std::vector<std::string> kWorkloadKeys = {"process", "pattern", "trace"};
 const std::vector<std::string> kModelKeys = {"name",     "t_s",          "t_p", "t_r", "link_bandwidth",
                                              "node_bandwidth", "node_latency", "intra_node_bandwidth",
-                                             "mtu",      "eager_threshold", "flops", "sharing", "flow_solver"};
+                                             "mtu",      "eager_threshold", "flops", "sharing", "flow_solver",
+                                             "path_selection"};
 
 std::string spec_text(const YamlReader& reader, const YAML::Node& node, const SpecField& field, const std::string& what,
                       const std::string& implied_name = "") {
@@ -231,6 +232,13 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
         s.sim.flow_solver = parse_flow_solver(reader.scalar(node["flow_solver"], "model.flow_solver"));
       } catch (const Error& e) {
         reader.fail(node["flow_solver"], std::string("model.flow_solver: ") + e.what());
+      }
+    }
+    if (node["path_selection"]) {
+      try {
+        s.sim.path_selection = parse_path_selection(reader.scalar(node["path_selection"], "model.path_selection"));
+      } catch (const Error& e) {
+        reader.fail(node["path_selection"], std::string("model.path_selection: ") + e.what());
       }
     }
   }

@@ -5,9 +5,12 @@
 // Port ids: the electrical ports of PortLayout, then optical circuit k at 2N + C + 2k (from its node
 // a to b) and 2N + C + 2k + 1 (b to a). Circuit ports stay busy until
 // the circuits' set-up delay has passed: packets that need them wait in their queues.
+// Walked legs (spraying, adaptive routing, UGAL) choose each packet's next port when it reaches a
+// switch, from the ports' backlogs at that moment (sim/internal/path_choice.h).
 #include <cmath>
 #include <deque>
 
+#include "sim/internal/path_choice.h"
 #include "sim/transport.h"
 
 namespace mapsim::sim {
@@ -18,7 +21,8 @@ class PortTransport : public Transport, public CircuitPorts {
   // `mtu` INFINITY: whole messages (store-and-forward); else packets of that size.
   PortTransport(const RoutedNetwork& routed, const SimOptions& options, double mtu, const std::vector<Circuit>& circuits,
                 std::vector<Message>& messages, Delivered delivered)
-      : routed_(routed), circuits_(circuits), messages_(messages), delivered_(std::move(delivered)), mtu_(mtu) {
+      : routed_(routed), circuits_(circuits), messages_(messages), delivered_(std::move(delivered)), mtu_(mtu),
+        chooser_(routed, options.path_selection, options.seed ^ 0x5851F42D4C957F2Dull) {
     use_event_queue_only();
     const Network& net = routed.network();
     circuit_base_ = layout_.size();
@@ -63,6 +67,8 @@ class PortTransport : public Transport, public CircuitPorts {
   void start(int id, Message& m, const std::vector<Leg>& path, double) override {
     const Network& net = routed_.network();
     m.route.clear();
+    if (path.size() == 1 && path.front().walked) walked_.resize(messages_.size());
+    if (walked_.size() > static_cast<size_t>(id)) walked_[id] = path.size() == 1 && path.front().walked;
     for (const Leg& leg : path) {
       if (leg.circuit >= 0) m.route.push_back(circuit_base_ + 2 * leg.circuit + (circuits_[leg.circuit].a == leg.from ? 0 : 1));
       else layout_.append(leg.from, leg.channels, leg.to, m.route);
@@ -74,22 +80,29 @@ class PortTransport : public Transport, public CircuitPorts {
       const double bytes = messages_[id].wire;
       for (long p = 0; p < packets; ++p) {
         const double size = std::isfinite(mtu_) ? std::min(mtu_, bytes - p * mtu_) : bytes;
-        enqueue(Packet{id, 0, size});
+        enqueue(Packet{id, 0, size, messages_[id].route.front()});
       }
     });
   }
 
   long events() const override { return events_; }
+  const std::vector<PortLoad>* walked_channel_loads() const override {
+    return walked_loads_.empty() ? nullptr : &walked_loads_;
+  }
 
  private:
   struct Packet {
     int message;
-    int hop;  // index into the message's route
+    int hop;  // index into the message's route (walked: hops taken)
     double bytes;
+    int port;           // the port it waits for or crosses
+    int sw = -1;        // walked: the switch the port leads to (-1: the destination node)
+    int state = 0;      // walked: route state there
   };
   struct Port {
     double bandwidth = 1, delay = 0;  // delay: propagation plus the next switch's router delay
     bool busy = false;
+    double backlog = 0;  // bytes queued or being sent
     std::deque<Packet> queue;
   };
 
@@ -99,7 +112,8 @@ class PortTransport : public Transport, public CircuitPorts {
   }
 
   void enqueue(const Packet& packet) {
-    Port& port = ports_[messages_[packet.message].route[packet.hop]];
+    Port& port = ports_[packet.port];
+    port.backlog += packet.bytes;
     if (port.busy) {
       port.queue.push_back(packet);
       return;
@@ -113,6 +127,7 @@ class PortTransport : public Transport, public CircuitPorts {
     at(now() + packet.bytes / port.bandwidth, [this, port_id, packet] {
       ++events_;
       Port& p = ports_[port_id];
+      p.backlog -= packet.bytes;
       release(p);
       arrive(packet, now() + p.delay);
     });
@@ -127,18 +142,47 @@ class PortTransport : public Transport, public CircuitPorts {
     transmit(port, next);
   }
 
+  bool walked(int message) const { return static_cast<size_t>(message) < walked_.size() && walked_[message]; }
+
+  // Walked packets: the next port at the switch the packet has reached, -1 at its destination node.
+  int walk(Packet& packet) {
+    const Message& m = messages_[packet.message];
+    const Network& net = routed_.network();
+    if (!layout_.is_channel(packet.port) && packet.port >= layout_.ejection(0)) return -1;
+    auto backlog = [this](int channel) { return ports_[layout_.channel(channel)].backlog; };
+    int sw = packet.sw;
+    if (packet.hop == 0) {  // left the source node: the routing may decide here (UGAL)
+      sw = net.node(m.src_node).switch_id;
+      packet.state = chooser_.start_state(sw, m.dst_node, packet.bytes, backlog);
+    }
+    if (sw == net.node(m.dst_node).switch_id) return layout_.ejection(m.dst_node);
+    const Routing::Hop hop = chooser_.next_hop(sw, packet.state, m.dst_node, backlog);
+    packet.sw = net.channel_target(hop.channel);
+    packet.state = hop.state;
+    if (walked_loads_.empty()) walked_loads_.resize(net.num_channels());
+    PortLoad& load = walked_loads_[hop.channel];
+    load.bytes += packet.bytes;
+    load.messages += packet.bytes / m.wire;
+    load.busy += packet.bytes / net.link(hop.channel / 2).bandwidth;
+    return layout_.channel(hop.channel);
+  }
+
   void arrive(Packet packet, double date) {
-    Message& m = messages_[packet.message];
-    const bool last_hop = packet.hop + 1 == static_cast<int>(m.route.size());
-    auto next = [this, packet, last_hop] {
-      if (!last_hop) {
-        enqueue(Packet{packet.message, packet.hop + 1, packet.bytes});
+    auto next = [this, packet]() mutable {
+      const int port = walked(packet.message) ? walk(packet)
+                       : packet.hop + 1 < static_cast<int>(messages_[packet.message].route.size())
+                           ? messages_[packet.message].route[packet.hop + 1]
+                           : -1;
+      if (port >= 0) {
+        packet.port = port;
+        ++packet.hop;
+        enqueue(packet);
         return;
       }
       if (--messages_[packet.message].pending_packets == 0) delivered_(packet.message);
     };
     if (date > now()) {
-      at(date, [this, next] {
+      at(date, [this, next]() mutable {
         ++events_;
         next();
       });
@@ -155,6 +199,9 @@ class PortTransport : public Transport, public CircuitPorts {
   std::vector<Message>& messages_;
   Delivered delivered_;
   double mtu_;
+  PathChooser chooser_;
+  std::vector<bool> walked_;            // per message, once any leg is walked
+  std::vector<PortLoad> walked_loads_;  // per channel, walked packets only
   std::vector<Port> ports_;
   long events_ = 0;
 };
@@ -167,7 +214,8 @@ MAPSIM_REGISTER(model_registry(),
                   [](const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>& circuits,
                      std::vector<Message>& messages, Transport::Delivered delivered) -> std::unique_ptr<Transport> {
                     return std::make_unique<PortTransport>(routed, options, INFINITY, circuits, messages, std::move(delivered));
-                  }},
+                  },
+                  true},
                  "", {"saf"}});
 MAPSIM_REGISTER(model_registry(),
                 {"packet", "store-and-forward of MTU-sized packets, pipelined across hops",
@@ -176,6 +224,7 @@ MAPSIM_REGISTER(model_registry(),
                   [](const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>& circuits,
                      std::vector<Message>& messages, Transport::Delivered delivered) -> std::unique_ptr<Transport> {
                     return std::make_unique<PortTransport>(routed, options, options.mtu, circuits, messages, std::move(delivered));
-                  }}});
+                  },
+                  true}});
 
 }  // namespace mapsim::sim

@@ -66,15 +66,29 @@ int take_first(std::unordered_map<uint64_t, std::deque<int>>& queues, uint64_t k
 }  // namespace
 
 Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, const SimOptions& options)
-    : routed_(routed), placement_(placement), trace_(trace), options_(options), ranks_(trace.num_ranks()) {
+    : routed_(routed),
+      placement_(placement),
+      trace_(trace),
+      options_(options),
+      ranks_(trace.num_ranks()),
+      paths_(routed, options.path_selection, options.seed) {
   const Network& net = routed.network();
+  const auto& model = model_registry().at(options.model);
+  if (paths_.per_packet()) {
+    const std::string what = routed.routing().injection() != Routing::Injection::First
+                                 ? routed.routing().name() + " routing"
+                                 : "path selection " + path_selection_name(options.path_selection);
+    if (!model.factory.walks_packets)
+      throw Error(what + " chooses paths per packet from queue state: use the store-and-forward or packet model, not " +
+                  model.name);
+    if (options.ocs) throw Error(what + " is not available on a hybrid network with optical circuits");
+  }
   auto on_delivered = [this](int id) { delivered(id); };
   static const std::vector<Circuit> kNoCircuits;
   if (options.ocs) {
     circuits_ = make_circuit_planner(routed, placement, trace, *options.ocs);
     stats_.circuit_bandwidth = options.ocs->bandwidth;
   }
-  const auto& model = model_registry().at(options.model);
   transport_ = model.factory.make(routed, options, circuits_ ? circuits_->circuits() : kNoCircuits, messages_, on_delivered);
   if (circuits_) circuits_->attach(transport_->circuit_ports());
   stats_.model = model.name;
@@ -288,13 +302,17 @@ void Replay::match(int id, int recv) {
   transport_->start(id, m, path_, latency);
 }
 
-void Replay::add_eps_leg(int from, int to, double wire) {
+void Replay::add_eps_leg(const Message& m, int from, int to) {
+  const double wire = m.wire;
   const Network& net = routed_.network();
-  path_.push_back(Leg{from, to, {}, -1});
-  routed_.route(from, to, path_.back().channels);
+  const bool walked = paths_.per_packet();
+  path_.push_back(Leg{from, to, {}, -1, walked});
+  if (walked) routed_.route(from, to, path_.back().channels);  // its zero-load latency; loads come from the transport
+  else paths_.whole_path(from, to, m.tag, path_.back().channels);
   add_load(stats_.node_out[from], wire, net.node(from).bandwidth);
   add_load(stats_.node_in[to], wire, net.node(to).bandwidth);
   stats_.switch_bytes[net.node(from).switch_id] += wire;
+  if (walked) return;
   for (int c : path_.back().channels) {
     add_load(stats_.channels[c], wire, net.link(c / 2).bandwidth);
     stats_.switch_bytes[net.channel_target(c)] += wire;
@@ -312,7 +330,7 @@ double Replay::plan_path(Message& m) {
     if (!options_.ocs->wait_for_setup && ready > now()) hops.clear();  // not set up yet: EPS
   }
   if (hops.empty()) {
-    add_eps_leg(m.src_node, m.dst_node, m.wire);
+    add_eps_leg(m, m.src_node, m.dst_node);
   } else {
     // EPS to the relay node of each circuit, the circuit, and on from its far end (EO-OE forwarding).
     ++stats_.optical_messages;
@@ -322,12 +340,12 @@ double Replay::plan_path(Message& m) {
     for (int k : hops) {
       const Circuit& c = circuits_->circuits()[k];
       const int near = net.node(c.a).switch_id == net.node(at).switch_id ? c.a : c.b, far = near == c.a ? c.b : c.a;
-      if (at != near) add_eps_leg(at, near, m.wire);
+      if (at != near) add_eps_leg(m, at, near);
       path_.push_back(Leg{near, far, {}, k});
       add_load(stats_.circuit_loads[k], m.wire, options_.ocs->bandwidth);
       at = far;
     }
-    if (at != m.dst_node) add_eps_leg(at, m.dst_node, m.wire);
+    if (at != m.dst_node) add_eps_leg(m, at, m.dst_node);
   }
   // Zero-load latency: t_s once, then every leg's links and switches.
   double latency = net.startup;
@@ -381,6 +399,16 @@ std::string Replay::describe_blocked(int r) const {
 
 SimResult Replay::result(double wall_seconds) const {
   SimResult out = stats_;
+  if (const std::vector<PortLoad>* walked = transport_->walked_channel_loads()) {
+    const Network& net = routed_.network();
+    for (size_t c = 0; c < walked->size(); ++c) {
+      PortLoad& load = out.channels[c];
+      load.bytes += (*walked)[c].bytes;
+      load.messages += (*walked)[c].messages;
+      load.busy += (*walked)[c].busy;
+      out.switch_bytes[net.channel_target(static_cast<int>(c))] += (*walked)[c].bytes;
+    }
+  }
   auto copy = latencies_, neighbour = neighbour_latencies_, distant = distant_latencies_;
   out.latency = summarise(copy);
   out.neighbour_latency = summarise(neighbour);

@@ -51,6 +51,22 @@ FlowSolver parse_flow_solver(const std::string& name) {
   throw Error("unknown flow solver '" + name + "': expected mapsim or simgrid");
 }
 
+PathSelection parse_path_selection(const std::string& name) {
+  for (PathSelection s : {PathSelection::Deterministic, PathSelection::Ecmp, PathSelection::Spray, PathSelection::Adaptive})
+    if (name == path_selection_name(s)) return s;
+  throw Error("unknown path selection '" + name + "': expected deterministic, ecmp, spray or adaptive");
+}
+
+std::string path_selection_name(PathSelection selection) {
+  switch (selection) {
+    case PathSelection::Deterministic: return "deterministic";
+    case PathSelection::Ecmp: return "ecmp";
+    case PathSelection::Spray: return "spray";
+    case PathSelection::Adaptive: return "adaptive";
+  }
+  return "";
+}
+
 namespace sim {
 
 ModelRegistry& model_registry() {

@@ -34,6 +34,13 @@ std::vector<Param> model_params(const std::string& name);
 enum class FlowSolver { Mapsim, SimGrid };
 FlowSolver parse_flow_solver(const std::string& name);  // mapsim | simgrid
 
+// How a model picks among a multipath routing's paths: deterministic (the routing's table route),
+// ecmp (per flow: a hash of source, destination and tag), spray (per packet, at random) or adaptive
+// (per packet and hop, the least backlogged port). spray and adaptive need a port model.
+enum class PathSelection { Deterministic, Ecmp, Spray, Adaptive };
+PathSelection parse_path_selection(const std::string& name);
+std::string path_selection_name(PathSelection selection);
+
 struct SimOptions {
   std::string model = "flow";           // a registered model
   double eager_threshold = 65536;      // bytes; SMPI's smpi/send-is-detached-thresh
@@ -44,6 +51,8 @@ struct SimOptions {
   bool smpi_sharing = false;           // flow: share bandwidth weighted by route latency, as SMPI
   FlowSolver flow_solver = FlowSolver::Mapsim;
   bool record_messages = false;        // keep one MessageRecord per message
+  PathSelection path_selection = PathSelection::Deterministic;
+  uint64_t seed = 1;                   // random path choices (Valiant groups, spraying, adaptive ties)
   std::optional<OcsConfig> ocs;        // a hybrid network: optical circuits beside the EPS (port models only)
   std::map<std::string, std::string> model_options;  // keys the model declares beyond these (scenario model: map)
 };

@@ -39,6 +39,7 @@ struct Leg {
   int from = 0, to = 0;        // nodes
   std::vector<int> channels;   // EPS switch channels (empty: both nodes on one switch)
   int circuit = -1;            // >= 0: the optical circuit from `from` to `to` instead
+  bool walked = false;         // the transport chooses each packet's path (channels: the routing's representative)
 };
 
 // Optical circuits as a transport carries them: circuit k's two ports, usable from `ready`; whether
@@ -61,6 +62,8 @@ class Transport {
   virtual long events() const = 0;
   // The optical ports of a model that carries circuits (ModelComponent::carries_circuits), else null.
   virtual CircuitPorts* circuit_ports() { return nullptr; }
+  // Loads of the switch channels that walked legs' packets crossed (ModelComponent::walks_packets).
+  virtual const std::vector<PortLoad>* walked_channel_loads() const { return nullptr; }
 };
 
 // A simulation model: the transport it builds, registered in model_registry() from its own file.
@@ -69,6 +72,7 @@ struct ModelComponent {
   std::function<std::unique_ptr<Transport>(const RoutedNetwork&, const SimOptions&, const std::vector<Circuit>& circuits,
                                            std::vector<Message>& messages, Transport::Delivered)>
       make;
+  bool walks_packets = false;  // chooses paths per packet from its queues (spray, adaptive, UGAL)
 };
 using ModelRegistry = Registry<ModelComponent>;
 ModelRegistry& model_registry();

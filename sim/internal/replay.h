@@ -13,6 +13,7 @@
 #include "sim/internal/ops.h"
 #include "sim/simulate.h"
 #include "sim/internal/circuit_planner.h"
+#include "sim/internal/path_choice.h"
 #include "sim/transport.h"
 
 namespace mapsim::sim {
@@ -50,7 +51,7 @@ class Replay {
   void match(int message, int recv_request);
   // The legs of message m: one EPS route, or EPS legs and circuits when it may take the OCS.
   double plan_path(Message& m);
-  void add_eps_leg(int from, int to, double wire);
+  void add_eps_leg(const Message& m, int from, int to);
   void delivered(int message);
   void complete(int request);
   int new_request(const Request& r);
@@ -78,6 +79,7 @@ class Replay {
   std::vector<double> latencies_, neighbour_latencies_, distant_latencies_;
   double zero_load_sum_ = 0;
   std::vector<Leg> path_;
+  PathChooser paths_;
   std::unique_ptr<CircuitPlanner> circuits_;  // hybrid networks only
 };
 

@@ -1,0 +1,44 @@
+// Internal to sim/: choosing paths over a multipath routing (SimOptions::path_selection and the
+// routings that decide at injection). Whole paths are chosen when a message starts
+// (deterministic, ECMP by a hash of source, destination and flow, Valiant's random group);
+// spraying, adaptive routing and UGAL choose per packet, hop by hop, from the transport's queues.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "sim/simulate.h"
+#include "support/random.h"
+#include "topologies/routed_network.h"
+
+namespace mapsim::sim {
+
+class PathChooser {
+ public:
+  // Bytes waiting at or being sent by a switch channel's output port.
+  using Backlog = std::function<double(int channel)>;
+
+  PathChooser(const RoutedNetwork& routed, PathSelection selection, uint64_t seed);
+  // True when the transport must walk every packet itself (spray, adaptive, UGAL).
+  bool per_packet() const { return per_packet_; }
+  // The switch channels from node `from` to node `to` for flow `flow` (the message tag).
+  void whole_path(int from, int to, int flow, std::vector<int>& channels);
+  // Per packet: the start state at the source switch (UGAL weighs its candidates by `backlog`).
+  int start_state(int src_switch, int dst_node, double bytes, const Backlog& backlog);
+  // Per packet: the next hop from `sw` (spray: at random; adaptive: the least backlog, ties at random).
+  Routing::Hop next_hop(int sw, int state, int dst_node, const Backlog& backlog);
+
+ private:
+  double path_cost(int src_switch, int state, int dst_node, double bytes, const Backlog& backlog);
+
+  const RoutedNetwork& routed_;
+  const Routing& routing_;
+  PathSelection selection_;
+  bool walks_;       // whole paths need a walk (several paths, or a decision at injection)
+  bool per_packet_;
+  Rng rng_;
+  std::vector<Routing::Hop> hops_;
+  std::vector<int> states_, ties_, scratch_;
+};
+
+}  // namespace mapsim::sim

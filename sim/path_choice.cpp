@@ -1,0 +1,73 @@
+#include "sim/internal/path_choice.h"
+
+#include "support/error.h"
+
+namespace mapsim::sim {
+
+PathChooser::PathChooser(const RoutedNetwork& routed, PathSelection selection, uint64_t seed)
+    : routed_(routed), routing_(routed.routing()), selection_(selection), rng_(seed) {
+  const bool multipath = routing_.multipath();
+  walks_ = routing_.decides_at_injection() || (multipath && selection != PathSelection::Deterministic);
+  per_packet_ = routing_.injection() != Routing::Injection::First ||
+                (multipath && (selection == PathSelection::Spray || selection == PathSelection::Adaptive));
+}
+
+void PathChooser::whole_path(int from, int to, int flow, std::vector<int>& channels) {
+  if (!walks_) return routed_.route(from, to, channels);
+  const Network& net = routed_.network();
+  const int src = net.node(from).switch_id;
+  routing_.start_states(src, to, rng_.below(UINT64_MAX), states_);
+  // ECMP: every switch hashes (source, destination, flow) with its own id, as a fabric's switches do.
+  const uint64_t key = (static_cast<uint64_t>(from) * 0x9E3779B97F4A7C15ull) ^
+                       (static_cast<uint64_t>(to) * 0xC2B2AE3D27D4EB4Full) ^ static_cast<uint64_t>(flow) * 0x165667B19E3779F9ull;
+  walk_route(net, routing_, src, states_.front(), to,
+             [&](const std::vector<Routing::Hop>& hops, int hop) -> size_t {
+               if (selection_ != PathSelection::Ecmp || hops.size() == 1) return 0;
+               uint64_t h = key ^ (static_cast<uint64_t>(hop + 1) * 0xFF51AFD7ED558CCDull);
+               h ^= h >> 33;
+               h *= 0xC4CEB9FE1A85EC53ull;
+               h ^= h >> 29;
+               return static_cast<size_t>(h % hops.size());
+             },
+             channels);
+}
+
+double PathChooser::path_cost(int src_switch, int state, int dst_node, double bytes, const Backlog& backlog) {
+  walk_route(routed_.network(), routing_, src_switch, state, dst_node,
+             [](const std::vector<Routing::Hop>&, int) { return size_t{0}; }, scratch_);
+  if (scratch_.empty()) return 0;
+  const double hops = static_cast<double>(scratch_.size());
+  if (routing_.injection() == Routing::Injection::LocalQueue) return (backlog(scratch_.front()) + bytes) * hops;
+  double queued = 0;
+  for (int c : scratch_) queued += backlog(c);
+  return queued + bytes * hops;
+}
+
+int PathChooser::start_state(int src_switch, int dst_node, double bytes, const Backlog& backlog) {
+  routing_.start_states(src_switch, dst_node, rng_.below(UINT64_MAX), states_);
+  if (states_.size() == 1 || routing_.injection() == Routing::Injection::First) return states_.front();
+  int best = states_.front();
+  double best_cost = path_cost(src_switch, best, dst_node, bytes, backlog);
+  for (size_t i = 1; i < states_.size(); ++i) {
+    const double cost = path_cost(src_switch, states_[i], dst_node, bytes, backlog);
+    if (cost < best_cost) best_cost = cost, best = states_[i];  // ties keep the minimal path
+  }
+  return best;
+}
+
+Routing::Hop PathChooser::next_hop(int sw, int state, int dst_node, const Backlog& backlog) {
+  routing_.next_hops(sw, state, dst_node, hops_);
+  if (hops_.empty()) throw InternalError(routing_.name() + " routing offers no hop toward " + routed_.network().node(dst_node).name);
+  if (hops_.size() == 1 || selection_ == PathSelection::Deterministic || selection_ == PathSelection::Ecmp) return hops_.front();
+  if (selection_ == PathSelection::Spray) return hops_[rng_.below(hops_.size())];
+  double least = backlog(hops_.front().channel);
+  ties_.assign(1, 0);
+  for (size_t i = 1; i < hops_.size(); ++i) {
+    const double b = backlog(hops_[i].channel);
+    if (b < least) least = b, ties_.assign(1, static_cast<int>(i));
+    else if (b == least) ties_.push_back(static_cast<int>(i));
+  }
+  return hops_[ties_[ties_.size() == 1 ? 0 : rng_.below(ties_.size())]];
+}
+
+}  // namespace mapsim::sim

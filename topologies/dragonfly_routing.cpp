@@ -1,0 +1,145 @@
+// Dragonfly routings (Kim et al. 2008). A minimal route is at most local, global, local. Valiant
+// first goes minimally to a random intermediate group, then minimally on. UGAL picks, per message
+// at the source, the minimal path or a Valiant one: UGAL-L by the queue at the source router times
+// the path's hops, UGAL-G by the queues along both paths. Virtual channel = global hops taken so
+// far, which makes every route's channel dependencies acyclic. A walk's state is 0 on the way to
+// the destination, 1 + G on the way to intermediate group G.
+#include <algorithm>
+#include <memory>
+
+#include "support/error.h"
+#include "topologies/routing.h"
+
+namespace mapsim {
+namespace {
+
+class DragonflyRouting : public Routing {
+ public:
+  enum class Kind { Minimal, Valiant, UgalLocal, UgalGlobal };
+
+  DragonflyRouting(const Network& net, Kind kind) : net_(net), kind_(kind) {
+    if (net.shape.family != "dragonfly" || net.shape.dims.size() != 4)
+      throw NotApplicable(name() + " routing needs a dragonfly network, not a " + net.shape.family + " network");
+    a_ = net.shape.dims[0];
+    g_ = net.shape.dims[3];
+    gateways_.resize(static_cast<size_t>(g_) * g_);
+    for (int c = 0; c < net.num_channels(); ++c) {
+      const int from = group(net.channel_source(c)), to = group(net.channel_target(c));
+      if (from != to) gateways_[static_cast<size_t>(from) * g_ + to].push_back(c);
+    }
+    if ((kind == Kind::Valiant || kind == Kind::UgalLocal || kind == Kind::UgalGlobal) && g_ < 3)
+      throw Error(name() + " routing needs at least 3 groups (an intermediate group), the network has " + std::to_string(g_));
+  }
+
+  std::string name() const override {
+    switch (kind_) {
+      case Kind::Minimal: return "minimal";
+      case Kind::Valiant: return "valiant";
+      case Kind::UgalLocal: return "ugal-l";
+      case Kind::UgalGlobal: return "ugal-g";
+    }
+    return "";
+  }
+  bool multipath() const override { return true; }
+  bool decides_at_injection() const override { return kind_ != Kind::Minimal; }
+  Injection injection() const override {
+    return kind_ == Kind::UgalLocal ? Injection::LocalQueue
+           : kind_ == Kind::UgalGlobal ? Injection::GlobalQueue
+                                        : Injection::First;
+  }
+  int num_virtual_channels() const override { return kind_ == Kind::Minimal ? 2 : 3; }
+
+  void start_states(int src_switch, int dst_node, uint64_t random, std::vector<int>& states) const override {
+    states.assign(1, 0);
+    const int gs = group(src_switch), gd = group(net_.node(dst_node).switch_id);
+    if (kind_ == Kind::Minimal || gs == gd) return;
+    int via = static_cast<int>(random % static_cast<uint64_t>(g_ - 2));  // a group other than gs and gd
+    for (int skip : {std::min(gs, gd), std::max(gs, gd)})
+      if (via >= skip) ++via;
+    if (kind_ == Kind::Valiant) states[0] = 1 + via;
+    else states.push_back(1 + via);
+  }
+
+  void next_hops(int sw, int state, int dst_node, std::vector<Hop>& hops) const override {
+    hops.clear();
+    const int dst = net_.node(dst_node).switch_id;
+    if (state > 0 && group(sw) == state - 1) state = 0;
+    const int target = state > 0 ? state - 1 : group(dst);
+    if (group(sw) == target) {
+      if (sw != dst) hops.push_back({net_.channel_between(sw, dst), state});
+      return;
+    }
+    for (int c : gateways_[static_cast<size_t>(group(sw)) * g_ + target]) {
+      const int owner = net_.channel_source(c);
+      if (owner == sw) hops.push_back({c, state > 0 && group(net_.channel_target(c)) == state - 1 ? 0 : state});
+      else hops.push_back({net_.channel_between(sw, owner), state});
+    }
+    // Several replicas owned by one router give the same local hop: keep it once.
+    std::sort(hops.begin(), hops.end(), [](const Hop& x, const Hop& y) { return x.channel < y.channel; });
+    hops.erase(std::unique(hops.begin(), hops.end(), [](const Hop& x, const Hop& y) { return x.channel == y.channel; }),
+               hops.end());
+  }
+
+  // The representative route: minimal (UGAL at zero load), or Valiant through a group drawn from
+  // the (source, destination) pair; replicas of a global link picked by the pair as well.
+  void route(int src_switch, int dst_node, std::vector<int>& channels) const override {
+    const uint64_t pair = static_cast<uint64_t>(src_switch) * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(dst_node);
+    std::vector<int> states;
+    start_states(src_switch, dst_node, pair >> 7, states);
+    walk_route(net_, *this, src_switch, kind_ == Kind::Valiant ? states[0] : 0, dst_node,
+               [&](const std::vector<Hop>& hops, int) { return static_cast<size_t>(pair % hops.size()); }, channels);
+  }
+  bool per_node() const override { return true; }
+
+  void virtual_channels(const std::vector<int>& channels, std::vector<int>& vcs) const override {
+    vcs.assign(channels.size(), 0);
+    int globals = 0;
+    for (size_t i = 0; i < channels.size(); ++i) {
+      vcs[i] = globals;
+      globals += is_global(channels[i]);
+    }
+  }
+
+  std::string rule_violation(int, int, const std::vector<int>& channels) const override {
+    const int max_globals = kind_ == Kind::Minimal ? 1 : 2;
+    int globals = 0, locals_in_group = 0;
+    for (size_t i = 0; i < channels.size(); ++i) {
+      if (is_global(channels[i])) {
+        if (++globals > max_globals) return "hop " + std::to_string(i) + " is global link number " + std::to_string(globals);
+        locals_in_group = 0;
+      } else if (++locals_in_group > 1) {
+        return "hop " + std::to_string(i) + " is a second local hop in one group";
+      }
+    }
+    return {};
+  }
+
+ private:
+  int group(int sw) const { return sw / a_; }
+  bool is_global(int c) const { return group(net_.channel_source(c)) != group(net_.channel_target(c)); }
+
+  const Network& net_;
+  Kind kind_;
+  int a_ = 1, g_ = 1;
+  std::vector<std::vector<int>> gateways_;  // [from group][to group]: global channels
+};
+
+template <DragonflyRouting::Kind kind>
+std::unique_ptr<Routing> make(const Network& net, Spec&) {
+  return std::make_unique<DragonflyRouting>(net, kind);
+}
+
+}  // namespace
+
+MAPSIM_REGISTER(routing_registry(), {"minimal", "dragonfly minimal: local, global, local hop at most",
+                                     {}, {{"dragonfly"}, make<DragonflyRouting::Kind::Minimal>}});
+MAPSIM_REGISTER(routing_registry(), {"valiant", "dragonfly Valiant: minimal to a random intermediate group, then minimal",
+                                     {}, {{}, make<DragonflyRouting::Kind::Valiant>}});
+MAPSIM_REGISTER(routing_registry(),
+                {"ugal-l", "dragonfly UGAL-L: minimal or Valiant per message by the source router's queue x hops",
+                 {}, {{}, make<DragonflyRouting::Kind::UgalLocal>}});
+MAPSIM_REGISTER(routing_registry(),
+                {"ugal-g", "dragonfly UGAL-G: minimal or Valiant per message by the queues along each path",
+                 {}, {{}, make<DragonflyRouting::Kind::UgalGlobal>}});
+
+}  // namespace mapsim
