@@ -17,6 +17,7 @@ void add_sweep_command(CLI::App& app);
 void add_plot_command(CLI::App& app);
 void add_trace_command(CLI::App& app);
 void add_components_command(CLI::App& app);
+void add_traffic_command(CLI::App& app);
 
 // The registered components by kind, for `components` and the commands' --help lists.
 std::vector<ComponentSection> component_sections();

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   mapsim::add_map_command(app);
   mapsim::add_compare_command(app);
   mapsim::add_simulate_command(app);
+  mapsim::add_traffic_command(app);
   mapsim::add_run_command(app);
   mapsim::add_sweep_command(app);
   mapsim::add_plot_command(app);

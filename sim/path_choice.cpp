@@ -32,6 +32,13 @@ void PathChooser::whole_path(int from, int to, int flow, std::vector<int>& chann
              channels);
 }
 
+Leg PathChooser::leg(int from, int to, int flow) {
+  Leg leg{from, to, {}, -1, per_packet_};
+  if (per_packet_) routed_.route(from, to, leg.channels);
+  else whole_path(from, to, flow, leg.channels);
+  return leg;
+}
+
 double PathChooser::path_cost(int src_switch, int state, int dst_node, double bytes, const Backlog& backlog) {
   walk_route(routed_.network(), routing_, src_switch, state, dst_node,
              [](const std::vector<Routing::Hop>&, int) { return size_t{0}; }, scratch_);

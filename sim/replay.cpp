@@ -9,7 +9,6 @@
 #include "support/units.h"
 
 namespace mapsim::sim {
-namespace {
 
 LatencyStats summarise(std::vector<double>& values) {
   LatencyStats s;
@@ -26,6 +25,8 @@ LatencyStats summarise(std::vector<double>& values) {
   s.max = values.back();
   return s;
 }
+
+namespace {
 
 void add_load(PortLoad& load, double bytes, double bandwidth) {
   load.bytes += bytes;
@@ -305,10 +306,8 @@ void Replay::match(int id, int recv) {
 void Replay::add_eps_leg(const Message& m, int from, int to) {
   const double wire = m.wire;
   const Network& net = routed_.network();
-  const bool walked = paths_.per_packet();
-  path_.push_back(Leg{from, to, {}, -1, walked});
-  if (walked) routed_.route(from, to, path_.back().channels);  // its zero-load latency; loads come from the transport
-  else paths_.whole_path(from, to, m.tag, path_.back().channels);
+  path_.push_back(paths_.leg(from, to, m.tag));
+  const bool walked = path_.back().walked;  // then the transport reports the channel loads
   add_load(stats_.node_out[from], wire, net.node(from).bandwidth);
   add_load(stats_.node_in[to], wire, net.node(to).bandwidth);
   stats_.switch_bytes[net.node(from).switch_id] += wire;

@@ -105,12 +105,10 @@ bool write_all(int fd, const void* data, size_t size) {
 }
 
 // Child side: run SimGrid once, send back 'R' + result or 'E' + error text.
-[[noreturn]] void run_child(int fd, const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
-                            const SimOptions& options) {
+[[noreturn]] void run_child(int fd, const std::function<std::vector<uint8_t>()>& work) {
   std::vector<uint8_t> payload;
   char kind = 'R';
   try {
-    auto start = std::chrono::steady_clock::now();
     int argc = 2;
     char arg0[] = "mapsim", arg1[] = "--log=root.thres:critical";
     char* argv[] = {arg0, arg1, nullptr};
@@ -119,14 +117,7 @@ bool write_all(int fd, const void* data, size_t size) {
     for (const char* cfg : {"network/model:CM02", "network/crosstraffic:0", "network/TCP-gamma:1e300",
                             "surf/precision:1e-12", "network/optim:Full"})
       simgrid::s4u::Engine::set_config(cfg);
-    sim::Replay replay(routed, placement, trace, options);
-    replay.run();
-    SimResult result = replay.result(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    result.peak_memory_kb = usage.ru_maxrss;
-    payload = pack(result);
+    payload = work();
   } catch (const std::exception& e) {
     kind = 'E';
     payload.assign(e.what(), e.what() + std::strlen(e.what()));
@@ -140,10 +131,9 @@ bool write_all(int fd, const void* data, size_t size) {
 
 }  // namespace
 
-namespace {
+namespace sim {
 
-SimResult simulate_once(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
-                        const SimOptions& options) {
+std::vector<uint8_t> run_isolated(const std::function<std::vector<uint8_t>()>& work) {
   int fds[2];
   if (pipe(fds) != 0) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
   std::fflush(nullptr);
@@ -151,7 +141,7 @@ SimResult simulate_once(const RoutedNetwork& routed, const Placement& placement,
   if (pid < 0) throw Error(std::string("cannot fork the simulation: ") + std::strerror(errno));
   if (pid == 0) {
     ::close(fds[0]);
-    run_child(fds[1], routed, placement, trace, options);
+    run_child(fds[1], work);
   }
   ::close(fds[1]);
   std::vector<uint8_t> data;
@@ -178,10 +168,32 @@ SimResult simulate_once(const RoutedNetwork& routed, const Placement& placement,
   if (data.size() != header + size) throw Error("the simulation engine sent a truncated result");
   std::vector<uint8_t> payload(data.begin() + header, data.end());
   if (data[0] == 'E') throw Error(std::string(payload.begin(), payload.end()));
-  return unpack(payload);
+  return payload;
+}
+
+}  // namespace sim
+
+namespace {
+
+SimResult simulate_once(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
+                        const SimOptions& options) {
+  return unpack(sim::run_isolated([&] {
+    auto start = std::chrono::steady_clock::now();
+    sim::Replay replay(routed, placement, trace, options);
+    replay.run();
+    SimResult result = replay.result(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    result.peak_memory_kb = sim::peak_memory_kb();
+    return pack(result);
+  }));
 }
 
 }  // namespace
+
+long sim::peak_memory_kb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
 
 SimResult simulate(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
                    const SimOptions& options) {

@@ -6,6 +6,7 @@
 //   FlowTransport  one fluid flow per message over its route, max-min sharing solved by MaxMinSharing
 //   SimGridFlowTransport  the same model as one SimGrid comm per message (SimGrid's CM02 solver)
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -76,6 +77,13 @@ struct ModelComponent {
 };
 using ModelRegistry = Registry<ModelComponent>;
 ModelRegistry& model_registry();
+
+// Runs `work` in a child process with a fresh SimGrid engine (SimGrid allows one per process) and
+// returns its bytes; an exception in the child is thrown again here as mapsim::Error.
+std::vector<uint8_t> run_isolated(const std::function<std::vector<uint8_t>()>& work);
+long peak_memory_kb();  // of this process
+// Count, mean, nearest-rank p50/p99 and max (sorts `values`).
+LatencyStats summarise(std::vector<double>& values);
 
 // A transport that models its resources itself (no SimGrid hosts or links) calls this once, in its
 // constructor: SimGrid then runs only the event queue.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/simulate.h"
+#include "sim/transport.h"
 #include "support/random.h"
 #include "topologies/routed_network.h"
 
@@ -23,6 +24,9 @@ class PathChooser {
   bool per_packet() const { return per_packet_; }
   // The switch channels from node `from` to node `to` for flow `flow` (the message tag).
   void whole_path(int from, int to, int flow, std::vector<int>& channels);
+  // An electrical leg: its whole path, or, when walked per packet, the routing's representative
+  // route (for the zero-load latency) and `walked` set.
+  Leg leg(int from, int to, int flow);
   // Per packet: the start state at the source switch (UGAL weighs its candidates by `backlog`).
   int start_state(int src_switch, int dst_node, double bytes, const Backlog& backlog);
   // Per packet: the next hop from `sw` (spray: at random; adaptive: the least backlog, ties at random).

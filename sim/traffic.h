@@ -1,0 +1,51 @@
+// Open-loop synthetic traffic, as interconnect papers measure networks: every node injects messages
+// at Poisson times at an offered load (a fraction of its link bandwidth) to destinations drawn from
+// a pattern, independently of delivery. After a warm-up window, the messages created during the
+// measurement window give the latency (creation to delivery, source queueing included) and the
+// bytes delivered during it the accepted throughput. Injection goes on for one more window and the
+// network then drains, so every measured message is delivered. Patterns are registered components:
+// uniform, transpose, bit-reverse, tornado, shift, group-shift (a dragonfly's worst case).
+#pragma once
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "sim/simulate.h"
+#include "support/random.h"
+#include "support/registry.h"
+
+namespace mapsim {
+
+// A destination for a message from `src`, or -1 when `src` sends nothing (a fixed point).
+using TrafficPattern = std::function<int(int src, Rng& rng)>;
+using TrafficRegistry = Registry<std::function<TrafficPattern(const Network&, Spec&)>>;
+TrafficRegistry& traffic_registry();
+TrafficPattern make_traffic_pattern(const Network& network, const std::string& spec);
+
+struct TrafficOptions {
+  std::string pattern = "uniform";
+  double load = 0.5;       // offered load, fraction of each node's injection bandwidth, (0, 1]
+  double message = 0;      // bytes per message; 0: one packet (SimOptions::mtu)
+  double warmup = 0;       // seconds; 0: 200 message times at the slowest node's bandwidth
+  double measure = 0;      // seconds; 0: 400 message times
+};
+
+struct TrafficResult {
+  std::string pattern;
+  double offered = 0;      // load actually offered (sending nodes only), fraction of their bandwidth
+  double accepted = 0;     // bytes delivered in the window / (sending nodes x bandwidth x window)
+  LatencyStats latency;    // messages created in the window, seconds
+  double zero_load_latency = 0;  // mean over the same messages
+  double avg_hops = 0;     // routed switch hops of the same messages (walked paths: their representative)
+  long messages = 0;       // generated in all
+  long events = 0;
+  double wall_seconds = 0;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TrafficResult, pattern, offered, accepted, latency, zero_load_latency, avg_hops, messages,
+                                   events, wall_seconds)
+
+// Throws mapsim::Error for an unknown pattern, a load outside (0, 1] or a model that cannot run
+// the routing's path choices (sim/simulate.h's rules).
+TrafficResult simulate_traffic(const RoutedNetwork& routed, const TrafficOptions& traffic, const SimOptions& options);
+
+}  // namespace mapsim
