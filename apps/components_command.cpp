@@ -4,6 +4,7 @@
 #include "apps/commands.h"
 #include "mappers/mapper.h"
 #include "sim/simulate.h"
+#include "sim/traffic.h"
 #include "sim/workload.h"
 #include "support/component_reference.h"
 #include "topologies/network_factory.h"
@@ -17,7 +18,8 @@ std::vector<ComponentSection> component_sections() {
           {"Process topologies", "`--process SPEC`, scenario key `workload.process`", process_registry().infos()},
           {"Workloads", "`--workload SPEC`, scenario key `workload.pattern`", workload_registry().infos()},
           {"Mappers", "`--mapper SPEC`, `--mappers A,B`, scenario key `mapping`", mapper_registry().infos()},
-          {"Simulation models", "`--model NAME`, scenario key `model` (or `none`)", model_infos()}};
+          {"Simulation models", "`--model NAME`, scenario key `model` (or `none`)", model_infos()},
+          {"Traffic patterns", "`mapsim traffic --pattern SPEC` (open-loop synthetic traffic)", traffic_registry().infos()}};
 }
 
 void add_components_command(CLI::App& app) {

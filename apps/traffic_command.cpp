@@ -98,9 +98,9 @@ void add_traffic_command(CLI::App& app) {
   auto o = std::make_shared<TrafficCommandOptions>();
   CLI::App* cmd = app.add_subcommand("traffic", "Open-loop synthetic traffic: accepted throughput and latency per offered load");
   cmd->add_option("--topology", o->topology, "Network spec, e.g. dragonfly:a=8,p=4,h=4")->required();
-  cmd->add_option("--routing", o->routing, "Routing (default: the family's own)");
+  cmd->add_option("--routing", o->routing, "Routing (default: the family's own; minimal, valiant, ugal-l, ugal-g on a dragonfly)");
   cmd->add_option("--pattern", o->pattern,
-                  "uniform, transpose, bit-reverse, tornado, shift[:by=K] or group-shift[:group=K] (default uniform)");
+                  "Traffic pattern SPEC: " + traffic_registry().names() + " (default uniform; mapsim components)");
   cmd->add_option("--load", o->loads, "Offered loads, fractions of node bandwidth, e.g. 0.1,0.2,0.5 (default 0.5)");
   cmd->add_option("--model", o->model, "Simulation model (default packet)");
   cmd->add_option("--mtu", o->mtu, "Packet size (default 4096 bytes)");

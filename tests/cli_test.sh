@@ -26,7 +26,7 @@ check "version" bash -c "'$mapsim' --version | grep -q '^mapsim '"
 check "topo help" bash -c "'$mapsim' topo --help | grep -q 'irregular:nodes'"
 # The registries are the one list: help texts and docs/components.md come from them.
 check "map help lists registered mappers" bash -c "'$mapsim' map --help | grep -q 'Mappers: adjacency, annealing, best'"
-check "topo help lists registered routings" bash -c "'$mapsim' topo --help | grep -q 'dmodk, ecube, shortest, suprenum, updown'"
+check "topo help lists registered routings" bash -c "'$mapsim' topo --help | grep -q 'dmodk, ecube, minhop, minimal, shortest, suprenum, ugal-g, ugal-l, updn, updown, valiant'"
 check "docs/components.md is current (mapsim components --markdown)" \
   bash -c "'$mapsim' components --markdown | cmp -s - '$src/docs/components.md'"
 
@@ -55,7 +55,7 @@ check "dot to stdout" grep -q "label=\"sw-3\"" "$tmp/mesh.dot"
 check "json export loads back" grep -q '"routing": "dmodk"' "$tmp/ft-back.json"
 check "quiet silences info" bash -c "'$mapsim' --quiet topo mesh:2x2 --export json -o '$tmp/q.json' 2>&1 | wc -c | grep -qx 0"
 
-expect_error "unknown generator" "unknown network 'dragonfly'" topo dragonfly:a=1
+expect_error "unknown generator" "unknown network 'butterfly'" topo butterfly:k=2
 expect_error "bad key" "unknown key 'nodez' for irregular" topo irregular:nodez=4
 expect_error "bad unit" "bad time '3parsecs'" topo mesh:4x4,t_p=3parsecs
 expect_error "impossible irregular" "needs at least 148" topo irregular:connectivity=0.5

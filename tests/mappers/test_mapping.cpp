@@ -151,7 +151,7 @@ TEST_CASE("switch-based mapping beats random on the papers' networks (moh2001)")
 
 TEST_CASE("adjacency mapping: the mesh centre as close to the up*/down* root as the slots allow, both splits") {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
-    RoutedNetwork routed(make_network("irregular:nodes=96,switches=30,seed=" + std::to_string(seed)));
+    RoutedNetwork routed(make_network("irregular:nodes=96,switches=30,seed=" + std::to_string(seed)), "updown");
     const int root = dynamic_cast<const UpDownRouting&>(routed.routing()).root();
     for (const char* process : {"mesh:8x8", "mesh:9x7", "ring:40"}) {
       ProcessGraph graph = make_process_graph(process);

@@ -64,7 +64,7 @@ TEST_CASE("flow model matches smpirun -replay: 1e-6 without contention, 1% on a 
     return;
   }
   RoutedNetwork cluster(make_network("tree2:switches=1,nodes_per_switch=8"));
-  RoutedNetwork irregular(make_network("irregular:nodes=64,switches=20,seed=4"));
+  RoutedNetwork irregular(make_network("irregular:nodes=64,switches=20,seed=4"), "updown");
 
   // Ping-pong with eager and rendezvous sizes, and a token ring with compute.
   std::string pingpong = "0 init\n1 init\n", ring;  // SMPI's replayer needs the init actions

@@ -120,7 +120,7 @@ TEST_CASE("link keys apply to every generator") {
 }
 
 TEST_CASE("unknown generators and keys are reported") {
-  CHECK_THROWS_WITH_AS(make_network("dragonfly:a=4"), doctest::Contains("unknown network 'dragonfly'"), Error);
+  CHECK_THROWS_WITH_AS(make_network("butterfly:k=4"), doctest::Contains("unknown network 'butterfly'"), Error);
   CHECK_THROWS_WITH_AS(make_network("mesh:16x16,speed=3"), doctest::Contains("unknown key 'speed' for mesh"), Error);
   CHECK_THROWS_WITH_AS(make_network("irregular:nodes=256,t_p=fast"), doctest::Contains("bad time 'fast'"), Error);
   CHECK_THROWS_AS(make_network("mesh"), Error);

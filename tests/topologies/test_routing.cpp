@@ -236,7 +236,7 @@ TEST_CASE("routing errors: wrong family and unknown names") {
   CHECK_THROWS_WITH_AS(make_routing(irregular, "ecube"), doctest::Contains("ecube routing needs a hypercube, mesh or torus"), Error);
   CHECK_THROWS_WITH_AS(make_routing(irregular, "dmodk"), doctest::Contains("needs a fattree"), Error);
   CHECK_THROWS_WITH_AS(make_routing(irregular, "magic"), doctest::Contains("unknown routing 'magic'"), Error);
-  CHECK(default_routing_name(irregular) == "updown");
+  CHECK(default_routing_name(irregular) == "updn");
   CHECK(default_routing_name(make_network("tree2")) == "updown");
   // Table routings work on any network, including regular ones.
   RoutedNetwork mesh_updown(make_network("mesh:4x4"), "updown");

@@ -1,0 +1,187 @@
+// Balanced destination tables (updn, minhop), multipath walks, fat trees (folded Clos, XGFT) and
+// the dragonfly with its routings.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "support/error.h"
+#include "support/random.h"
+#include "topologies/generators.h"
+#include "topologies/network_factory.h"
+#include "topologies/route_analysis.h"
+#include "topologies/routed_network.h"
+
+using namespace mapsim;
+
+namespace {
+
+// Walks from every node-bearing switch to every node taking random hops: each walk must reach its
+// destination legally, in the hops the routing's tables promise (minimal walks) or fewer than 2x.
+void check_random_walks(const RoutedNetwork& routed, uint64_t seed, bool minimal) {
+  const Network& net = routed.network();
+  const Routing& routing = routed.routing();
+  Rng rng(seed);
+  std::vector<int> channels, states;
+  for (int s = 0; s < net.num_switches(); ++s) {
+    if (net.nodes_of(s).empty()) continue;
+    for (int d = 0; d < net.num_nodes(); d += 3) {
+      routing.start_states(s, d, rng.below(1 << 30), states);
+      walk_route(net, routing, s, states.front(), d,
+                 [&](const std::vector<Routing::Hop>& hops, int) { return static_cast<size_t>(rng.below(hops.size())); },
+                 channels);
+      const int end = channels.empty() ? s : net.channel_target(channels.back());
+      REQUIRE(end == net.node(d).switch_id);
+      REQUIRE(routing.rule_violation(s, d, channels) == "");
+      if (minimal) REQUIRE(static_cast<int>(channels.size()) == routing.hops(s, d));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("updn and minhop spread a leaf-spine's routes evenly over every spine; single-tree updown does not") {
+  // 512 nodes, radix 32: 32 leaves of 16 nodes, 16 spines. Each leaf-spine channel carries, per
+  // direction, 16 sources x (512 - 16) destinations / 16 spines = 496 node pairs.
+  RoutedNetwork updn(make_network("fattree:nodes=512,radix=32,levels=2"), "default");
+  CHECK(updn.routing().name() == "updn");
+  CHECK(updn.network().num_switches() == 48);
+  CHECK(updn.network().num_links() == 512);
+  for (const char* routing : {"updn", "minhop"}) {
+    RoutedNetwork routed(make_network("fattree:nodes=512,radix=32,levels=2"), routing);
+    const RouteAnalysis a = analyse_routes(routed);
+    CHECK(a.routes_legal);
+    CHECK(a.deadlock_free);
+    CHECK(a.max_channel_routes == 496);
+    CHECK(a.mean_channel_routes == doctest::Approx(496));
+    CHECK(a.idle_channels == 0);
+    CHECK_FALSE(routes_unbalanced(a));
+  }
+  RoutedNetwork tree(make_network("fattree:nodes=512,radix=32,levels=2"), "updown");
+  const RouteAnalysis t = analyse_routes(tree);
+  CHECK(t.max_channel_routes == 496 * 16);  // one spine takes everything
+  CHECK(t.idle_channels == 1024 - 64);
+  CHECK(routes_unbalanced(t));
+}
+
+TEST_CASE("updn keeps every route legal and deadlock free on irregular networks over many seeds") {
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    CAPTURE(seed);
+    RoutedNetwork routed(make_network("irregular:nodes=64,switches=24,seed=" + std::to_string(seed)));
+    CHECK(routed.routing().name() == "updn");
+    const RouteAnalysis a = analyse_routes(routed);
+    CHECK(a.routes_legal);
+    CHECK(a.deadlock_free);
+    check_random_walks(routed, seed, true);
+    // Destination-based: the route from any switch on a route is the rest of that route.
+    std::vector<int> whole, rest;
+    const Network& net = routed.network();
+    for (int d = 0; d < net.num_nodes(); d += 7) {
+      routed.routing().route(net.node(0).switch_id, d, whole);
+      if (whole.size() < 2) continue;
+      routed.routing().route(net.channel_target(whole[0]), d, rest);
+      CHECK(std::vector<int>(whole.begin() + 1, whole.end()) == rest);
+    }
+  }
+}
+
+TEST_CASE("minhop routes are minimal; its analysis reports the dependency cycles of irregular networks") {
+  RoutedNetwork routed(make_network("irregular:nodes=256,switches=75"), "minhop");
+  const RouteAnalysis a = analyse_routes(routed);
+  CHECK(a.routes_legal);
+  CHECK(a.avg_route_hops == doctest::Approx(analyse_routes(RoutedNetwork(make_network("irregular:nodes=256,switches=75"),
+                                                                         "shortest")).avg_route_hops));
+  CHECK_FALSE(a.deadlock_free);
+  check_random_walks(routed, 3, true);
+}
+
+TEST_CASE("shortest and updown tables offer every minimal legal hop to walks") {
+  for (const char* routing : {"shortest", "updown"}) {
+    RoutedNetwork routed(make_network("irregular:nodes=64,switches=24,seed=5"), routing);
+    CHECK(routed.routing().multipath());
+    check_random_walks(routed, 11, true);
+  }
+}
+
+TEST_CASE("XGFT and folded Clos: switch counts per level, links, ports and sizing errors") {
+  // XGFT(3; 4,4,4; 1,2,2): level i has prod(m_{i+1..3}) * prod(w_1..i) switches: 16, 8, 4.
+  const Network x = make_network("xgft:m=4x4x4,w=1x2x2");
+  CHECK(x.num_switches() == 28);
+  CHECK(x.num_nodes() == 64);
+  CHECK(x.num_links() == 16 * 2 + 8 * 2);
+  for (int s = 0; s < 16; ++s) CHECK(x.ports_of(s).size() == 2);             // leaves: w_2 = 2 parents
+  for (int s = 16; s < 24; ++s) CHECK(x.ports_of(s).size() == 4 + 2);        // m_2 children + w_3 parents
+  for (int s = 24; s < 28; ++s) CHECK(x.ports_of(s).size() == 4);            // top: m_3 children
+  x.validate();
+  // Oversubscription 3:1 on radix 32: leaves with 24 nodes and 8 up links, 8 spines.
+  const Network o = make_network("fattree:nodes=96,radix=32,levels=2,oversubscription=3");
+  CHECK(o.num_switches() == 4 + 8);
+  CHECK(o.num_links() == 4 * 8);
+  CHECK(o.nodes_of(0).size() == 24);
+  // The fewest levels that hold the nodes.
+  CHECK(make_network("fattree:nodes=32,radix=32").num_switches() == 1);
+  CHECK(make_network("fattree:nodes=33,radix=32").num_switches() == 3 + 16);
+  CHECK(make_network("fattree:nodes=2048,radix=32").shape.levels == 3);
+  CHECK_THROWS_WITH_AS(make_network("fattree:nodes=1000,radix=32,levels=2"), doctest::Contains("hold at most 512 nodes"), Error);
+  CHECK_THROWS_WITH_AS(make_network("fattree:k=4,radix=8"), doctest::Contains("radix needs nodes="), Error);
+  CHECK_THROWS_WITH_AS(make_network("xgft:m=4x4,w=2x2"), doctest::Contains("w_1 must be 1"), Error);
+  CHECK_THROWS_WITH_AS(make_network("xgft:m=4x4,w=1"), doctest::Contains("one value per switch level"), Error);
+  // The k-ary n-tree form is unchanged.
+  CHECK(make_network("fattree:k=4,levels=3").shape.family == "fattree");
+}
+
+TEST_CASE("dragonfly: groups, one global link per group pair, h global links per router") {
+  const int a = 4, p = 2, h = 2, g = 9;
+  const Network net = make_network("dragonfly:a=4,p=2,h=2");
+  CHECK(net.num_switches() == a * g);
+  CHECK(net.num_nodes() == a * p * g);
+  CHECK(net.num_links() == g * a * (a - 1) / 2 + g * a * h / 2);
+  std::map<std::pair<int, int>, int> pairs;
+  for (int s = 0; s < net.num_switches(); ++s) {
+    int global = 0;
+    for (const Network::Port& port : net.ports_of(s))
+      if (port.neighbor / a != s / a) {
+        ++global;
+        ++pairs[{s / a, port.neighbor / a}];
+      }
+    CHECK(global == h);
+    CHECK(net.ports_used(s) == p + a - 1 + h);
+  }
+  CHECK(pairs.size() == static_cast<size_t>(g * (g - 1)));
+  for (const auto& [pair, links] : pairs) CHECK(links == 1);
+  // g < a*h + 1: two links between every pair of groups.
+  const Network half = make_network("dragonfly:a=4,p=2,h=2,g=5");
+  CHECK(half.num_links() == 5 * 6 + 5 * 4);
+  CHECK_THROWS_WITH_AS(make_network("dragonfly:a=4,p=2,h=2,g=10"), doctest::Contains("split evenly"), Error);
+  CHECK_THROWS_WITH_AS(make_network("dragonfly:a=4,p=2,h=2,g=4"), doctest::Contains("split evenly"), Error);
+}
+
+TEST_CASE("dragonfly routings: hop and global-link bounds, legality, deadlock freedom, walks") {
+  const Network net = make_network("dragonfly:a=4,p=2,h=2");
+  for (const char* name : {"minimal", "valiant", "ugal-l", "ugal-g"}) {
+    CAPTURE(name);
+    RoutedNetwork routed(net, name);
+    const RouteAnalysis a = analyse_routes(routed);
+    CHECK(a.routes_legal);
+    CHECK(a.deadlock_free);
+    CHECK(a.max_route_hops == (std::string(name) == "valiant" ? 5 : 3));
+    check_random_walks(routed, 7, false);
+  }
+  RoutedNetwork minimal(net, "default");
+  CHECK(minimal.routing().name() == "minimal");
+  CHECK(analyse_routes(minimal).diameter == 3);
+  // UGAL offers the minimal path and one Valiant path through a group other than both ends'.
+  RoutedNetwork ugal(net, "ugal-g");
+  std::vector<int> states;
+  for (uint64_t r = 0; r < 50; ++r) {
+    ugal.routing().start_states(0, net.num_nodes() - 1, r, states);
+    REQUIRE(states.size() == 2);
+    CHECK(states[0] == 0);
+    CHECK(states[1] - 1 != 0);
+    CHECK(states[1] - 1 != 8);
+  }
+  CHECK_THROWS_WITH_AS(RoutedNetwork(make_network("mesh:4x4"), "valiant"), doctest::Contains("needs a dragonfly"), Error);
+  CHECK_THROWS_WITH_AS(RoutedNetwork(make_network("dragonfly:a=2,p=1,h=1,g=2"), "valiant"),
+                       doctest::Contains("at least 3 groups"), Error);
+}
