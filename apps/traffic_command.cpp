@@ -45,10 +45,12 @@ void write_rows(const TrafficCommandOptions& o, const std::vector<TrafficResult>
     return;
   }
   if (o.format == "csv") {
-    out << "pattern,offered,accepted,latency_mean,latency_p50,latency_p99,latency_max,zero_load_latency,avg_hops,messages,"
+    out << "network,routing,model,path_selection,pattern,offered,accepted,latency_mean,latency_p50,latency_p99,latency_max,zero_load_latency,avg_hops,messages,"
            "events\n";
+    const std::string run = csv_field(o.topology) + "," + csv_field(o.routing) + "," + csv_field(o.model) + "," +
+                            csv_field(o.path_selection) + ",";
     for (const TrafficResult& r : rows)
-      out << csv_field(r.pattern) << "," << format_exact(r.offered) << "," << format_exact(r.accepted) << ","
+      out << run << csv_field(r.pattern) << "," << format_exact(r.offered) << "," << format_exact(r.accepted) << ","
           << format_exact(r.latency.mean) << "," << format_exact(r.latency.p50) << "," << format_exact(r.latency.p99)
           << "," << format_exact(r.latency.max) << "," << format_exact(r.zero_load_latency) << ","
           << format_exact(r.avg_hops) << "," << r.messages << "," << r.events << "\n";

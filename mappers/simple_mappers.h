@@ -6,8 +6,12 @@ namespace mapsim {
 
 class RandomMapper : public Mapper {
  public:
-  std::string name() const override { return "random"; }
+  explicit RandomMapper(bool by_switch = false) : by_switch_(by_switch) {}
+  std::string name() const override { return by_switch_ ? "random:unit=switch" : "random"; }
   Placement map(const MappingProblem& problem) const override;
+
+ private:
+  bool by_switch_;
 };
 
 class DefaultMapper : public Mapper {
