@@ -40,6 +40,12 @@ Network make_xgft(const std::vector<int>& m, const std::vector<int>& w, long nod
 // `levels` 0 picks the fewest that hold the nodes (levels = 2: leaf-spine).
 Network make_folded_clos(long nodes, int radix, int levels, double oversubscription, const LinkDefaults& defaults);
 
+// Dragonfly (Kim et al. 2008): g groups of a routers, p nodes and h global links per router; family
+// "dragonfly", shape.dims = {a, p, h, g}. g - 1 must divide a*h (g = a*h + 1: one link per group pair).
+Network make_dragonfly(int a, int p, int h, int g, const LinkDefaults& defaults);
+// HyperX: routers on a lattice `dims`, all-to-all along each dimension; family "hyperx".
+Network make_hyperx(const std::vector<int>& dims, int nodes_per_router, const LinkDefaults& defaults);
+
 // Two-level tree of takizawa2008 (Table 1): end-tier switches S1..Sm with nodes on `down_bw`
 // links, each joined to the top switch S0 by an `up_bw` link.
 struct Tree2Params {

@@ -213,3 +213,22 @@ TEST_CASE("error kinds: best skips a candidate that does not apply, never a fail
   check_placement(problem, best);
   CHECK(evaluate(problem, best).weighted_cardinality == cube.edges().size());  // the identity embedding: 1 hop per edge
 }
+
+TEST_CASE("random:unit=switch keeps each router's slots together and shuffles the routers over seeds") {
+  RoutedNetwork routed(make_network("dragonfly:a=4,p=3,h=2"));  // 36 routers of 3 nodes
+  const Network& net = routed.network();
+  ProcessGraph graph = make_process_graph("ring:108");
+  std::set<int> first_routers;
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    MappingProblem problem = make_problem(routed, graph, "all", 1, seed);
+    Placement p = make_mapper("random:unit=switch")->map(problem);
+    check_placement(problem, p);
+    for (int t = 0; t < 108; t += 3) {
+      CHECK(net.node(p[t]).switch_id == net.node(p[t + 1]).switch_id);
+      CHECK(net.node(p[t]).switch_id == net.node(p[t + 2]).switch_id);
+    }
+    first_routers.insert(net.node(p[0]).switch_id);
+  }
+  CHECK(first_routers.size() > 5);
+  CHECK_THROWS_WITH_AS(make_mapper("random:unit=group"), doctest::Contains("unit must be node or switch"), Error);
+}

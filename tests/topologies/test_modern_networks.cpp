@@ -185,3 +185,22 @@ TEST_CASE("dragonfly routings: hop and global-link bounds, legality, deadlock fr
   CHECK_THROWS_WITH_AS(RoutedNetwork(make_network("dragonfly:a=2,p=1,h=1,g=2"), "valiant"),
                        doctest::Contains("at least 3 groups"), Error);
 }
+
+TEST_CASE("HyperX: all-to-all along each dimension; dimension order and adaptive walks are minimal and deadlock free") {
+  const Network net = make_network("hyperx:4x3,nodes_per_router=2");
+  CHECK(net.num_switches() == 12);
+  CHECK(net.num_nodes() == 24);
+  CHECK(net.num_links() == 3 * (4 * 3 / 2) + 4 * (3 * 2 / 2));
+  for (int s = 0; s < 12; ++s) CHECK(net.ports_used(s) == 3 + 2 + 2);
+  RoutedNetwork routed(net);
+  CHECK(routed.routing().name() == "dor");
+  const RouteAnalysis a = analyse_routes(routed);
+  CHECK(a.routes_legal);
+  CHECK(a.deadlock_free);
+  CHECK(a.max_route_hops == 2);
+  // Node pairs on switches differing in one coordinate are one hop apart, in both: two hops.
+  CHECK(routed.hops(0, 2) == 1);   // switch 0 -> switch 1 (x differs)
+  CHECK(routed.hops(0, 10) == 2);  // switch 0 -> switch 5 (x and y differ)
+  check_random_walks(routed, 5, true);
+  CHECK_THROWS_WITH_AS(RoutedNetwork(make_network("mesh:4x4"), "dor"), doctest::Contains("needs a hyperx"), Error);
+}
