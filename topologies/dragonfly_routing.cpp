@@ -69,11 +69,12 @@ class DragonflyRouting : public Routing {
       if (sw != dst) hops.push_back({net_.channel_between(sw, dst), state});
       return;
     }
-    for (int c : gateways_[static_cast<size_t>(group(sw)) * g_ + target]) {
-      const int owner = net_.channel_source(c);
-      if (owner == sw) hops.push_back({c, state > 0 && group(net_.channel_target(c)) == state - 1 ? 0 : state});
-      else hops.push_back({net_.channel_between(sw, owner), state});
-    }
+    // A router with a global link to the target group takes one of its own; others go to an owner.
+    const std::vector<int>& gateways = gateways_[static_cast<size_t>(group(sw)) * g_ + target];
+    for (int c : gateways)
+      if (net_.channel_source(c) == sw) hops.push_back({c, state > 0 && group(net_.channel_target(c)) == state - 1 ? 0 : state});
+    if (!hops.empty()) return;
+    for (int c : gateways) hops.push_back({net_.channel_between(sw, net_.channel_source(c)), state});
     // Several replicas owned by one router give the same local hop: keep it once.
     std::sort(hops.begin(), hops.end(), [](const Hop& x, const Hop& y) { return x.channel < y.channel; });
     hops.erase(std::unique(hops.begin(), hops.end(), [](const Hop& x, const Hop& y) { return x.channel == y.channel; }),

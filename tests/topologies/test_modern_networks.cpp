@@ -204,3 +204,15 @@ TEST_CASE("HyperX: all-to-all along each dimension; dimension order and adaptive
   check_random_walks(routed, 5, true);
   CHECK_THROWS_WITH_AS(RoutedNetwork(make_network("mesh:4x4"), "dor"), doctest::Contains("needs a hyperx"), Error);
 }
+
+TEST_CASE("dragonfly with two global links per group pair: every routing and walk stays minimal in hops") {
+  const Network net = make_network("dragonfly:a=4,p=1,h=2,g=5");  // a*h = 8 ports over 4 other groups
+  for (const char* name : {"minimal", "valiant", "ugal-g"}) {
+    CAPTURE(name);
+    RoutedNetwork routed(net, name);
+    const RouteAnalysis a = analyse_routes(routed);
+    CHECK(a.routes_legal);
+    CHECK(a.deadlock_free);
+    check_random_walks(routed, 9, false);
+  }
+}
