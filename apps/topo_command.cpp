@@ -96,7 +96,7 @@ void print_summary(const TopoOptions& o, const RoutedNetwork& routed, const Rout
               a.idle_channels, a.channel_routes.size());
   if (routes_unbalanced(a))
     spdlog::warn("routing {}: a few links carry most routes (busiest {:.1f}x the mean, {} of {} links idle); "
-                 "try --routing updn or minhop",
+                 "compare the balanced tables of --routing updn or minhop, or a --path-selection of the simulation",
                  routed.routing().name(), a.mean_channel_routes > 0 ? a.max_channel_routes / a.mean_channel_routes : 0.0,
                  a.idle_channels, a.channel_routes.size());
 }

@@ -162,7 +162,7 @@ RouteAnalysis analyse_routes(const Network& net, const Routing& routing) {
 }
 
 bool routes_unbalanced(const RouteAnalysis& a) {
-  return a.max_channel_routes > 4 * a.mean_channel_routes || 4 * a.idle_channels > static_cast<int>(a.channel_routes.size());
+  return a.max_channel_routes > 8 * a.mean_channel_routes || 4 * a.idle_channels > static_cast<int>(a.channel_routes.size());
 }
 
 }  // namespace mapsim

@@ -32,7 +32,7 @@ struct RouteAnalysis {
 };
 
 RouteAnalysis analyse_routes(const Network& network, const Routing& routing);
-// True when a few links carry most routes: the busiest channel carries over 4x the mean, or over a
+// True when a few links carry most routes: the busiest channel carries over 8x the mean, or over a
 // quarter of the channels carry nothing.
 bool routes_unbalanced(const RouteAnalysis& analysis);
 inline RouteAnalysis analyse_routes(const RoutedNetwork& routed) {
