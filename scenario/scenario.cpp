@@ -23,11 +23,13 @@ struct SpecField {
   std::map<std::string, std::string> positional_key;
   std::set<std::string> path_valued;  // specs whose positional is a file path
   std::set<std::string> seeded;       // specs that take seed=
+  std::set<std::string> path_keys = {};  // keys that may follow a path, themselves paths (ibnet's lft)
 };
 
 const SpecField kNetwork{{{"mesh", "dims"}, {"torus", "dims"}, {"file", "path"}, {"ibnet", "path"}},
                          {"file", "ibnet"},
-                         {"irregular"}};
+                         {"irregular"},
+                         {"lft"}};
 const SpecField kProcess{{{"mesh", "dims"}, {"torus", "dims"}, {"ring", "tasks"}, {"graph", "path"}, {"trace", "path"},
                           {"pattern", "base"}},
                          {"graph", "trace"},
@@ -72,7 +74,7 @@ std::string spec_text(const YamlReader& reader, const YAML::Node& node, const Sp
     if (key == "name") continue;
     const std::string value = reader.scalar(entry.second, what + "." + key);
     if (positional != field.positional_key.end() && key == positional->second) head = value;
-    else if (field.path_valued.count(name)) reader.fail(entry.first, what + ": " + name + " takes only '" + positional->second + "'");
+    else if (field.path_valued.count(name) && !field.path_keys.count(key)) reader.fail(entry.first, what + ": " + name + " takes only '" + positional->second + "'");
     else keys += (keys.empty() ? "" : ",") + key + "=" + value;
   }
   std::string text = name;
@@ -81,7 +83,7 @@ std::string spec_text(const YamlReader& reader, const YAML::Node& node, const Sp
 }
 
 YAML::Node spec_map(const std::string& text, const SpecField& field) {
-  Spec spec = Spec::parse(text, field.path_valued);
+  Spec spec = Spec::parse(text, field.path_valued, field.path_keys);
   YAML::Node map(YAML::NodeType::Map);
   map["name"] = spec.name();
   if (spec.positional()) {
@@ -94,7 +96,7 @@ YAML::Node spec_map(const std::string& text, const SpecField& field) {
 
 std::string with_seed(const std::string& text, const SpecField& field, uint64_t seed) {
   if (text.empty()) return text;
-  Spec spec = Spec::parse(text, field.path_valued);
+  Spec spec = Spec::parse(text, field.path_valued, field.path_keys);
   if (!field.seeded.count(spec.name()) || spec.has("seed")) return text;
   return text + (text.find(':') == std::string::npos ? ":" : ",") + "seed=" + std::to_string(seed);
 }
@@ -106,9 +108,12 @@ std::string resolve_path(const std::string& path, const std::string& source) {
 }
 
 std::string resolve_spec_path(const std::string& text, const SpecField& field, const std::string& source) {
-  Spec spec = Spec::parse(text, field.path_valued);
+  Spec spec = Spec::parse(text, field.path_valued, field.path_keys);
   if (!field.path_valued.count(spec.name()) || !spec.positional()) return text;
-  return spec.name() + ":" + resolve_path(*spec.positional(), source);
+  std::string resolved = spec.name() + ":" + resolve_path(*spec.positional(), source);
+  for (const auto& [key, value] : spec.values())
+    resolved += "," + key + "=" + (field.path_keys.count(key) ? resolve_path(value, source) : value);
+  return resolved;
 }
 
 // A copy without source marks: a value from --set or a sweep must not be reported at a line of
@@ -263,7 +268,7 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
 std::string fold_link_keys(const YamlReader& reader, const YAML::Node& at, std::string network,
                            const std::vector<std::string>& link_keys) {
   if (link_keys.empty()) return network;
-  Spec spec = Spec::parse(network, kNetwork.path_valued);
+  Spec spec = Spec::parse(network, kNetwork.path_valued, kNetwork.path_keys);
   if (kNetwork.path_valued.count(spec.name()))
     reader.fail(at, "model link parameters (" + link_keys.front() + ", ...) cannot override the link values of a " +
                         spec.name() + " network; set them in the file");

@@ -78,6 +78,14 @@ class Registry {
       if (e.positional == "PATH") names.insert(name);
     return names;
   }
+  // The keys path-valued entries declare: they may follow the path ("NAME:PATH,KEY=VALUE").
+  std::set<std::string> path_keys() const {
+    std::set<std::string> keys;
+    for (const auto& [name, e] : entries_)
+      if (e.positional == "PATH")
+        for (const Param& p : e.params) keys.insert(p.name);
+    return keys;
+  }
   // What the reference and --help print of each entry.
   std::vector<ComponentInfo> infos() const {
     std::vector<ComponentInfo> out;
@@ -94,7 +102,7 @@ class Registry {
 // `text` as a spec of this registry's components.
 template <class Factory>
 Spec parse_spec(const Registry<Factory>& registry, const std::string& text) {
-  return Spec::parse(text, registry.path_valued());
+  return Spec::parse(text, registry.path_valued(), registry.path_keys());
 }
 
 // A spec's entry, with the spec told its declared parameters.

@@ -1,5 +1,6 @@
 #include "support/spec.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -10,7 +11,7 @@
 
 namespace mapsim {
 
-Spec Spec::parse(const std::string& text, const std::set<std::string>& path_valued) {
+Spec Spec::parse(const std::string& text, const std::set<std::string>& path_valued, const std::set<std::string>& path_keys) {
   Spec spec;
   spec.text_ = text;
   auto colon = text.find(':');
@@ -18,12 +19,15 @@ Spec Spec::parse(const std::string& text, const std::set<std::string>& path_valu
   if (spec.name_.empty()) throw Error("bad spec '" + text + "': expected NAME[:key=value,...]");
   if (colon == std::string::npos) return spec;
   std::string rest = text.substr(colon + 1);
-  if (path_valued.count(spec.name_)) {
-    if (rest.empty()) throw Error("bad spec '" + text + "': expected " + spec.name_ + ":PATH");
-    spec.positional_ = rest;
-    return spec;
-  }
   size_t start = 0;
+  if (path_valued.count(spec.name_)) {
+    size_t end = std::string::npos;
+    for (const std::string& key : path_keys) end = std::min(end, rest.find("," + key + "="));
+    spec.positional_ = rest.substr(0, end);
+    if (spec.positional_->empty()) throw Error("bad spec '" + text + "': expected " + spec.name_ + ":PATH");
+    if (end == std::string::npos) return spec;
+    start = end + 1;
+  }
   while (start <= rest.size()) {
     size_t comma = rest.find(',', start);
     std::string item = rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start);

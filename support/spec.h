@@ -16,8 +16,10 @@ namespace mapsim {
 
 class Spec {
  public:
-  // `path_valued` names take everything after ':' as one positional value (file paths may hold ',').
-  static Spec parse(const std::string& text, const std::set<std::string>& path_valued = {});
+  // `path_valued` names take everything after ':' as one positional value (file paths may hold ','),
+  // up to the first ",KEY=" whose KEY is one of `path_keys`: "ibnet:fabric.txt,lft=lfts.txt".
+  static Spec parse(const std::string& text, const std::set<std::string>& path_valued = {},
+                    const std::set<std::string>& path_keys = {});
 
   const std::string& name() const { return name_; }
   const std::string& text() const { return text_; }

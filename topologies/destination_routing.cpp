@@ -220,8 +220,47 @@ class DestinationTableRouting : public Routing {
   std::vector<int32_t> table_;  // [dst node][switch]: output channel, -1 at dst's switch
 };
 
+// The fabric's own forwarding tables (Network::forwarding, from ibnet's lft=): checked once that
+// every switch with nodes reaches every node without a gap or a loop.
+class ForwardingTableRouting : public Routing {
+ public:
+  explicit ForwardingTableRouting(const Network& net) : net_(net) {
+    if (net.forwarding.size() != static_cast<size_t>(net.num_nodes()) * net.num_switches())
+      throw NotApplicable("lft routing needs a network imported with its forwarding tables (ibnet:PATH,lft=FILE)");
+    std::vector<int> channels;
+    for (int s = 0; s < net.num_switches(); ++s)
+      if (!net.nodes_of(s).empty())
+        for (int d = 0; d < net.num_nodes(); ++d) route(s, d, channels);
+  }
+  std::string name() const override { return "lft"; }
+  bool per_node() const override { return true; }
+
+  void route(int src_switch, int dst_node, std::vector<int>& channels) const override {
+    channels.clear();
+    const int dst = net_.node(dst_node).switch_id;
+    for (int sw = src_switch; sw != dst;) {
+      const int c = net_.forwarding[static_cast<size_t>(dst_node) * net_.num_switches() + sw];
+      if (c < 0)
+        throw Error("lft: switch '" + net_.switch_at(sw).name + "' has no forwarding entry for " + net_.node(dst_node).name);
+      if (static_cast<int>(channels.size()) >= net_.num_switches())
+        throw Error("lft: the forwarding tables loop on the way from switch '" + net_.switch_at(src_switch).name +
+                    "' to " + net_.node(dst_node).name);
+      channels.push_back(c);
+      sw = net_.channel_target(c);
+    }
+  }
+
+  std::string rule_violation(int, int, const std::vector<int>&) const override { return {}; }  // the fabric's own
+
+ private:
+  const Network& net_;
+};
+
 }  // namespace
 
+MAPSIM_REGISTER(routing_registry(),
+                {"lft", "the fabric's own forwarding tables (ibnet:PATH,lft=FILE: ibroute / dump_lfts.sh output)", {},
+                 {{}, [](const Network& net, Spec&) { return std::make_unique<ForwardingTableRouting>(net); }}});
 MAPSIM_REGISTER(routing_registry(),
                 {"updn", "up*/down* forwarding tables per destination, balanced over equal-cost ports (OpenSM updn)", {},
                  {{"irregular", "file", "ibnet", "xgft"},

@@ -25,7 +25,10 @@ struct PortLink {
   int from_port, to_port;
   double rate;
   int line;
+  std::string from_portguid, to_portguid;  // CA ports only, when printed
 };
+
+uint64_t guid_value(const std::string& hex) { return std::stoull(hex.substr(hex.find_first_of("0123456789abcdefABCDEF", hex.find('-') + 1)), nullptr, 16); }
 
 }  // namespace
 
@@ -41,12 +44,64 @@ double infiniband_rate(const std::string& text) {
   return std::stod(m[1]) * it->second * 1e9 / 8;
 }
 
-Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults) {
+namespace {
+
+// Where each switch port leads: (switch guid, port) -> the channel leaving it, or the node on it.
+struct PortMap {
+  std::map<std::pair<uint64_t, int>, int> channel, node;
+  std::map<uint64_t, int> switch_of_guid, node_of_portguid;
+};
+
+// ibroute / dump_lfts.sh output: per switch a "Unicast lids [...] of switch ... guid 0x...:" header,
+// then "0xLID PORT : (Channel Adapter|Switch portguid 0xGUID: 'description')" lines.
+void read_forwarding_tables(const std::string& path, Network& net, const PortMap& ports) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open file");
+  static const std::regex header(R"re(^Unicast lids .* guid 0x([0-9a-fA-F]+).*:\s*$)re");
+  static const std::regex entry(R"re(^0x([0-9a-fA-F]+)\s+(\d{1,3})\s*:\s*\((Channel Adapter|Switch|Router) portguid 0x([0-9a-fA-F]+).*$)re");
+  static const std::regex ignored(R"re(^\s*(Lid\s+Out.*|Port\s+Info.*|\d+ (valid )?lids dumped.*|#.*)?\s*$)re");
+  const int S = net.num_switches();
+  net.forwarding.assign(static_cast<size_t>(net.num_nodes()) * S, -1);
+  int sw = -1;
+  uint64_t sw_guid = 0;
+  std::string text;
+  for (int line = 1; std::getline(in, text); ++line) {
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    auto where = [&] { return path + ":" + std::to_string(line) + ": "; };
+    std::smatch m;
+    if (std::regex_match(text, m, header)) {
+      sw_guid = std::stoull(m[1], nullptr, 16);
+      auto it = ports.switch_of_guid.find(sw_guid);
+      if (it == ports.switch_of_guid.end()) throw Error(where() + "switch guid 0x" + std::string(m[1]) + " is not in the topology");
+      sw = it->second;
+    } else if (std::regex_match(text, m, entry)) {
+      if (sw < 0) throw Error(where() + "forwarding entry before any 'Unicast lids ... guid 0x...' header");
+      if (m[3] != "Channel Adapter") continue;  // mapsim routes to compute nodes only
+      auto node = ports.node_of_portguid.find(std::stoull(m[4], nullptr, 16));
+      if (node == ports.node_of_portguid.end()) continue;  // an unused HCA port
+      const int port = std::stoi(m[2]);
+      if (net.node(node->second).switch_id == sw) continue;  // delivered here
+      auto channel = ports.channel.find({sw_guid, port});
+      if (channel == ports.channel.end())
+        throw Error(where() + "switch '" + net.switch_at(sw).name + "' forwards " + net.node(node->second).name +
+                    " to port " + std::to_string(port) + ", which has no link to another switch");
+      net.forwarding[static_cast<size_t>(node->second) * S + sw] = channel->second;
+    } else if (!std::regex_match(text, ignored)) {
+      throw Error(where() + "unrecognised line '" + text.substr(0, 60) +
+                  "': expected 'Unicast lids ... guid 0x...:' or '0xLID PORT : (Channel Adapter portguid 0x...)'");
+    }
+  }
+  if (sw < 0) throw Error(path + ": no 'Unicast lids' block found: not ibroute / dump_lfts output?");
+}
+
+}  // namespace
+
+Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults, const std::string& lft_path) {
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open file");
   static const std::regex header(R"re(^(Switch|Ca|Rt)\s+(\d{1,6})\s+"([SHR]-[0-9a-fA-F]+)"(?:\s*#\s*"([^"]*)".*)?\s*$)re");
   static const std::regex port(
-      R"re(^\[(\d{1,6})\](?:\([0-9a-fA-F]+\))?\s+"([SHR]-[0-9a-fA-F]+)"\[(\d{1,6})\](?:\([0-9a-fA-F]+\))?\s*(#.*)?$)re");
+      R"re(^\[(\d{1,6})\](?:\(([0-9a-fA-F]+)\))?\s+"([SHR]-[0-9a-fA-F]+)"\[(\d{1,6})\](?:\(([0-9a-fA-F]+)\))?\s*(#.*)?$)re");
   static const std::regex rate(R"re((\d+x[A-Z]+[0-9]*)\s*$)re");
   static const std::regex ignored(R"re(^\s*(#.*)?$|^[a-z_]+=.*$|^(Non-)?Chassis.*$)re");
 
@@ -68,9 +123,9 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
       if (current.empty())
         throw Error(where(line_number) + "port line before any Switch/Ca header: expected 'Switch N \"S-...\"'");
       std::smatch r;
-      std::string comment = m[4];
+      std::string comment = m[6];
       double link_rate = std::regex_search(comment, r, rate) ? infiniband_rate(r[1]) : 0;
-      links.push_back({current, m[2], std::stoi(m[1]), std::stoi(m[3]), link_rate, line_number});
+      links.push_back({current, m[3], std::stoi(m[1]), std::stoi(m[4]), link_rate, line_number, m[2], m[5]});
     } else if (!std::regex_match(text, ignored)) {
       throw Error(where(line_number) + "unrecognised line '" + text.substr(0, 60) +
                   "': expected a Switch/Ca header, a [port] \"peer\"[port] line, key=value or a comment");
@@ -87,9 +142,12 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
     used_names.insert(name);
     return name;
   };
+  PortMap ports;
   for (auto& [guid, device] : devices)
-    if (device.kind == Device::kSwitch)
+    if (device.kind == Device::kSwitch) {
       device.id = net.add_switch(unique_name(device.description, guid), device.ports, defaults.router_delay);
+      ports.switch_of_guid[guid_value(guid)] = device.id;
+    }
 
   std::set<std::pair<std::pair<std::string, int>, std::pair<std::string, int>>> seen;
   int extra_host_ports = 0;
@@ -104,7 +162,9 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
     if (from.kind == Device::kHost && to.kind == Device::kHost)
       throw Error(where(link.line) + "host-to-host link " + link.from + " - " + link.to + " is not supported");
     if (from.kind == Device::kSwitch && to.kind == Device::kSwitch) {
-      net.add_link(from.id, to.id, link.rate > 0 ? link.rate : defaults.link_bandwidth, defaults.link_latency);
+      const int l = net.add_link(from.id, to.id, link.rate > 0 ? link.rate : defaults.link_bandwidth, defaults.link_latency);
+      ports.channel[{guid_value(link.from), link.from_port}] = net.channel(l, from.id);
+      ports.channel[{guid_value(link.to), link.to_port}] = net.channel(l, to.id);
       continue;
     }
     Device& host = from.kind == Device::kHost ? from : to;
@@ -117,6 +177,8 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
     std::string word = host.description.substr(0, host.description.find(' '));
     host.id = net.add_node(unique_name(word, host_guid), sw.id,
                            link.rate > 0 ? link.rate : defaults.node_bandwidth, defaults.node_latency);
+    const std::string& portguid = from.kind == Device::kHost ? link.from_portguid : link.to_portguid;
+    ports.node_of_portguid[portguid.empty() ? guid_value(host_guid) : std::stoull(portguid, nullptr, 16)] = host.id;
   }
   if (extra_host_ports) spdlog::warn("{}: ignored {} extra HCA port link(s): a node uses its first port", path, extra_host_ports);
   for (const auto& [guid, device] : devices)
@@ -127,11 +189,16 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }
+  if (!lft_path.empty()) read_forwarding_tables(lft_path, net, ports);
   return net;
 }
 
-MAPSIM_REGISTER(network_registry(), {"ibnet", "an InfiniBand fabric from ibnetdiscover output", {},
-                                     [](Spec& spec) { return load_ibnetdiscover(spec.require_positional("PATH"), LinkDefaults{}); },
-                                     "PATH"});
+MAPSIM_REGISTER(network_registry(),
+                {"ibnet", "an InfiniBand fabric from ibnetdiscover output, optionally with its forwarding tables",
+                 {text_param("lft", "", "ibroute / dump_lfts.sh output: route by the fabric's own tables (routing lft)")},
+                 [](Spec& spec) {
+                   return load_ibnetdiscover(spec.require_positional("PATH"), LinkDefaults{}, spec.get_string("lft"));
+                 },
+                 "PATH"});
 
 }  // namespace mapsim

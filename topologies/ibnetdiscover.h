@@ -8,7 +8,9 @@
 
 namespace mapsim {
 
-Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults);
+// With `lft_path`, also reads the fabric's linear forwarding tables (ibroute / dump_lfts.sh output)
+// into Network::forwarding, which the `lft` routing follows.
+Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults, const std::string& lft_path = "");
 
 // Data rate of a link such as "4xQDR" in bytes/s; 0 if the text is not a width x speed.
 double infiniband_rate(const std::string& width_speed);

@@ -3,6 +3,7 @@
 // its own link. Direct networks (hypercube, mesh, torus) are switches with one node each.
 // A directed switch-to-switch link is a "channel": channel 2*l goes a->b, 2*l+1 goes b->a.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,9 @@ class Network {
 
   Shape shape;
   double startup = LinkDefaults{}.startup;
+  // The fabric's own forwarding tables when it was imported with them (ibnet lft=): the channel each
+  // switch forwards each destination node to, [node * num_switches() + switch], -1 at its switch.
+  std::vector<int32_t> forwarding;
 
   int add_switch(std::string name, int ports, double router_delay);
   int add_node(std::string name, int switch_id, double bandwidth, double latency);

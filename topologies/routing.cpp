@@ -42,6 +42,7 @@ RoutingRegistry& routing_registry() {
 }
 
 std::string default_routing_name(const Network& network) {
+  if (!network.forwarding.empty()) return "lft";  // a fabric imported with its own tables is routed by them
   std::string fallback;
   for (const auto* entry : routing_registry().entries())
     for (const std::string& family : entry->factory.default_for) {

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "support/error.h"
@@ -11,6 +12,7 @@
 #include "topologies/network_factory.h"
 #include "topologies/network_file.h"
 #include "topologies/route_analysis.h"
+#include "topologies/routed_network.h"
 #include "support/yaml_reader.h"
 
 using namespace mapsim;
@@ -106,4 +108,42 @@ TEST_CASE("ibnetdiscover errors name the line") {
                        doctest::Contains("orphan.ibnet:1: port line before any Switch/Ca header"), Error);
   CHECK_THROWS_WITH_AS(load_ibnetdiscover(temp_file("none.ibnet", "# nothing here\n"), LinkDefaults{}),
                        doctest::Contains("no Switch or Ca found"), Error);
+}
+
+TEST_CASE("ibnet with its forwarding tables (ibroute / dump_lfts.sh output) routes by them") {
+  const std::string fabric = kSource + "/configs/networks/example.ibnet";
+  std::ifstream lft_file(kSource + "/configs/networks/example.lft");
+  const std::string lft_text((std::istreambuf_iterator<char>(lft_file)), std::istreambuf_iterator<char>());
+  RoutedNetwork routed(make_network("ibnet:" + fabric + ",lft=" + kSource + "/configs/networks/example.lft"));
+  CHECK(routed.routing().name() == "lft");
+  const Network& net = routed.network();
+  // leaf-a sends cn03 over port 35 (the EDR link) and cn04 over port 36 (the FDR link); leaf-b
+  // answers cn01 over 36 and cn02 over 35: each direction of each cable is used once.
+  std::vector<int> route;
+  routed.route(0, 3, route);  // cn01 -> cn04
+  REQUIRE(route.size() == 1);
+  CHECK(net.link(route[0] / 2).bandwidth == doctest::Approx(4 * 13.64e9 / 8));
+  routed.route(0, 2, route);  // cn01 -> cn03
+  CHECK(net.link(route[0] / 2).bandwidth == doctest::Approx(4 * 25e9 / 8));
+  const RouteAnalysis a = analyse_routes(routed);
+  CHECK(a.idle_channels == 0);
+  CHECK(a.deadlock_free);
+  // Without tables the same fabric gets updn; lft then refuses.
+  RoutedNetwork plain(make_network("ibnet:" + fabric));
+  CHECK(plain.routing().name() == "updn");
+  CHECK_THROWS_WITH_AS(RoutedNetwork(make_network("ibnet:" + fabric), "lft"), doctest::Contains("needs a network imported with"),
+                       Error);
+  auto with_tables = [&](const std::string& name, const std::string& text) {
+    return error_of([&] { RoutedNetwork(make_network("ibnet:" + fabric + ",lft=" + temp_file(name, text))); });
+  };
+  auto replace = [&](std::string text, const std::string& from, const std::string& to) {
+    return text.replace(text.find(from), from.size(), to);
+  };
+  CHECK(with_tables("lft-gap", replace(lft_text, "0x000d 035 : (Channel Adapter portguid 0x248a0703009c0031: 'cn03 HCA-1')\n", ""))
+            .find("switch 'leaf-a' has no forwarding entry for cn03") != std::string::npos);
+  CHECK(with_tables("lft-port", replace(lft_text, "0x000d 035", "0x000d 007")).find("port 7, which has no link") !=
+        std::string::npos);
+  CHECK(with_tables("lft-guid", replace(lft_text, "guid 0x7cfe900300a1b2c0 (leaf-a)", "guid 0x1234 (leaf-a)"))
+            .find("switch guid 0x1234 is not in the topology") != std::string::npos);
+  CHECK(with_tables("lft-junk", lft_text + "garbage here\n").find("unrecognised line 'garbage here'") != std::string::npos);
 }
