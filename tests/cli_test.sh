@@ -26,7 +26,7 @@ check "version" bash -c "'$mapsim' --version | grep -q '^mapsim '"
 check "topo help" bash -c "'$mapsim' topo --help | grep -q 'irregular:nodes'"
 # The registries are the one list: help texts and docs/components.md come from them.
 check "map help lists registered mappers" bash -c "'$mapsim' map --help | grep -q 'Mappers: adjacency, annealing, best'"
-check "topo help lists registered routings" bash -c "'$mapsim' topo --help | grep -q 'dmodk, ecube, minhop, minimal, shortest, suprenum, ugal-g, ugal-l, updn, updown, valiant'"
+check "topo help lists registered routings" bash -c "'$mapsim' topo --help | grep -q 'dmodk, dor, ecube, lft, minhop, minimal, shortest, suprenum, ugal-g, ugal-l, updn, updown, valiant'"
 check "docs/components.md is current (mapsim components --markdown)" \
   bash -c "'$mapsim' components --markdown | cmp -s - '$src/docs/components.md'"
 
@@ -254,6 +254,30 @@ check "plot table" grep -q "^| mesh:4x4 | 24 ± 0 |" "$tmp/table.md"
 "$mapsim" plot "$tmp/sw/aggregate.csv" --x workload.process --y cardinality -o "$tmp/fig.svg" 2>/dev/null
 check "plot svg" grep -q "<svg" "$tmp/fig.svg"
 expect_error "plot column" "no such column (did you mean 'cardinality'?)" plot "$tmp/sw/results.csv" --x workload.process --y cardinalty --table
+
+# Networks of today's machines and open-loop traffic (issue 16).
+"$mapsim" topo file:"$src"/configs/networks/leaf-spine-512.yaml --routing updown >"$tmp/ls.txt" 2>"$tmp/ls.err"
+check "topo warns on an unbalanced routing" grep -q "a few links carry most routes" "$tmp/ls.err"
+check "topo reports idle links" grep -q "960 of 1024 links carry none" "$tmp/ls.txt"
+"$mapsim" topo file:"$src"/configs/networks/leaf-spine-512.yaml --json >"$tmp/ls.json" 2>"$tmp/ls.err"
+check "balanced tables by default on a network file" grep -q '"routing": "updn"' "$tmp/ls.json"
+check "no warning when balanced" test ! -s "$tmp/ls.err"
+"$mapsim" traffic --topology dragonfly:a=2,p=1,h=1 --routing ugal-g --pattern group-shift --load 0.1,0.2 --format csv \
+  -o "$tmp/t.csv" 2>/dev/null
+check "traffic csv: header and one row per load" test "$(wc -l <"$tmp/t.csv")" -eq 3
+check "traffic csv names its run" grep -q "^\"dragonfly:a=2,p=1,h=1\",ugal-g,packet,deterministic,group-shift,0.1," "$tmp/t.csv"
+"$mapsim" traffic --topology dragonfly:a=2,p=1,h=1 --routing ugal-g --pattern group-shift --load 0.1,0.2 --format csv \
+  -o "$tmp/t2.csv" 2>/dev/null
+check "traffic is deterministic" cmp -s "$tmp/t.csv" "$tmp/t2.csv"
+expect_error "traffic load" "offered load must be in (0, 1]" traffic --topology mesh:4x4 --load 1.5
+expect_error "traffic load list" "--load: expected numbers" traffic --topology mesh:4x4 --load 0.1,x
+expect_error "traffic pattern" "unknown traffic pattern 'hotspot'" traffic --topology mesh:4x4 --pattern hotspot
+expect_error "adaptive needs a port model" "use the store-and-forward or packet model, not flow" \
+  traffic --topology fattree:nodes=32,radix=8 --path-selection adaptive --model flow
+expect_error "path selection name" "expected deterministic, ecmp, spray or adaptive" \
+  simulate --topology mesh:4x4 --process ring:16 --path-selection random
+expect_error "ugal on the flow model" "ugal-l routing chooses paths per packet" \
+  simulate --topology dragonfly:a=2,p=1,h=1 --routing ugal-l --process ring:6 --workload alltoall
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
