@@ -12,6 +12,7 @@
 #include "mappers/metrics.h"
 #include "scenario/statistics.h"
 #include "sim/report.h"
+#include "sim/traffic.h"
 #include "sim/workload.h"
 #include "support/atomic_file.h"
 #include "topologies/export.h"
@@ -98,26 +99,43 @@ const ReplicateParts& RunPipeline::replicate(int r) {
     at_key(s, "network", [&] { network = make_network(spec); });
     at_key(s, "routing", [&] { routed_ = std::make_unique<RoutedNetwork>(std::move(network), s.routing); });
   }
+  parts_.replicate = r;
+  parts_.seed = s.replicate_seed(r);
+  parts_.routed = routed_.get();
+  parts_.sim = s.sim;
+  parts_.sim.seed = parts_.seed;
+  if (!s.traffic.empty()) {  // open-loop traffic: the network is all it needs
+    at_key(s, "workload.traffic", [&] { make_traffic_pattern(routed_->network(), parse_traffic(s.traffic).pattern); });
+    return parts_;
+  }
   if (const std::string spec = s.process_spec(r); s.trace.empty() && spec != process_spec_) {
     process_spec_ = spec;
     at_key(s, "workload.process", [&] { graph_ = make_process_graph(spec); });
   }
   if (s.trace.empty() && (s.simulate || (r == 0 && s.pattern_given)))  // without a model only checked, once
     at_key(s, "workload.pattern", [&] { trace_ = make_workload(s.pattern_spec(r), graph_); });
-  parts_.replicate = r;
-  parts_.seed = s.replicate_seed(r);
-  parts_.routed = routed_.get();
   parts_.graph = &graph_;
   parts_.trace = &trace_;
   at_key(s, "allocation", [&] { parts_.problem = make_problem(*routed_, graph_, s.allocation, s.slots, parts_.seed); });
-  parts_.sim = s.sim;
-  parts_.sim.seed = parts_.seed;
   if (!s.ocs.empty()) at_key(s, "ocs", [&] { parts_.sim.ocs = parse_ocs(s.ocs, routed_->network()); });
   return parts_;
 }
 
 MappingRun RunPipeline::run(const ReplicateParts& parts, const std::string& requested) const {
   MappingRun out;
+  if (!scenario_.traffic.empty()) {
+    out.mapper = requested;
+    const auto start = std::chrono::steady_clock::now();
+    TrafficResult r;
+    at_key(scenario_, "workload.traffic", [&] { r = simulate_traffic(*parts.routed, parse_traffic(scenario_.traffic), parts.sim); });
+    out.sim_seconds = seconds_since(start);
+    out.values = {{"traffic_offered", r.offered},           {"traffic_accepted", r.accepted},
+                  {"traffic_latency_mean", r.latency.mean}, {"traffic_latency_p50", r.latency.p50},
+                  {"traffic_latency_p99", r.latency.p99},   {"traffic_latency_max", r.latency.max},
+                  {"traffic_zero_load_latency", r.zero_load_latency}, {"traffic_avg_hops", r.avg_hops},
+                  {"traffic_messages", static_cast<double>(r.messages)}, {"sim_events", static_cast<double>(r.events)}};
+    return out;
+  }
   out.mapper = cp_mapper(parts.sim.ocs, requested);  // CP regroups the ranks itself
   auto start = std::chrono::steady_clock::now();
   out.placement = make_mapper(out.mapper)->map(parts.problem);
@@ -149,6 +167,11 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
       row.values = std::move(run.values);
       row.map_seconds = run.map_seconds;
       row.sim_seconds = run.sim_seconds;
+      if (!s.traffic.empty()) {  // no placement, no per-link loads
+        rows.push_back(std::move(row));
+        if (options.progress) options.progress(static_cast<int>(rows.size()), total);
+        continue;
+      }
       const SimResult loads = run.simulated ? *run.simulated
                                             : static_loads(link_volumes(parts.problem, run.placement), routed.network());
       if (options.links) {
@@ -221,7 +244,8 @@ std::string run_table(const std::vector<RunRow>& rows) {
   const std::vector<std::pair<std::string, std::string>> shown = {
       {"weighted_cardinality", "weighted card."}, {"cardinality", "cardinality"},       {"hop_bytes", "hop-bytes"},
       {"max_link_load", "max link load"},         {"zero_load_latency", "0-load lat. (us)"}, {"sim_avg_latency", "latency (us)"},
-      {"sim_makespan", "makespan (us)"}};
+      {"sim_makespan", "makespan (us)"},           {"traffic_offered", "offered load"},  {"traffic_accepted", "accepted"},
+      {"traffic_latency_mean", "latency (us)"},   {"traffic_latency_p99", "p99 latency (us)"}};
   std::vector<std::string> mappers;
   for (const RunRow& row : rows)
     if (std::find(mappers.begin(), mappers.end(), row.mapper) == mappers.end()) mappers.push_back(row.mapper);

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "mappers/mapper.h"
+#include "sim/traffic.h"
 #include "support/error.h"
 #include "support/spec.h"
 #include "support/yaml_reader.h"
@@ -46,13 +47,13 @@ const SpecField* spec_field(const std::string& path) {
   if (path == "allocation") return &kAllocation;
   if (path == "workload.pattern") return &kPattern;
   if (path == "mapping" || path.rfind("mapping.", 0) == 0) return &kMapping;
-  if (path == "model" || path == "ocs") return &kPlain;
+  if (path == "model" || path == "ocs" || path == "workload.traffic") return &kPlain;
   return nullptr;
 }
 
 const std::vector<std::string> kTopKeys = {"name",       "network", "routing", "workload", "mapping", "allocation", "slots",
                                            "model",      "ocs",     "seed",    "replicates", "output"};
-const std::vector<std::string> kWorkloadKeys = {"process", "pattern", "trace"};
+const std::vector<std::string> kWorkloadKeys = {"process", "pattern", "trace", "traffic"};
 const std::vector<std::string> kModelKeys = {"name",     "t_s",          "t_p", "t_r", "link_bandwidth",
                                              "node_bandwidth", "node_latency", "intra_node_bandwidth",
                                              "mtu",      "eager_threshold", "flops", "sharing", "flow_solver",
@@ -330,11 +331,18 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source) {
   s.network = resolve_spec_path(spec_text(reader, document["network"], kNetwork, "network"), kNetwork, source);
   if (document["routing"]) s.routing = reader.scalar(document["routing"], "routing");
 
-  if (!document["workload"]) reader.fail(document, "missing 'workload' (process: and pattern:, or trace:)");
+  if (!document["workload"]) reader.fail(document, "missing 'workload' (process: and pattern:, trace:, or traffic:)");
   const YAML::Node workload = document["workload"];
   reader.expect_map(workload, "workload");
   reader.check_keys(workload, kWorkloadKeys);
-  if (workload["trace"]) {
+  if (workload["traffic"]) {
+    if (workload["process"] || workload["pattern"] || workload["trace"])
+      reader.fail(workload, "workload: open-loop traffic runs alone, without process, pattern or trace");
+    if (document["mapping"] || document["allocation"] || document["slots"] || document["ocs"])
+      reader.fail(workload["traffic"], "workload.traffic: open-loop traffic starts at every node: give no mapping, "
+                                       "allocation, slots or ocs");
+    s.traffic = spec_text(reader, workload["traffic"], kPlain, "workload.traffic");
+  } else if (workload["trace"]) {
     if (workload["process"] || workload["pattern"]) reader.fail(workload, "workload: give either trace or process (+ pattern), not both");
     s.trace = resolve_path(reader.scalar(workload["trace"], "workload.trace"), source);
   } else {
@@ -345,7 +353,9 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source) {
   }
 
   const YAML::Node mapping = document["mapping"];
-  if (!mapping) {
+  if (!s.traffic.empty()) {
+    s.mappers = {"open-loop"};
+  } else if (!mapping) {
     s.mappers = {"default"};
   } else if (mapping.IsSequence()) {
     if (mapping.size() == 0) reader.fail(mapping, "mapping: the list is empty");
@@ -435,6 +445,13 @@ void at_key(const Scenario& s, const std::string& key, const std::function<void(
 }
 
 void check_scenario(const Scenario& s) {
+  if (!s.traffic.empty()) {
+    at_key(s, "workload.traffic", [&] {
+      parse_traffic(s.traffic);
+      if (!s.simulate) throw Error("open-loop traffic needs a simulation model, not none");
+    });
+    return;
+  }
   for (size_t i = 0; i < s.mappers.size(); ++i)
     at_key(s, s.mappers.size() > 1 ? "mapping." + std::to_string(i) : "mapping", [&] { make_mapper(s.mappers[i]); });
   if (!s.ocs.empty() && (!s.simulate || !model_carries_circuits(s.sim.model)))

@@ -28,6 +28,7 @@ struct Scenario {
   std::string pattern = "exchange";
   bool pattern_given = false;  // without a model, only a pattern given is checked
   std::string trace;        // ... or a TI trace
+  std::string traffic;      // ... or open-loop traffic from every node (sim/traffic.h spec; no mapping)
   std::vector<std::string> mappers;
   std::string allocation = "all";
   int slots = 1;

@@ -23,6 +23,23 @@ TrafficPattern make_traffic_pattern(const Network& network, const std::string& t
   return pattern;
 }
 
+TrafficOptions parse_traffic(const std::string& text) {
+  Spec spec = Spec::parse(text);
+  TrafficOptions options;
+  std::string keys;
+  for (const auto& [key, value] : spec.values()) {
+    if (key == "load") options.load = spec.get_double("load", 0);
+    else if (key == "message") options.message = spec.get_size("message", 0);
+    else if (key == "warmup") options.warmup = spec.get_time("warmup", 0);
+    else if (key == "measure") options.measure = spec.get_time("measure", 0);
+    else keys += (keys.empty() ? "" : ",") + key + "=" + value;
+  }
+  options.pattern = spec.name() + (spec.positional() ? ":" + *spec.positional() + (keys.empty() ? "" : ",") : keys.empty() ? "" : ":") + keys;
+  if (!(options.load > 0) || options.load > 1)
+    throw Error("offered load must be in (0, 1] (a fraction of the node bandwidth), got " + format_number(options.load));
+  return options;
+}
+
 namespace sim {
 namespace {
 

@@ -23,7 +23,7 @@ TrafficRegistry& traffic_registry();
 TrafficPattern make_traffic_pattern(const Network& network, const std::string& spec);
 
 struct TrafficOptions {
-  std::string pattern = "uniform";
+  std::string pattern = "uniform";  // a traffic pattern spec
   double load = 0.5;       // offered load, fraction of each node's injection bandwidth, (0, 1]
   double message = 0;      // bytes per message; 0: one packet (SimOptions::mtu)
   double warmup = 0;       // seconds; 0: 200 message times at the slowest node's bandwidth
@@ -43,6 +43,10 @@ struct TrafficResult {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TrafficResult, pattern, offered, accepted, latency, zero_load_latency, avg_hops, messages,
                                    events, wall_seconds)
+
+// A scenario's traffic spec: a pattern spec whose keys may also set the run's `load`, `message`
+// (size), `warmup` and `measure` (times): "uniform:load=0.5", "group-shift:group=32,load=0.3".
+TrafficOptions parse_traffic(const std::string& spec);
 
 // Throws mapsim::Error for an unknown pattern, a load outside (0, 1] or a model that cannot run
 // the routing's path choices (sim/simulate.h's rules).

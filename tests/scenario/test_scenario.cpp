@@ -203,3 +203,41 @@ ocs: {pathways: 2, policy: cp, threshold: 8192, setup: 0s}
   CHECK(value(rows[0], "sim_relative_makespan") < 1);
   CHECK(rows[0].links_csv.find(",circuit,0,") != std::string::npos);
 }
+
+TEST_CASE("open-loop traffic as a scenario workload: one row per replicate, load sweepable by key path, located errors") {
+  const char* text = R"(network: fattree:nodes=32,radix=8,levels=2
+workload:
+  traffic: {name: uniform, load: 0.2}
+model: {name: packet, mtu: 1KiB}
+replicates: 2
+)";
+  Scenario s = scenario_text("traffic.yaml", text);
+  CHECK(s.traffic == "uniform:load=0.2");
+  CHECK(s.mappers == std::vector<std::string>{"open-loop"});
+  const std::vector<RunRow> rows = run_scenario(s);
+  REQUIRE(rows.size() == 2);
+  CHECK(value(rows[0], "traffic_offered") == 0.2);
+  CHECK(value(rows[0], "traffic_accepted") == doctest::Approx(0.2).epsilon(0.08));
+  CHECK(value(rows[0], "traffic_latency_p99") >= value(rows[0], "traffic_latency_mean"));
+  CHECK(value(rows[0], "traffic_latency_mean") != value(rows[1], "traffic_latency_mean"));  // seeds 1 and 2
+  // The load is a key path, as in a sweep's vary: list.
+  Scenario heavier = scenario_text("traffic.yaml", text, {"workload.traffic.load=0.6"});
+  CHECK(heavier.traffic == "uniform:load=0.6");
+  CHECK(value(run_scenario(heavier)[0], "traffic_accepted") == doctest::Approx(0.6).epsilon(0.08));
+
+  auto error = [](const std::string& name, const std::string& body) {
+    return error_of([&] { run_scenario(scenario_text(name, body)); });
+  };
+  CHECK(error("traffic-map.yaml", "network: mesh:4x4\nworkload: {traffic: uniform}\nmapping: [best]\n")
+            .find("traffic-map.yaml:2:21: workload.traffic: open-loop traffic starts at every node") != std::string::npos);
+  CHECK(error("traffic-none.yaml", "network: mesh:4x4\nworkload: {traffic: uniform}\nmodel: none\n")
+            .find("needs a simulation model, not none") != std::string::npos);
+  CHECK(error("traffic-load.yaml", "network: mesh:4x4\nworkload: {traffic: uniform:load=2}\n")
+            .find("traffic-load.yaml:2:21: workload.traffic: offered load must be in (0, 1]") != std::string::npos);
+  CHECK(error("traffic-both.yaml", "network: mesh:4x4\nworkload: {traffic: uniform, process: ring:4}\n")
+            .find("open-loop traffic runs alone") != std::string::npos);
+  CHECK(error("traffic-pattern.yaml", "network: mesh:4x4\nworkload: {traffic: transpose}\nmodel: packet\n")
+            .find("workload.traffic: transpose traffic needs a square node count") == std::string::npos);  // 16 is square
+  CHECK(error("traffic-pattern2.yaml", "network: mesh:4x2\nworkload: {traffic: transpose}\nmodel: packet\n")
+            .find("workload.traffic: transpose traffic needs a square node count") != std::string::npos);
+}
