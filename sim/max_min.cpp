@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/internal/free_list.h"
+
 namespace mapsim::sim {
 
 // Why the floor is exact: progressive filling raises a common level x; a resource saturates when its
@@ -17,14 +19,7 @@ MaxMinSharing::MaxMinSharing(std::vector<double> capacities) : resources_(capaci
 }
 
 int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
-  int id;
-  if (free_.empty()) {
-    id = static_cast<int>(flows_.size());
-    flows_.emplace_back();
-  } else {
-    id = free_.back();
-    free_.pop_back();
-  }
+  const int id = acquire(flows_, free_);
   Flow& f = flows_[id];
   f.resources = resources;
   f.slots.resize(resources.size());

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <simgrid/s4u/Engine.hpp>
 
+#include "sim/internal/free_list.h"
 #include "support/error.h"
 #include "support/units.h"
 
@@ -32,18 +33,6 @@ void add_load(PortLoad& load, double bytes, double bandwidth) {
   load.bytes += bytes;
   load.messages += 1;
   load.busy += bytes / bandwidth;
-}
-
-// An id from the free list, else a new default element at the end.
-template <class T>
-int acquire(std::vector<T>& items, std::vector<int>& free) {
-  if (free.empty()) {
-    items.emplace_back();
-    return static_cast<int>(items.size()) - 1;
-  }
-  const int id = free.back();
-  free.pop_back();
-  return id;
 }
 
 // MPI matching: a receive's tag (-1: MPI_ANY_TAG, never a collective's negative tag) against a send's.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <simgrid/s4u/Engine.hpp>
 
+#include "sim/internal/free_list.h"
 #include "sim/internal/path_choice.h"
 #include "sim/transport.h"
 #include "support/error.h"
@@ -108,14 +109,7 @@ class OpenLoopTraffic {
     if (dst < 0 || dst == src) return;
     sending_[src] = true;
     ++generated_;
-    int id;
-    if (free_.empty()) {
-      id = static_cast<int>(messages_.size());
-      messages_.emplace_back();
-    } else {
-      id = free_.back();
-      free_.pop_back();
-    }
+    const int id = acquire(messages_, free_);
     Message& m = messages_[id];
     m = Message{};
     m.src_node = src;

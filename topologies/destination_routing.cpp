@@ -22,43 +22,23 @@ namespace {
 constexpr uint16_t kFar = std::numeric_limits<uint16_t>::max();
 constexpr long kMaxEntries = 1L << 27;  // switch x destination entries (512 MiB of tables)
 
-// BFS distances from a set of switches.
-std::vector<int> distances_from(const Network& net, const std::vector<int>& sources) {
-  std::vector<int> dist(net.num_switches(), -1);
-  std::deque<int> queue;
-  for (int s : sources) {
-    dist[s] = 0;
-    queue.push_back(s);
-  }
-  while (!queue.empty()) {
-    const int u = queue.front();
-    queue.pop_front();
-    for (const Network::Port& p : net.ports_of(u))
-      if (dist[p.neighbor] < 0) {
-        dist[p.neighbor] = dist[u] + 1;
-        queue.push_back(p.neighbor);
-      }
-  }
-  return dist;
-}
-
 // Levels for up*/down*: from the top switches of a fat-tree-like network, else from one root.
 std::vector<int> updown_levels(const Network& net) {
   std::vector<int> leaves;
   for (int s = 0; s < net.num_switches(); ++s)
     if (!net.nodes_of(s).empty()) leaves.push_back(s);
-  const std::vector<int> height = distances_from(net, leaves);
+  const std::vector<int> height = bfs_distances(net, leaves);
   const int top = *std::max_element(height.begin(), height.end());
   if (top > 0) {
     std::vector<int> roots;
     for (int s = 0; s < net.num_switches(); ++s)
       if (height[s] == top) roots.push_back(s);
-    std::vector<int> level = distances_from(net, roots);
+    std::vector<int> level = bfs_distances(net, roots);
     bool layered = true;
     for (int s : leaves) layered = layered && level[s] == top;
     if (layered) return level;
   }
-  return distances_from(net, {min_height_root(net)});
+  return bfs_distances(net, min_height_root(net));
 }
 
 class DestinationTableRouting : public Routing {

@@ -61,9 +61,13 @@ void Network::validate() const {
 }
 
 std::vector<int> bfs_distances(const Network& network, int from_switch) {
+  return bfs_distances(network, std::vector<int>{from_switch});
+}
+
+std::vector<int> bfs_distances(const Network& network, const std::vector<int>& from_switches) {
   std::vector<int> dist(network.num_switches(), -1);
-  std::deque<int> queue{from_switch};
-  dist[from_switch] = 0;
+  std::deque<int> queue(from_switches.begin(), from_switches.end());
+  for (int s : from_switches) dist[s] = 0;
   while (!queue.empty()) {
     int v = queue.front();
     queue.pop_front();

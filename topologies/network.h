@@ -105,7 +105,9 @@ class Network {
   std::vector<std::vector<int>> attached_;
 };
 
-// Hop distance between switches over the undirected switch graph (BFS); -1 if unreachable.
+// Hop distance between switches over the undirected switch graph (BFS); -1 if unreachable. The
+// second form measures from the nearest of several switches.
 std::vector<int> bfs_distances(const Network& network, int from_switch);
+std::vector<int> bfs_distances(const Network& network, const std::vector<int>& from_switches);
 
 }  // namespace mapsim
