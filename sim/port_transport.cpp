@@ -67,8 +67,7 @@ class PortTransport : public Transport, public CircuitPorts {
   void start(int id, Message& m, const std::vector<Leg>& path, double) override {
     const Network& net = routed_.network();
     m.route.clear();
-    if (path.size() == 1 && path.front().walked) walked_.resize(messages_.size());
-    if (walked_.size() > static_cast<size_t>(id)) walked_[id] = path.size() == 1 && path.front().walked;
+    m.walked = path.size() == 1 && path.front().walked;
     for (const Leg& leg : path) {
       if (leg.circuit >= 0) m.route.push_back(circuit_base_ + 2 * leg.circuit + (circuits_[leg.circuit].a == leg.from ? 0 : 1));
       else layout_.append(leg.from, leg.channels, leg.to, m.route);
@@ -96,8 +95,8 @@ class PortTransport : public Transport, public CircuitPorts {
     int hop;  // index into the message's route (walked: hops taken)
     double bytes;
     int port;           // the port it waits for or crosses
-    int sw = -1;        // walked: the switch the port leads to (-1: the destination node)
-    int state = 0;      // walked: route state there
+    int sw = -1;        // walked: the switch the packet reaches over `port`
+    int state = 0;      // walked: its route state there
   };
   struct Port {
     double bandwidth = 1, delay = 0;  // delay: propagation plus the next switch's router delay
@@ -142,13 +141,11 @@ class PortTransport : public Transport, public CircuitPorts {
     transmit(port, next);
   }
 
-  bool walked(int message) const { return static_cast<size_t>(message) < walked_.size() && walked_[message]; }
-
   // Walked packets: the next port at the switch the packet has reached, -1 at its destination node.
   int walk(Packet& packet) {
     const Message& m = messages_[packet.message];
     const Network& net = routed_.network();
-    if (!layout_.is_channel(packet.port) && packet.port >= layout_.ejection(0)) return -1;
+    if (layout_.is_ejection(packet.port)) return -1;
     auto backlog = [this](int channel) { return ports_[layout_.channel(channel)].backlog; };
     int sw = packet.sw;
     if (packet.hop == 0) {  // left the source node: the routing may decide here (UGAL)
@@ -169,7 +166,7 @@ class PortTransport : public Transport, public CircuitPorts {
 
   void arrive(Packet packet, double date) {
     auto next = [this, packet]() mutable {
-      const int port = walked(packet.message) ? walk(packet)
+      const int port = messages_[packet.message].walked ? walk(packet)
                        : packet.hop + 1 < static_cast<int>(messages_[packet.message].route.size())
                            ? messages_[packet.message].route[packet.hop + 1]
                            : -1;
@@ -200,7 +197,6 @@ class PortTransport : public Transport, public CircuitPorts {
   Delivered delivered_;
   double mtu_;
   PathChooser chooser_;
-  std::vector<bool> walked_;            // per message, once any leg is walked
   std::vector<PortLoad> walked_loads_;  // per channel, walked packets only
   std::vector<Port> ports_;
   long events_ = 0;

@@ -30,7 +30,8 @@ struct Message {
   bool collective = false;
   int hops = 0;             // switch-to-switch links on the route
   int pending_packets = 0;  // packet model
-  std::vector<int> route;   // PortTransport: the ports to cross
+  bool walked = false;      // PortTransport: packets choose their ports as they go (one walked leg)
+  std::vector<int> route;   // PortTransport: the ports to cross (walked: the first only)
 };
 
 // One leg of a message's path: an electrical route between two nodes, or an optical circuit between

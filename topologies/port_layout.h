@@ -15,6 +15,7 @@ struct PortLayout {
   int channel(int c) const { return 2 * nodes + c; }
   int size() const { return 2 * nodes + channels; }
   bool is_channel(int port) const { return port >= 2 * nodes; }
+  bool is_ejection(int port) const { return port >= nodes && port < 2 * nodes; }
   // The ports a route from node `from` over switch channels `route` to node `to` crosses, in order.
   void append(int from, const std::vector<int>& route, int to, std::vector<int>& ports) const {
     ports.push_back(injection(from));

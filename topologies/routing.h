@@ -1,9 +1,12 @@
-// Routing: the fixed path a message takes. A route is the list of directed switch-to-switch
-// channels (Network::channel) from the source switch to the switch of the destination node;
-// node links are implicit at both ends. Routes of the table routings depend only on the source and
-// destination switches and are stored as next-hop tables (O(S^2), never a node x node matrix).
+// Routing: the path a message takes. A route is the list of directed switch-to-switch channels
+// (Network::channel) from the source switch to the switch of the destination node; node links are
+// implicit at both ends. route() gives one fixed route per pair (what the mapping metrics and
+// static analyses use); multipath routings also list every legal next hop, which the simulation
+// models walk (ECMP, spraying, adaptive routing, Valiant, UGAL). Tables are O(S^2) or O(S x N),
+// never a node x node matrix.
 // Each routing registers itself in routing_registry() from its own file, naming the network
-// families it is the natural ("default") routing of: updown, shortest, ecube, dmodk, suprenum.
+// families it is the natural ("default") routing of (docs/topologies.md lists them: updn, minhop,
+// lft, updown, shortest, ecube, dmodk, suprenum, minimal, valiant, ugal-l, ugal-g, dor).
 #pragma once
 #include <cstdint>
 #include <functional>
