@@ -57,6 +57,11 @@ nlohmann::ordered_json to_json(const TopoOptions& o, const RoutedNetwork& routed
   j["avg_latency"] = a.zero_load_latency;  // the old name of zero_load_latency (README)
   j["routes_legal"] = a.routes_legal;
   j["deadlock_free"] = a.deadlock_free;
+  if (a.multipath) {
+    j["walks_deadlock_free"] = a.walks_deadlock_free;
+    j["walk_dependencies"] = a.walk_dependencies;
+    if (!a.walks_deadlock_free) j["walk_cycle"] = a.walk_cycle;
+  }
   j["routes_checked"] = a.routes_checked;
   j["dependencies"] = a.dependencies;
   j["sampled"] = a.sampled;
@@ -88,6 +93,10 @@ void print_summary(const TopoOptions& o, const RoutedNetwork& routed, const Rout
               a.routes_checked);
   std::printf("deadlock free  %s (%ld channel dependencies)\n",
               a.deadlock_free ? "yes" : ("NO, cycle: " + a.cycle).c_str(), a.dependencies);
+  if (a.multipath)
+    std::printf("all walks      %s (%ld channel dependencies over every hop a multipath walk may take)\n",
+                a.walks_deadlock_free ? "deadlock free" : ("NOT deadlock free, cycle: " + a.walk_cycle).c_str(),
+                a.walk_dependencies);
   std::string busiest;
   for (const auto& link : busiest_links(net, a))
     busiest += std::string(busiest.empty() ? "" : ", ") + link["link"].get<std::string>() + " " + format_number(link["routes"].get<double>());

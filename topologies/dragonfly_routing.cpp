@@ -60,6 +60,16 @@ class DragonflyRouting : public Routing {
     else states.push_back(1 + via);
   }
 
+  void all_start_states(int src_switch, int dst_node, std::vector<int>& states) const override {
+    states.assign(1, 0);
+    const int gs = group(src_switch), gd = group(net_.node(dst_node).switch_id);
+    if (kind_ == Kind::Minimal || gs == gd) return;
+    if (kind_ == Kind::Valiant) states.clear();
+    for (int via = 0; via < g_; ++via)
+      if (via != gs && via != gd) states.push_back(1 + via);
+  }
+  int next_vc(int vc, int previous, int) const override { return vc + is_global(previous); }
+
   void next_hops(int sw, int state, int dst_node, std::vector<Hop>& hops) const override {
     hops.clear();
     const int dst = net_.node(dst_node).switch_id;

@@ -79,6 +79,8 @@ class HyperXRouting : public Routing {
         hops.push_back({net_.channel_between(sw, sw + (coordinate(dst, dim) - coordinate(sw, dim)) * stride_[dim]), 0});
   }
 
+  int next_vc(int vc, int, int) const override { return vc + 1; }
+
   void virtual_channels(const std::vector<int>& channels, std::vector<int>& vcs) const override {
     vcs.resize(channels.size());
     for (size_t i = 0; i < channels.size(); ++i) vcs[i] = static_cast<int>(i);

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <array>
 #include <deque>
+#include <unordered_set>
+
+#include "support/error.h"
 
 namespace mapsim {
 namespace {
@@ -137,16 +141,57 @@ RouteAnalysis analyse_routes(const Network& net, const Routing& routing) {
                 static_cast<size_t>(port_position[channels[h]]) * vcs + vc[h]] = true;
     }
   }
-  std::vector<uint64_t> edges;  // sorted by source vertex, as acyclic() expects
-  for (size_t i = 0; i < depends.size(); ++i) {
-    if (!depends[i]) continue;
-    const size_t from = i / fan, slot = i % fan;
-    const int at = net.channel_target(static_cast<int>(from / vcs));
-    const int to_channel = net.channel(net.ports_of(at)[slot / vcs].link, at);
-    edges.push_back(static_cast<uint64_t>(from) << 32 | static_cast<uint32_t>(to_channel * vcs + slot % vcs));
-  }
+  // The dependency bits as edges sorted by source vertex, as acyclic() expects.
+  auto edges_of = [&](const std::vector<bool>& bits) {
+    std::vector<uint64_t> edges;
+    for (size_t i = 0; i < bits.size(); ++i) {
+      if (!bits[i]) continue;
+      const size_t from = i / fan, slot = i % fan;
+      const int at = net.channel_target(static_cast<int>(from / vcs));
+      const int to_channel = net.channel(net.ports_of(at)[slot / vcs].link, at);
+      edges.push_back(static_cast<uint64_t>(from) << 32 | static_cast<uint32_t>(to_channel * vcs + slot % vcs));
+    }
+    return edges;
+  };
+  std::vector<uint64_t> edges = edges_of(depends);
   result.dependencies = static_cast<long>(edges.size());
   result.deadlock_free = acyclic(net, vcs, edges, &result.cycle);
+
+  // Every walk: a search over (switch, state, channel in, vc) per destination.
+  if (routing.multipath()) {
+    result.multipath = true;
+    std::fill(depends.begin(), depends.end(), false);
+    std::vector<int> states;
+    std::vector<Routing::Hop> hops;
+    std::unordered_set<uint64_t> seen;
+    std::vector<std::array<int, 4>> stack;
+    for (int dst_switch : sources) {  // hops depend on the destination's switch only
+      const int dst_node = net.nodes_of(dst_switch).front();
+      seen.clear();
+      for (int src : sources) {
+        routing.all_start_states(src, dst_node, states);
+        for (int st : states) stack.push_back({src, st, -1, 0});
+      }
+      while (!stack.empty()) {
+        const auto [sw, state, in, vc] = stack.back();
+        stack.pop_back();
+        const uint64_t key = ((static_cast<uint64_t>(in + 1) * vcs + vc) * net.num_switches() + sw) << 20 | static_cast<uint32_t>(state);
+        if (!seen.insert(key).second) continue;
+        routing.next_hops(sw, state, dst_node, hops);
+        for (const Routing::Hop& hop : hops) {
+          const int next_vc = in < 0 ? 0 : routing.next_vc(vc, in, hop.channel);
+          if (next_vc >= vcs) throw InternalError(routing.name() + ": a walk leaves its virtual channel classes");
+          if (in >= 0)
+            depends[(static_cast<size_t>(in) * vcs + vc) * fan + static_cast<size_t>(port_position[hop.channel]) * vcs +
+                    next_vc] = true;
+          stack.push_back({net.channel_target(hop.channel), hop.state, hop.channel, next_vc});
+        }
+      }
+    }
+    edges = edges_of(depends);
+    result.walk_dependencies = static_cast<long>(edges.size());
+    result.walks_deadlock_free = acyclic(net, vcs, edges, &result.walk_cycle);
+  }
   for (double routes : result.channel_routes) {
     result.max_channel_routes = std::max(result.max_channel_routes, routes);
     result.mean_channel_routes += routes / net.num_channels();

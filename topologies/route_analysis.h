@@ -26,6 +26,12 @@ struct RouteAnalysis {
   std::vector<double> channel_routes;
   double max_channel_routes = 0, mean_channel_routes = 0;
   int idle_channels = 0;
+  // Multipath routings: the same check over every hop any walk may take (adaptive routing, ECMP,
+  // Valiant's every intermediate), by the routing's virtual channel classes.
+  bool multipath = false;
+  bool walks_deadlock_free = true;
+  std::string walk_cycle;
+  long walk_dependencies = 0;
   long routes_checked = 0;
   long dependencies = 0;        // distinct edges of the channel dependency graph
   bool sampled = false;

@@ -53,6 +53,7 @@ class Routing {
   // Valiant, UGAL). Otherwise models take route() whole.
   virtual bool multipath() const { return false; }
   // Legal next hops from `sw` in `state` toward dst_node, in a fixed order; empty at its switch.
+  // They depend on the destination node's switch only (the deadlock check walks one node per switch).
   virtual void next_hops(int sw, int state, int dst_node, std::vector<Hop>& hops) const;
   // True when models must walk routes even without a path selection policy: the route is chosen
   // per message (Valiant, UGAL); route() then gives a fixed representative for static analysis.
@@ -63,6 +64,13 @@ class Routing {
   // (UGAL-L) or by the queues along each path (UGAL-G).
   enum class Injection { First, LocalQueue, GlobalQueue };
   virtual Injection injection() const { return Injection::First; }
+  // Every start state a walk from src_switch may take (for the deadlock check of all walks).
+  virtual void all_start_states(int src_switch, int dst_node, std::vector<int>& states) const {
+    start_states(src_switch, dst_node, 0, states);
+  }
+  // The virtual channel of a walk's hop over `channel` after a hop over `previous` in class `vc`;
+  // consistent with virtual_channels() (default: one class).
+  virtual int next_vc(int /*vc*/, int /*previous*/, int /*channel*/) const { return 0; }
 };
 
 // Walks a multipath routing from src_switch in `state` to dst_node, taking at each switch the hop

@@ -216,3 +216,35 @@ TEST_CASE("dragonfly with two global links per group pair: every routing and wal
     check_random_walks(routed, 9, false);
   }
 }
+
+TEST_CASE("the deadlock check over every walk: all hops of multipath routings, by their virtual channel classes") {
+  struct Case {
+    const char* network;
+    const char* routing;
+    bool deadlock_free;
+  };
+  for (const Case& c : {Case{"irregular:nodes=64,switches=24,seed=3", "updn", true},
+                        Case{"irregular:nodes=64,switches=24,seed=3", "updown", true},
+                        Case{"irregular:nodes=256,switches=75", "minhop", false},
+                        Case{"irregular:nodes=256,switches=75", "shortest", false},
+                        Case{"fattree:nodes=128,radix=16", "updn", true},
+                        Case{"dragonfly:a=4,p=2,h=2", "minimal", true},
+                        Case{"dragonfly:a=4,p=2,h=2", "valiant", true},
+                        Case{"dragonfly:a=4,p=1,h=2,g=5", "ugal-l", true},
+                        Case{"hyperx:4x4x3", "dor", true}}) {
+    CAPTURE(c.network);
+    CAPTURE(c.routing);
+    const RouteAnalysis a = analyse_routes(RoutedNetwork(make_network(c.network), c.routing));
+    CHECK(a.multipath);
+    CHECK(a.walks_deadlock_free == c.deadlock_free);
+    CHECK(a.walk_dependencies >= a.dependencies);
+    if (!c.deadlock_free) CHECK(a.walk_cycle.find("->") != std::string::npos);
+  }
+  // Valiant's walks through every intermediate group add dependencies its representative routes lack;
+  // HyperX's adaptive orders add those of every dimension order.
+  const RouteAnalysis valiant = analyse_routes(RoutedNetwork(make_network("dragonfly:a=4,p=2,h=2"), "valiant"));
+  CHECK(valiant.walk_dependencies > valiant.dependencies);
+  const RouteAnalysis hyperx = analyse_routes(RoutedNetwork(make_network("hyperx:4x4x3")));
+  CHECK(hyperx.walk_dependencies > hyperx.dependencies);
+  CHECK_FALSE(analyse_routes(RoutedNetwork(make_network("mesh:4x4"))).multipath);
+}
