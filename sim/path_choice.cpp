@@ -12,6 +12,15 @@ PathChooser::PathChooser(const RoutedNetwork& routed, PathSelection selection, u
                 (multipath && (selection == PathSelection::Spray || selection == PathSelection::Adaptive));
 }
 
+void PathChooser::check_model(const std::string& model, bool walks_packets, bool circuits) const {
+  if (!per_packet_) return;
+  const std::string what = routing_.injection() != Routing::Injection::First ? routing_.name() + " routing"
+                                                                            : "path selection " + path_selection_name(selection_);
+  if (!walks_packets)
+    throw Error(what + " chooses paths per packet from queue state: use the store-and-forward or packet model, not " + model);
+  if (circuits) throw Error(what + " is not available on a hybrid network with optical circuits");
+}
+
 void PathChooser::whole_path(int from, int to, int flow, std::vector<int>& channels) {
   if (!walks_) return routed_.route(from, to, channels);
   const Network& net = routed_.network();

@@ -64,15 +64,7 @@ Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Tr
       paths_(routed, options.path_selection, options.seed) {
   const Network& net = routed.network();
   const auto& model = model_registry().at(options.model);
-  if (paths_.per_packet()) {
-    const std::string what = routed.routing().injection() != Routing::Injection::First
-                                 ? routed.routing().name() + " routing"
-                                 : "path selection " + path_selection_name(options.path_selection);
-    if (!model.factory.walks_packets)
-      throw Error(what + " chooses paths per packet from queue state: use the store-and-forward or packet model, not " +
-                  model.name);
-    if (options.ocs) throw Error(what + " is not available on a hybrid network with optical circuits");
-  }
+  paths_.check_model(model.name, model.factory.walks_packets, options.ocs.has_value());
   auto on_delivered = [this](int id) { delivered(id); };
   static const std::vector<Circuit> kNoCircuits;
   if (options.ocs) {

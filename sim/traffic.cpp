@@ -35,7 +35,8 @@ TrafficOptions parse_traffic(const std::string& text) {
     else if (key == "measure") options.measure = spec.get_time("measure", 0);
     else keys += (keys.empty() ? "" : ",") + key + "=" + value;
   }
-  options.pattern = spec.name() + (spec.positional() ? ":" + *spec.positional() + (keys.empty() ? "" : ",") : keys.empty() ? "" : ":") + keys;
+  if (spec.positional()) keys = *spec.positional() + (keys.empty() ? "" : ",") + keys;
+  options.pattern = keys.empty() ? spec.name() : spec.name() + ":" + keys;
   if (!(options.load > 0) || options.load > 1)
     throw Error("offered load must be in (0, 1] (a fraction of the node bandwidth), got " + format_number(options.load));
   return options;
@@ -60,9 +61,7 @@ class OpenLoopTraffic {
     measure_ = traffic.measure > 0 ? traffic.measure : 400 * message_time;
     load_ = traffic.load;
     const auto& model = model_registry().at(options.model);
-    if (paths_.per_packet() && !model.factory.walks_packets)
-      throw Error(routed.routing().name() + " routing or path selection " + path_selection_name(options.path_selection) +
-                  " chooses paths per packet: use the store-and-forward or packet model, not " + model.name);
+    paths_.check_model(model.name, model.factory.walks_packets, false);
     static const std::vector<Circuit> kNoCircuits;
     transport_ = model.factory.make(routed, options, kNoCircuits, messages_, [this](int id) { delivered(id); });
     sending_.assign(net.num_nodes(), false);

@@ -22,6 +22,9 @@ class PathChooser {
   PathChooser(const RoutedNetwork& routed, PathSelection selection, uint64_t seed);
   // True when the transport must walk every packet itself (spray, adaptive, UGAL).
   bool per_packet() const { return per_packet_; }
+  // Throws mapsim::Error naming the routing or the selection when per-packet choices meet a model
+  // that cannot walk packets, or optical circuits.
+  void check_model(const std::string& model, bool walks_packets, bool circuits) const;
   // The switch channels from node `from` to node `to` for flow `flow` (the message tag).
   void whole_path(int from, int to, int flow, std::vector<int>& channels);
   // An electrical leg: its whole path, or, when walked per packet, the routing's representative
