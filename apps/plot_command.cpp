@@ -23,7 +23,7 @@ void plot(const PlotCommandOptions& o) {
   if (o.table) std::cout << markdown_table(data, o.plot);
   if (o.output.empty()) return;
   const std::string script = gnuplot_script(data, o.plot, o.output);
-  if (!o.script.empty()) write_file_atomically(o.script, [&](std::ostream& out) { out << script; });
+  if (!o.script.empty()) write_file_atomically(o.script, [&](std::ostream& out) { out << saved_script(script, o.output); });
   run_tool("gnuplot", "gnuplot-nox", {}, script, o.output);
   std::cerr << "figure: " << o.output << "\n";
 }

@@ -62,7 +62,7 @@ void run(const RunCommandOptions& o) {
   write_run(scenario.output, scenario, rows);
   if (!o.draw.empty()) draw(o.draw, rows);
   std::cout << scenario.name << ": " << scenario.replicates << " replicate(s); mean (stddev)\n"
-            << run_table(rows) << "results: " << scenario.output << "/results.csv\n";
+            << run_table(rows) << "results: " << (std::filesystem::path(scenario.output) / "results.csv").string() << "\n";
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ int report(const Sweep& sweep, const SweepStatus& status) {
   if (status.failed) std::cout << ", " << status.failed << " failed (see failed.csv)";
   const int missing = status.total - status.done - status.failed;
   if (missing) std::cout << ", " << missing << " not run";
-  std::cout << "\nresults: " << sweep.output << "/results.csv, aggregate.csv\n";
+  std::cout << "\nresults: " << (std::filesystem::path(sweep.output) / "results.csv").string() << ", aggregate.csv\n";
   if (status.interrupted) {
     std::cerr << "mapsim: interrupted; finished points are kept: rerun with --resume\n";
     return 130;

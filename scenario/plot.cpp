@@ -168,6 +168,13 @@ std::string gnuplot_script(const PlotData& data, const PlotOptions& o, const std
   return s.str();
 }
 
+std::string saved_script(std::string script, const std::string& output) {
+  const std::string placeholder = "set output '{out}'";
+  const size_t at = script.find(placeholder);
+  if (at != std::string::npos) script.replace(at, placeholder.size(), "set output " + gp(output));
+  return script;
+}
+
 std::string markdown_table(const PlotData& data, const PlotOptions& o) {
   std::ostringstream s;
   s << "| " << o.x << " |";

@@ -30,7 +30,10 @@ struct PlotData {
 
 PlotData collect_plot(const std::string& csv_path, const PlotOptions& options);
 // A gnuplot script drawing `data` into `output` with the terminal its extension names (.svg, .png, .pdf).
+// Its `set output` names the placeholder {out} (the figure is written atomically through a temporary
+// file); saved_script() puts `output` itself there, so that the saved script reruns as is.
 std::string gnuplot_script(const PlotData& data, const PlotOptions& options, const std::string& output);
+std::string saved_script(std::string script, const std::string& output);
 // | x | series ... | with "mean ± ci95" cells.
 std::string markdown_table(const PlotData& data, const PlotOptions& options);
 

@@ -186,6 +186,8 @@ check "run table" grep -q "^binary " "$tmp/run.out"
 check "run outputs" test -s "$tmp/run1/results.csv" -a -s "$tmp/run1/links.csv" -a -s "$tmp/run1/summary.json" -a -s "$tmp/run1/timings.csv"
 check "run rows: 2 replicates x 4 mappers" test "$(wc -l <"$tmp/run1/results.csv")" -eq 9
 "$mapsim" run "$src/configs/default.yaml" -o "$tmp/run2" --set replicates=2 --draw "$tmp/net.svg" >/dev/null 2>&1
+"$mapsim" run "$src/configs/default.yaml" -o "$tmp/run3/" --set replicates=1 >"$tmp/run3.out" 2>/dev/null
+check "run names its results file once" grep -qx "results: $tmp/run3/results.csv" "$tmp/run3.out"
 check "run is deterministic" cmp -s "$tmp/run1/results.csv" "$tmp/run2/results.csv"
 check "run links deterministic" cmp -s "$tmp/run1/links.csv" "$tmp/run2/links.csv"
 check "run summary deterministic" cmp -s "$tmp/run1/summary.json" "$tmp/run2/summary.json"
@@ -253,6 +255,10 @@ check "interrupted sweep stops its points" test -z "$(pgrep -f "$tmp/swi")"
 check "plot table" grep -q "^| mesh:4x4 | 24 ± 0 |" "$tmp/table.md"
 "$mapsim" plot "$tmp/sw/aggregate.csv" --x workload.process --y cardinality -o "$tmp/fig.svg" 2>/dev/null
 check "plot svg" grep -q "<svg" "$tmp/fig.svg"
+"$mapsim" plot "$tmp/sw/aggregate.csv" --x workload.process --y cardinality -o "$tmp/fig2.svg" --script "$tmp/fig2.gp" 2>/dev/null
+rm -f "$tmp/fig2.svg"
+(cd "$tmp" && gnuplot fig2.gp 2>/dev/null)
+check "a saved plot script reruns as is" grep -q "<svg" "$tmp/fig2.svg"
 expect_error "plot column" "no such column (did you mean 'cardinality'?)" plot "$tmp/sw/results.csv" --x workload.process --y cardinalty --table
 
 # Networks of today's machines and open-loop traffic (issue 16).
