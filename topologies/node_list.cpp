@@ -19,6 +19,62 @@ int NodeLookup::find(const std::string& word) const {
   return -1;
 }
 
+namespace {
+
+constexpr size_t kMaxHosts = 1 << 20;
+
+// One entry (no top-level comma): the prefix, the first bracket's names, the rest expanded again.
+void expand_entry(const std::string& entry, std::vector<std::string>& out) {
+  const size_t open = entry.find('[');
+  if (open == std::string::npos) {
+    if (entry.find(']') != std::string::npos) throw Error("']' without '[' in '" + entry + "'");
+    out.push_back(entry);
+    return;
+  }
+  const size_t close = entry.find(']', open);
+  if (close == std::string::npos) throw Error("'[' without ']' in '" + entry + "'");
+  const std::string prefix = entry.substr(0, open), ranges = entry.substr(open + 1, close - open - 1);
+  std::vector<std::string> rest;
+  expand_entry(entry.substr(close + 1), rest);
+  std::stringstream items(ranges);
+  for (std::string item; std::getline(items, item, ',');) {
+    const size_t dash = item.find('-');
+    const std::string first = item.substr(0, dash), last = dash == std::string::npos ? first : item.substr(dash + 1);
+    auto number = [&](const std::string& digits) {
+      if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
+        throw Error("bad range '" + item + "' in '" + entry + "': expected N or N-M");
+      return std::stol(digits);
+    };
+    const long from = number(first), to = number(last);
+    if (to < from) throw Error("reversed range '" + item + "' in '" + entry + "'");
+    for (long i = from; i <= to; ++i) {
+      std::string digits = std::to_string(i);
+      if (digits.size() < first.size()) digits.insert(0, first.size() - digits.size(), '0');
+      for (const std::string& tail : rest) {
+        if (out.size() >= kMaxHosts) throw Error("hostlist '" + entry + "' names over a million hosts");
+        out.push_back(prefix + digits + tail);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> expand_hostlist(const std::string& text) {
+  std::vector<std::string> names;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] == '[') ++depth;
+    if (i < text.size() && text[i] == ']') --depth;
+    if (i == text.size() || (text[i] == ',' && depth == 0)) {
+      if (i > start) expand_entry(text.substr(start, i - start), names);
+      start = i + 1;
+    }
+  }
+  return names;
+}
+
 std::vector<int> read_node_list(const std::string& path, const Network& net) {
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open file");
@@ -27,14 +83,24 @@ std::vector<int> read_node_list(const std::string& path, const Network& net) {
   std::vector<bool> seen(net.num_nodes(), false);
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
+    const std::string where = path + ":" + std::to_string(number) + ": ";
     std::istringstream words(line);
     std::string word;
-    if (!(words >> word) || word[0] == '#') continue;
-    const int node = lookup.find(word);
-    if (node < 0) throw Error(path + ":" + std::to_string(number) + ": '" + word + "' is neither a node name nor a node id below " + std::to_string(net.num_nodes()));
-    if (seen[node]) throw Error(path + ":" + std::to_string(number) + ": node '" + word + "' listed twice");
-    seen[node] = true;
-    nodes.push_back(node);
+    if (words >> word && word[0] != '#') {
+      std::vector<std::string> names;
+      try {
+        names = lookup.find(word) >= 0 ? std::vector<std::string>{word} : expand_hostlist(word);
+      } catch (const Error& e) {
+        throw Error(where + e.what());
+      }
+      for (const std::string& name : names) {
+        const int node = lookup.find(name);
+        if (node < 0) throw Error(where + "'" + name + "' is neither a node name nor a node id below " + std::to_string(net.num_nodes()));
+        if (seen[node]) throw Error(where + "node '" + name + "' listed twice");
+        seen[node] = true;
+        nodes.push_back(node);
+      }
+    }
   }
   if (nodes.empty()) throw Error(path + ": no nodes listed");
   return nodes;

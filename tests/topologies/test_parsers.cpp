@@ -11,6 +11,7 @@
 #include "topologies/ibnetdiscover.h"
 #include "topologies/network_factory.h"
 #include "topologies/network_file.h"
+#include "topologies/node_list.h"
 #include "topologies/route_analysis.h"
 #include "topologies/routed_network.h"
 #include "support/yaml_reader.h"
@@ -146,4 +147,23 @@ TEST_CASE("ibnet with its forwarding tables (ibroute / dump_lfts.sh output) rout
   CHECK(with_tables("lft-guid", replace(lft_text, "guid 0x7cfe900300a1b2c0 (leaf-a)", "guid 0x1234 (leaf-a)"))
             .find("switch guid 0x1234 is not in the topology") != std::string::npos);
   CHECK(with_tables("lft-junk", lft_text + "garbage here\n").find("unrecognised line 'garbage here'") != std::string::npos);
+}
+
+TEST_CASE("Slurm hostlists in node lists: ranges keep their width, brackets multiply, errors name the line") {
+  CHECK(expand_hostlist("cn[08-10]") == std::vector<std::string>{"cn08", "cn09", "cn10"});
+  CHECK(expand_hostlist("cn[1-2,7],gpu3") == std::vector<std::string>{"cn1", "cn2", "cn7", "gpu3"});
+  CHECK(expand_hostlist("r[1-2]-n[01-02]") == std::vector<std::string>{"r1-n01", "r1-n02", "r2-n01", "r2-n02"});
+  CHECK(expand_hostlist("node-3") == std::vector<std::string>{"node-3"});
+  CHECK(expand_hostlist("cn[000-015]").size() == 16);
+  CHECK(expand_hostlist("cn[000-015]").back() == "cn015");
+  CHECK_THROWS_WITH_AS(expand_hostlist("cn[3-1]"), doctest::Contains("reversed range '3-1'"), Error);
+  CHECK_THROWS_WITH_AS(expand_hostlist("cn[1-2"), doctest::Contains("'[' without ']'"), Error);
+  CHECK_THROWS_WITH_AS(expand_hostlist("cn[a-b]"), doctest::Contains("bad range 'a-b'"), Error);
+  const Network net = make_network("mesh:4x4");  // nodes node-0 .. node-15
+  CHECK(read_node_list(temp_file("hosts.txt", "# a Slurm allocation\nnode-[0-2,5]\nnode-9\n"), net) ==
+        std::vector<int>{0, 1, 2, 5, 9});
+  CHECK(error_of([&] { read_node_list(temp_file("hosts-bad.txt", "node-1\nnode-[1-3]\n"), net); }) ==
+        temp_path("hosts-bad.txt") + ":2: node 'node-1' listed twice");
+  CHECK(error_of([&] { read_node_list(temp_file("hosts-bad2.txt", "node-[4-2]\n"), net); })
+            .find("hosts-bad2.txt:1: reversed range '4-2'") != std::string::npos);
 }
