@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   CLI::App app{"mapsim: process mapping and interconnect simulation for switch-based networks"};
   app.set_version_flag("--version", std::string("mapsim ") + MAPSIM_VERSION);
   app.require_subcommand(1);
+  app.fallthrough();  // -v / --quiet also after the subcommand ("mapsim topo SPEC -v")
   bool verbose = false, quiet = false;
   app.add_flag("-v,--verbose", verbose, "Debug logging on stderr");
   app.add_flag("--quiet", quiet, "Only errors on stderr");

@@ -22,6 +22,7 @@ expect_error() {
   check "$name: no stdout" test ! -s "$tmp/out"
 }
 
+check "-v after the subcommand" bash -c "'$mapsim' topo mesh:2x2 -v 2>&1 >/dev/null | grep -q 'debug:'"
 check "version" bash -c "'$mapsim' --version | grep -q '^mapsim '"
 check "topo help" bash -c "'$mapsim' topo --help | grep -q 'irregular:nodes'"
 # The registries are the one list: help texts and docs/components.md come from them.
