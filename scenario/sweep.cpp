@@ -25,14 +25,45 @@ std::string value_text(const YAML::Node& node) {
   return out.c_str();
 }
 
+// A range bound: a number, or a quantity with a unit (bandwidth, time or size), in SI base units;
+// `unit` remembers the first bound's kind so that the others must have the same.
+double range_bound(const YamlReader& reader, const YAML::Node& node, const std::string& what, std::string& unit) {
+  const std::string text = reader.scalar(node, what);
+  char* end = nullptr;
+  const double plain = std::strtod(text.c_str(), &end);
+  if (!text.empty() && *end == '\0') {
+    if (!unit.empty() && unit != "number") reader.fail(node, what + ": expected a " + unit + " like the range's from");
+    unit = "number";
+    return plain;
+  }
+  const std::pair<const char*, double (*)(const std::string&)> kinds[] = {
+      {"bandwidth", parse_bandwidth}, {"time", parse_time}, {"size", parse_size}};
+  for (const auto& [kind, parse] : kinds) {
+    double value;
+    try {
+      value = parse(text);
+    } catch (const Error&) {
+      continue;
+    }
+    if (!unit.empty() && unit != kind) reader.fail(node, what + ": expected a " + unit + " like the range's from");
+    unit = kind;
+    return value;
+  }
+  reader.fail(node, what + ": expected a number or a quantity with a unit (10Gbps, 2us, 4KiB), got '" + text + "'");
+  return 0;
+}
+
 // A range {from, to, step} or {from, to, factor}; `to` is included when it is hit (1e-9 relative).
+// Bounds with units give values in SI base units (bytes/s, seconds, bytes).
 std::vector<YAML::Node> range_values(const YamlReader& reader, const YAML::Node& range, const std::string& key) {
   reader.check_keys(range, {"from", "to", "step", "factor"});
   if (!range["from"] || !range["to"] || (!range["step"] == !range["factor"]))
     reader.fail(range, key + ": a range needs from, to and one of step or factor");
-  const double from = reader.number(range["from"], "from"), to = reader.number(range["to"], "to");
+  std::string unit;
+  const double from = range_bound(reader, range["from"], key + ".from", unit);
+  const double to = range_bound(reader, range["to"], key + ".to", unit);
   const bool geometric = static_cast<bool>(range["factor"]);
-  const double by = geometric ? reader.number(range["factor"], "factor") : reader.number(range["step"], "step");
+  const double by = geometric ? reader.number(range["factor"], "factor") : range_bound(reader, range["step"], key + ".step", unit);
   if (geometric ? !(by > 1 && from > 0) : !(by > 0))
     reader.fail(range, key + (geometric ? ": factor must be > 1 and from > 0" : ": step must be > 0"));
   if (to < from) reader.fail(range, key + ": to must be >= from");

@@ -158,3 +158,29 @@ TEST_CASE("statistics: mean, sample deviation, Student-t confidence interval") {
   CHECK(student_t975(60) == doctest::Approx(2.000).epsilon(2e-3));
   CHECK(student_t975(1000) == doctest::Approx(1.962).epsilon(2e-3));
 }
+
+TEST_CASE("ranges with units give values in SI base units; mixed kinds are refused") {
+  const Sweep s = sweep_text("sw-u.yaml", R"(scenario:
+  network: mesh:2x2
+  workload: {process: ring:4, pattern: exchange}
+  model: {name: flow}
+vary:
+  model.link_bandwidth: {from: 1Gbps, to: 4Gbps, factor: 2}
+  model.t_s: {from: 1us, to: 2us, step: 500ns}
+)",
+                             "sw-u");
+  REQUIRE(s.points.size() == 9);
+  CHECK(s.points[0].values[0].second == "125000000");  // 1 Gbps in bytes/s
+  CHECK(s.points[6].values[0].second == "500000000");
+  CHECK(s.points[0].values[1].second == "1e-06");
+  CHECK(s.points[1].values[1].second == "1.5e-06");
+  CHECK(s.points[2].values[1].second == "2e-06");
+  auto bad = [](const std::string& range) {
+    return error_of([&] {
+      load_sweep(temp_file("sw-ubad.yaml", "scenario: {network: mesh:2x2, workload: {process: ring:4}}\nvary:\n  model.t_s: " + range + "\n"));
+    });
+  };
+  CHECK(bad("{from: 1us, to: 4KiB, step: 1us}").find("model.t_s.to: expected a time like the range's from") != std::string::npos);
+  CHECK(bad("{from: 1us, to: 3us, step: 2}").find("model.t_s.step: expected a time") != std::string::npos);
+  CHECK(bad("{from: fast, to: 3us, step: 1us}").find("expected a number or a quantity with a unit") != std::string::npos);
+}
