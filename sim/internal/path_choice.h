@@ -20,15 +20,12 @@ class PathChooser {
   using Backlog = std::function<double(int channel)>;
 
   PathChooser(const RoutedNetwork& routed, PathSelection selection, uint64_t seed);
-  // True when the transport must walk every packet itself (spray, adaptive, UGAL).
-  bool per_packet() const { return per_packet_; }
   // Throws mapsim::Error naming the routing or the selection when per-packet choices meet a model
   // that cannot walk packets, or optical circuits.
   void check_model(const std::string& model, bool walks_packets, bool circuits) const;
-  // The switch channels from node `from` to node `to` for flow `flow` (the message tag).
-  void whole_path(int from, int to, int flow, std::vector<int>& channels);
-  // An electrical leg: its whole path, or, when walked per packet, the routing's representative
-  // route (for the zero-load latency) and `walked` set.
+  // An electrical leg from node `from` to node `to` for flow `flow` (the message tag): its whole
+  // path, or, when the transport walks every packet itself (spray, adaptive, UGAL), the routing's
+  // representative route (for the zero-load latency) and `walked` set.
   Leg leg(int from, int to, int flow);
   // Per packet: the start state at the source switch (UGAL weighs its candidates by `backlog`).
   int start_state(int src_switch, int dst_node, double bytes, const Backlog& backlog);
@@ -36,6 +33,7 @@ class PathChooser {
   Routing::Hop next_hop(int sw, int state, int dst_node, const Backlog& backlog);
 
  private:
+  void whole_path(int from, int to, int flow, std::vector<int>& channels);
   double path_cost(int src_switch, int state, int dst_node, double bytes, const Backlog& backlog);
 
   const RoutedNetwork& routed_;
