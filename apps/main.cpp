@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
+#include "apps/cli_checks.h"
+#include "apps/progress.h"
 #include "support/error.h"
 
 int main(int argc, char** argv) {
@@ -16,13 +18,18 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("mapsim ") + MAPSIM_VERSION);
   app.require_subcommand(1);
   app.fallthrough();  // -v / --quiet also after the subcommand ("mapsim topo SPEC -v")
-  bool verbose = false, quiet = false;
-  app.add_flag("-v,--verbose", verbose, "Debug logging on stderr");
-  app.add_flag("--quiet", quiet, "Only errors on stderr");
-  app.parse_complete_callback([&] {
-    if (verbose) spdlog::set_level(spdlog::level::debug);
-    if (quiet) spdlog::set_level(spdlog::level::err);
+  // Applied as each flag is parsed, before the subcommand runs (CLI11's parse-complete callback of
+  // the app would come after it).
+  auto& progress = mapsim::progress_settings();
+  app.add_flag("-v,--verbose", "Debug logging on stderr")->each([](const std::string&) { spdlog::set_level(spdlog::level::debug); });
+  app.add_flag("--quiet", "Only errors on stderr (no progress either)")->each([&](const std::string&) {
+    spdlog::set_level(spdlog::level::err);
+    progress.enabled = false;
   });
+  app.add_flag("--progress{30}", "Progress on stderr: a bar on a terminal, elsewhere a line every SECONDS (default 30)")
+      ->check(mapsim::positive_number())
+      ->each([&](const std::string& seconds) { progress.interval = std::stod(seconds); });
+  app.add_flag("--no-progress", "No progress on stderr")->each([&](const std::string&) { progress.enabled = false; });
   mapsim::add_topo_command(app);
   mapsim::add_map_command(app);
   mapsim::add_compare_command(app);

@@ -2,13 +2,17 @@
 // --draw adds a Graphviz picture of the link loads per mapper.
 #include <filesystem>
 #include <iostream>
+#include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
 #include "apps/external_tool.h"
 #include "apps/progress.h"
 #include "scenario/run.h"
+#include "scenario/run_checkpoint.h"
+#include "sim/report.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
+#include "support/interrupt.h"
 
 namespace mapsim {
 namespace {
@@ -16,6 +20,7 @@ namespace {
 struct RunCommandOptions {
   std::string scenario, output, draw;
   std::vector<std::string> sets;
+  bool resume = false;
 };
 
 // net.svg for one mapper; net-switch.svg, net-binary.svg, ... for several.
@@ -49,20 +54,62 @@ void draw(const std::string& path, const std::vector<RunRow>& rows) {
   }
 }
 
-void run(const RunCommandOptions& o) {
+// Exit status: 0 every mapper ran, 2 some failed (failed.csv), 130 interrupted (finished
+// replicates kept in OUTPUT/partial/ for --resume).
+int run(const RunCommandOptions& o) {
   Scenario scenario = load_scenario(o.scenario, o.sets);
   if (!o.output.empty()) scenario.output = o.output;
   if (!o.draw.empty()) draw_format(o.draw);
-  ProgressBar bar("run " + scenario.name);
+  const std::filesystem::path dir = scenario.output;
+  std::filesystem::remove(dir / "summary.json");  // the completeness marker goes until this run is complete
+  RunCheckpoint kept;
+  if (o.resume) kept = load_checkpoint(scenario.output, scenario);
+  else remove_checkpoint(scenario.output);
+  if (!kept.replicates.empty())
+    spdlog::info("resuming: {} of {} replicates done before", kept.replicates.size(), scenario.replicates);
+
+  Progress bar("run " + scenario.name, "runs");
+  const InterruptGuard interrupts;
+  std::vector<RunFailure> failures = kept.failures;
+  size_t saved = kept.replicates.size();
   RunOptions options;
   options.draw = !o.draw.empty();
-  options.progress = [&](int done, int total) { bar.update(done, total); };
-  const std::vector<RunRow> rows = run_scenario(scenario, options);
+  options.failures = &failures;
+  options.skip_replicates = kept.replicates;
+  options.stop = InterruptGuard::interrupted;
+  options.replicate_done = [&](int r, const std::vector<RunRow>& rows, const std::vector<RunFailure>& failed) {
+    save_replicate(scenario.output, scenario, r, rows, failed);
+    ++saved;
+    for (const RunFailure& f : failed) spdlog::warn("{} failed on replicate {}: {}", f.mapper, f.replicate, f.error);
+  };
+  int runs_done = 0;
+  const int runs = (scenario.replicates - static_cast<int>(kept.replicates.size())) * static_cast<int>(scenario.mappers.size());
+  options.progress = [&](int done, int total) {
+    runs_done = done;
+    bar.update(done, total);
+  };
+  scenario.sim.progress = [&](const SimProgress& p) {  // within one simulation (a forked copy of runs_done)
+    bar.update(runs_done + static_cast<double>(p.actions_done) / std::max(1L, p.actions_total), runs,
+               "simulating: " + progress_detail(p));
+  };
+  std::vector<RunRow> rows = run_scenario(scenario, options);
   bar.finish();
-  write_run(scenario.output, scenario, rows);
+  if (InterruptGuard::interrupted()) {
+    std::cerr << "mapsim: interrupted; " << saved << " of " << scenario.replicates << " replicates are kept in "
+              << (dir / "partial").string() << ": rerun with --resume\n";
+    return 130;
+  }
+  rows.insert(rows.end(), std::make_move_iterator(kept.rows.begin()), std::make_move_iterator(kept.rows.end()));
+  std::stable_sort(rows.begin(), rows.end(), [](const RunRow& a, const RunRow& b) { return a.replicate < b.replicate; });
+  std::stable_sort(failures.begin(), failures.end(), [](const RunFailure& a, const RunFailure& b) { return a.replicate < b.replicate; });
+  write_run(scenario.output, scenario, rows, failures);
+  remove_checkpoint(scenario.output);
   if (!o.draw.empty()) draw(o.draw, rows);
   std::cout << scenario.name << ": " << scenario.replicates << " replicate(s); mean (stddev)\n"
-            << run_table(rows) << "results: " << (std::filesystem::path(scenario.output) / "results.csv").string() << "\n";
+            << run_table(rows) << "results: " << (dir / "results.csv").string() << "\n";
+  if (failures.empty()) return 0;
+  std::cout << failures.size() << " mapper run(s) failed: " << (dir / "failed.csv").string() << "\n";
+  return 2;
 }
 
 }  // namespace
@@ -75,7 +122,11 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "Directory for results.csv, links.csv, timings.csv, summary.json (default: the scenario's output)");
   cmd->add_option("--set", o->sets, "Override a value: KEY.PATH=VALUE (repeatable), e.g. network.switches=64");
   cmd->add_option("--draw", o->draw, "Picture of the link loads (replicate 0; one file per mapper): .svg, .png, .pdf or .dot");
-  cmd->callback([o] { run(*o); });
+  cmd->add_flag("--resume", o->resume, "Keep the replicates an interrupted run finished (OUTPUT/partial/) and run the rest");
+  cmd->footer(cmd->get_footer() + "\nExit status: 0 done, 2 some mapper failed (failed.csv), 130 interrupted (rerun with --resume).");
+  cmd->callback([o] {
+    if (const int code = run(*o); code != 0) throw CLI::RuntimeError(code);
+  });
 }
 
 }  // namespace mapsim

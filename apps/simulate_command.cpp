@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "apps/progress.h"
 #include "mappers/mapper.h"
 #include "scenario/run.h"
 #include "sim/report.h"
@@ -58,11 +59,16 @@ Scenario simulate_scenario(const SimulateOptions& o) {
 }
 
 void run_simulate(const SimulateOptions& o) {
-  const Scenario scenario = simulate_scenario(o);
+  Scenario scenario = simulate_scenario(o);
+  Progress bar("simulate", "actions");
+  scenario.sim.progress = [&](const SimProgress& p) {
+    bar.update(static_cast<double>(p.actions_done), static_cast<double>(p.actions_total), progress_detail(p));
+  };
   RunPipeline pipeline(scenario);
   const ReplicateParts& parts = pipeline.replicate(0);
   if (!o.write_trace.empty()) spdlog::info("trace written to {}", write_ti_trace(*parts.trace, o.write_trace));
   const MappingRun run = pipeline.run(parts, scenario.mappers.front());
+  bar.finish();
   const SimResult& result = *run.simulated;
   const RoutedNetwork& routed = *parts.routed;
 

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <thread>
 
+#include "apps/cli_checks.h"
 #include "apps/commands.h"
 #include "apps/progress.h"
 #include "scenario/sweep_runner.h"
@@ -20,11 +21,13 @@ struct SweepCommandOptions {
   bool resume = false, merge = false;
 };
 
-// Exit status: 0 all points done, 2 some failed or are missing (listed in failed.csv), 130 interrupted.
+// Exit status: 0 all points done, 2 some points or mappers failed or are missing (listed in failed.csv),
+// 130 interrupted.
 int report(const Sweep& sweep, const SweepStatus& status) {
   std::cout << sweep.name << ": " << status.done << " of " << status.total << " points done";
   if (status.skipped) std::cout << " (" << status.skipped << " from before)";
   if (status.failed) std::cout << ", " << status.failed << " failed (see failed.csv)";
+  if (status.mapper_failures) std::cout << ", " << status.mapper_failures << " mapper run(s) failed (see failed.csv)";
   const int missing = status.total - status.done - status.failed;
   if (missing) std::cout << ", " << missing << " not run";
   std::cout << "\nresults: " << (std::filesystem::path(sweep.output) / "results.csv").string() << ", aggregate.csv\n";
@@ -32,7 +35,7 @@ int report(const Sweep& sweep, const SweepStatus& status) {
     std::cerr << "mapsim: interrupted; finished points are kept: rerun with --resume\n";
     return 130;
   }
-  return status.failed || missing ? 2 : 0;
+  return status.failed || status.mapper_failures || missing ? 2 : 0;
 }
 
 int sweep_main(const SweepCommandOptions& o) {
@@ -55,8 +58,12 @@ int sweep_main(const SweepCommandOptions& o) {
   SweepOptions options;
   options.jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   options.resume = o.resume;
-  ProgressBar bar("sweep " + sweep.name);
-  options.progress = [&](const SweepStatus& s) { bar.update(s.done + s.failed, s.total); };
+  Progress bar("sweep " + sweep.name, "points");
+  // Points kept from before (--resume) took no time now: the ETA counts only this run's points.
+  options.progress = [&](const SweepStatus& s) {
+    bar.update(s.done + s.failed - s.skipped, s.total - s.skipped,
+               s.skipped ? std::to_string(s.skipped) + " more from before" : std::string());
+  };
   const SweepStatus status = run_sweep(sweep, options);
   bar.finish();
   return report(sweep, status);
@@ -67,15 +74,15 @@ int sweep_main(const SweepCommandOptions& o) {
 void add_sweep_command(CLI::App& app) {
   auto o = std::make_shared<SweepCommandOptions>();
   CLI::App* cmd = app.add_subcommand("sweep", "Run a parameter sweep over a scenario (docs/scenario.md)");
-  cmd->footer("Exit status: 0 all points done, 2 some points failed (failed.csv), 130 interrupted.\n"
+  cmd->footer("Exit status: 0 all points done, 2 some points or mappers failed (failed.csv), 130 interrupted.\n"
               "Example:\n  mapsim sweep configs/papers/moh2001-fig6.yaml -j 2\n"
               "  mapsim sweep S.yaml --emit slurm; sbatch results/S/sweep.slurm; mapsim sweep S.yaml --merge");
   cmd->add_option("sweep", o->sweep, "Sweep file (YAML)")->required();
   cmd->add_option("-o,--output", o->output, "Directory for points/, results.csv, aggregate.csv, failed.csv");
-  cmd->add_option("-j,--jobs", o->jobs, "Points run at once (default: the cores)")->check(CLI::Range(1, 4096));
+  cmd->add_option("-j,--jobs", o->jobs, "Points run at once (default: the cores)")->check(whole_number_at_least(1));
   cmd->add_flag("--resume", o->resume, "Skip points whose result file is already there");
   cmd->add_option("--set", o->sets, "Override a value of the base scenario: KEY.PATH=VALUE (repeatable)");
-  auto* point = cmd->add_option("--point", o->point, "Run only point I (cluster array tasks)")->check(CLI::NonNegativeNumber);
+  auto* point = cmd->add_option("--point", o->point, "Run only point I (cluster array tasks)")->check(whole_number_at_least(0));
   auto* merge = cmd->add_flag("--merge", o->merge, "Gather the point files into results.csv and aggregate.csv");
   auto* emit = cmd->add_option("--emit", o->emit, "Write a job list instead of running: slurm or parallel");
   point->excludes(merge)->excludes(emit);

@@ -188,12 +188,16 @@ class AdjacencyMapping {
 
 }  // namespace
 
-Placement AdjacencyMapper::map(const MappingProblem& problem) const {
+void AdjacencyMapper::check(const MappingProblem& problem) const {
   const ProcessGraph& graph = *problem.graph;
   if (graph.dims.empty() || graph.dims.size() > 2)
     throw NotApplicable("the adjacency mapper (AM) maps 1-D and 2-D meshes and tori (moh2010); this process topology is " +
                 (graph.dims.empty() ? graph.family : std::to_string(graph.dims.size()) + "-D") +
                 ": use binary, greedy or best");
+}
+
+Placement AdjacencyMapper::map(const MappingProblem& problem) const {
+  check(problem);
   return AdjacencyMapping(problem, split_).run();
 }
 

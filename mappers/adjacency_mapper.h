@@ -22,6 +22,7 @@ class AdjacencyMapper : public Mapper {
  public:
   explicit AdjacencyMapper(AdjacencySplit split = AdjacencySplit::Distance) : split_(split) {}
   std::string name() const override { return "adjacency"; }
+  void check(const MappingProblem& problem) const override;
   Placement map(const MappingProblem& problem) const override;
 
  private:

@@ -137,15 +137,20 @@ SpherePoints hypersphere_start(int tasks, int n, uint64_t seed) {
   return x;
 }
 
-Placement HypersphereMapper::map(const MappingProblem& problem) const {
+void HypersphereMapper::check(const MappingProblem& problem) const {
   const Network& net = problem.network->network();
-  const ProcessGraph& graph = *problem.graph;
-  const int n = static_cast<int>(net.shape.dims.size());
-  if (net.shape.family != "hypercube" || n < 1)
+  if (net.shape.family != "hypercube" || net.shape.dims.empty())
     throw NotApplicable("the hypersphere mapper needs a hypercube network (its sectors are the cube's vertices); use greedy, "
                 "annealing or best on " + net.shape.family + " networks");
   if (static_cast<int>(problem.nodes.size()) != net.num_nodes())
     throw NotApplicable("the hypersphere mapper maps onto the whole hypercube: use --allocation all");
+}
+
+Placement HypersphereMapper::map(const MappingProblem& problem) const {
+  check(problem);
+  const Network& net = problem.network->network();
+  const ProcessGraph& graph = *problem.graph;
+  const int n = static_cast<int>(net.shape.dims.size());
   const int tasks = graph.num_tasks();
   SpherePoints x = hypersphere_start(tasks, n, problem.seed);
   x = hypersphere_solve(graph, x, options_);

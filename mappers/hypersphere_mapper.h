@@ -38,6 +38,7 @@ class HypersphereMapper : public Mapper {
  public:
   explicit HypersphereMapper(HypersphereOptions options = {}) : options_(options) {}
   std::string name() const override { return "hypersphere"; }
+  void check(const MappingProblem& problem) const override;
   Placement map(const MappingProblem& problem) const override;
 
  private:

@@ -16,6 +16,9 @@ class Mapper {
  public:
   virtual ~Mapper() = default;
   virtual std::string name() const = 0;
+  // Throws NotApplicable when the problem is outside what the mapper maps (a process topology or
+  // network of another shape); cheap, so that a run can drop the mapper before running any.
+  virtual void check(const MappingProblem& /*problem*/) const {}
   virtual Placement map(const MappingProblem& problem) const = 0;
 };
 

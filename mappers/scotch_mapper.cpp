@@ -17,15 +17,20 @@ extern "C" {
 
 namespace mapsim {
 
+// libscotch 7.0.3 runs out of memory building decomposition targets of ~4700 switches and then
+// crashes in SCOTCH_graphMap (../shared/notes/scotch.md): refuse before that.
+void ScotchMapper::check(const MappingProblem& problem) const {
+  const int switches = problem.network->network().num_switches();
+  if (switches > 4096)
+    throw NotApplicable("scotch: the network has " + std::to_string(switches) +
+                " switches; libscotch 7.0.3 cannot build targets above 4096 (use binary or best)");
+}
+
 Placement ScotchMapper::map(const MappingProblem& problem) const {
+  check(problem);
   const ProcessGraph& graph = *problem.graph;
   const Network& net = problem.network->network();
   const int tasks = graph.num_tasks();
-  // libscotch 7.0.3 runs out of memory building decomposition targets of ~4700 switches and then
-  // crashes in SCOTCH_graphMap (../shared/notes/scotch.md): refuse before that.
-  if (net.num_switches() > 4096)
-    throw NotApplicable("scotch: the network has " + std::to_string(net.num_switches()) +
-                " switches; libscotch 7.0.3 cannot build targets above 4096 (use binary or best)");
   const std::vector<SwitchSlots> groups = group_by_switch(net, compact_slots(problem, tasks));
   std::vector<int> group_of_switch(net.num_switches(), -1);
   for (size_t g = 0; g < groups.size(); ++g) group_of_switch[groups[g].switch_id] = static_cast<int>(g);

@@ -11,6 +11,7 @@ namespace mapsim {
 class ScotchMapper : public Mapper {
  public:
   std::string name() const override { return "scotch"; }
+  void check(const MappingProblem& problem) const override;
   Placement map(const MappingProblem& problem) const override;
 };
 

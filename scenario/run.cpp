@@ -151,52 +151,97 @@ MappingRun RunPipeline::run(const ReplicateParts& parts, const std::string& requ
   return out;
 }
 
+void RunPipeline::check(const ReplicateParts& parts, const std::string& mapper) const {
+  if (scenario_.traffic.empty()) make_mapper(cp_mapper(parts.sim.ocs, mapper))->check(parts.problem);
+}
+
+namespace {
+
+// One mapper on one replicate as a row of results.
+RunRow make_row(const Scenario& s, const ReplicateParts& parts, MappingRun run, const RunOptions& options) {
+  const RoutedNetwork& routed = *parts.routed;
+  RunRow row;
+  row.replicate = parts.replicate;
+  row.seed = parts.seed;
+  row.mapper = run.mapper;
+  row.values = std::move(run.values);
+  row.map_seconds = run.map_seconds;
+  row.sim_seconds = run.sim_seconds;
+  if (!s.traffic.empty()) return row;  // no placement, no per-link loads
+  const SimResult loads = run.simulated ? *run.simulated
+                                        : static_loads(link_volumes(parts.problem, run.placement), routed.network());
+  if (options.links) {
+    std::ostringstream out;
+    write_links_rows(loads, routed, std::to_string(parts.replicate) + "," + csv_field(row.mapper) + ",", out);
+    row.links_csv = out.str();
+  }
+  if (options.draw) {
+    std::vector<int> ranks(routed.network().num_nodes(), 0);
+    for (int node : run.placement) ++ranks[node];
+    std::ostringstream out;
+    export_load_dot(routed, channel_bytes(loads), ranks,
+                    s.name + ": " + row.mapper + ", replicate " + std::to_string(parts.replicate), out);
+    row.network_dot = out.str();
+  }
+  row.placement = std::move(run.placement);
+  return row;
+}
+
+}  // namespace
+
 std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
   RunPipeline pipeline(s);
   std::vector<RunRow> rows;
-  const int total = s.replicates * static_cast<int>(s.mappers.size());
-  for (int r = 0; r < s.replicates; ++r) {
+  std::vector<std::string> mappers = s.mappers;  // less those that do not fit
+  auto stopped = [&] { return options.stop && options.stop(); };
+  const int total = (s.replicates - static_cast<int>(options.skip_replicates.size())) * static_cast<int>(mappers.size());
+  int done = 0;
+  for (int r = 0; r < s.replicates && !stopped(); ++r) {
+    if (options.skip_replicates.count(r)) continue;
     const ReplicateParts& parts = pipeline.replicate(r);  // every part is built before the mappings run
-    const RoutedNetwork& routed = *parts.routed;
-    for (const std::string& requested : s.mappers) {
-      MappingRun run = pipeline.run(parts, requested);
-      RunRow row;
-      row.replicate = r;
-      row.seed = parts.seed;
-      row.mapper = run.mapper;
-      row.values = std::move(run.values);
-      row.map_seconds = run.map_seconds;
-      row.sim_seconds = run.sim_seconds;
-      if (!s.traffic.empty()) {  // no placement, no per-link loads
-        rows.push_back(std::move(row));
-        if (options.progress) options.progress(static_cast<int>(rows.size()), total);
-        continue;
+    std::vector<RunRow> replicate_rows;
+    std::vector<RunFailure> failures;
+    auto drop = [&](const std::string& mapper, const std::string& error) {
+      failures.push_back({r, mapper, error});
+      mappers.erase(std::find(mappers.begin(), mappers.end(), mapper));
+    };
+    if (options.failures)  // every mapper's fit first: none runs in vain before another is refused
+      for (const std::string& mapper : std::vector<std::string>(mappers)) try {
+          pipeline.check(parts, mapper);
+        } catch (const NotApplicable& e) {
+          drop(mapper, std::string("not run: ") + e.what());
+        }
+    for (const std::string& mapper : std::vector<std::string>(mappers)) {
+      if (stopped()) break;
+      try {
+        replicate_rows.push_back(make_row(s, parts, pipeline.run(parts, mapper), options));
+      } catch (const Error& e) {
+        if (stopped()) break;  // a simulation ended by the interrupt
+        if (!options.failures) throw;
+        if (dynamic_cast<const NotApplicable*>(&e)) drop(mapper, e.what());
+        else failures.push_back({r, mapper, e.what()});
       }
-      const SimResult loads = run.simulated ? *run.simulated
-                                            : static_loads(link_volumes(parts.problem, run.placement), routed.network());
-      if (options.links) {
-        std::ostringstream out;
-        write_links_rows(loads, routed, std::to_string(r) + "," + csv_field(row.mapper) + ",", out);
-        row.links_csv = out.str();
-      }
-      if (options.draw) {
-        std::vector<int> ranks(routed.network().num_nodes(), 0);
-        for (int node : run.placement) ++ranks[node];
-        std::ostringstream out;
-        export_load_dot(routed, channel_bytes(loads), ranks, s.name + ": " + row.mapper + ", replicate " + std::to_string(r), out);
-        row.network_dot = out.str();
-      }
-      row.placement = std::move(run.placement);
-      rows.push_back(std::move(row));
-      if (options.progress) options.progress(static_cast<int>(rows.size()), total);
+      if (options.progress) options.progress(++done, total);
     }
+    if (stopped()) break;  // the interrupted replicate is not kept
+    if (options.replicate_done) options.replicate_done(r, replicate_rows, failures);
+    if (options.failures) options.failures->insert(options.failures->end(), failures.begin(), failures.end());
+    for (RunRow& row : replicate_rows) rows.push_back(std::move(row));
   }
   return rows;
 }
 
-void write_run(const std::string& dir, const Scenario& s, const std::vector<RunRow>& rows) {
+void write_run(const std::string& dir, const Scenario& s, const std::vector<RunRow>& rows,
+               const std::vector<RunFailure>& failures) {
+  if (rows.empty()) throw Error("no mapper ran: " + (failures.empty() ? std::string("none given") : failures.front().error));
   std::filesystem::create_directories(dir);
   const std::filesystem::path path = dir;
+  std::filesystem::remove(path / "failed.csv");
+  if (!failures.empty())
+    write_file_atomically((path / "failed.csv").string(), [&](std::ostream& out) {
+      out << "replicate,mapper,error\n";
+      for (const RunFailure& f : failures) out << f.replicate << "," << csv_field(f.mapper) << "," << csv_field(f.error) << "\n";
+    });
   write_file_atomically((path / "results.csv").string(), [&](std::ostream& out) {
     out << "replicate,seed,mapper";
     for (const auto& [key, value] : rows.front().values) out << "," << key;
@@ -219,6 +264,7 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
   });
   nlohmann::ordered_json mappers = nlohmann::ordered_json::object();
   for (const std::string& mapper : s.mappers) {
+    if (std::none_of(rows.begin(), rows.end(), [&](const RunRow& row) { return row.mapper == mapper; })) continue;
     nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
     for (size_t k = 0; k < rows.front().values.size(); ++k) {
       std::vector<double> values;
@@ -229,6 +275,8 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
     }
     mappers[mapper] = metrics;
   }
+  nlohmann::ordered_json failed = nlohmann::ordered_json::array();
+  for (const RunFailure& f : failures) failed.push_back({{"replicate", f.replicate}, {"mapper", f.mapper}, {"error", f.error}});
   const nlohmann::ordered_json summary{{"name", s.name},
                                        {"source", s.source},
                                        {"hash", document_hash(s.document)},
@@ -236,6 +284,7 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
                                        {"seed", s.seed},
                                        {"model", s.simulate ? s.sim.model : "none"},
                                        {"mappers", mappers},
+                                       {"failed", failed},
                                        {"scenario", yaml_to_json(s.document)}};
   write_file_atomically((path / "summary.json").string(), [&](std::ostream& out) { out << summary.dump(2) << "\n"; });
 }

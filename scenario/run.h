@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,8 @@ class RunPipeline {
   // Builds replicate r (0-based); a failure names the scenario key (or command-line flag) behind it.
   const ReplicateParts& replicate(int r);
   MappingRun run(const ReplicateParts& parts, const std::string& mapper) const;
+  // Throws NotApplicable when the mapper does not fit this replicate's problem (Mapper::check).
+  void check(const ReplicateParts& parts, const std::string& mapper) const;
 
  private:
   const Scenario& scenario_;
@@ -70,16 +73,32 @@ struct RunRow {
   std::string network_dot;   // Graphviz picture of the loads (only when asked for)
 };
 
+// A mapper that failed on a replicate. One that does not fit the problem (NotApplicable: checked
+// for every mapper before any runs) is dropped from the later replicates.
+struct RunFailure {
+  int replicate = 0;
+  std::string mapper, error;
+};
+
 struct RunOptions {
   bool links = true;                                  // fill RunRow::links_csv
   bool draw = false;                                  // fill RunRow::network_dot
   std::function<void(int done, int total)> progress;  // after each row
+  // Given: a failing mapper is recorded here and the run goes on; otherwise its error ends the run.
+  std::vector<RunFailure>* failures = nullptr;
+  std::set<int> skip_replicates;                      // done before (resumed): not run
+  // After each finished replicate, with its rows and failures (a checkpoint).
+  std::function<void(int replicate, const std::vector<RunRow>&, const std::vector<RunFailure>&)> replicate_done;
+  // Polled between runs: true ends the run, returning the finished replicates only.
+  std::function<bool()> stop;
 };
 
 std::vector<RunRow> run_scenario(const Scenario& scenario, const RunOptions& options = {});
 
-// Writes results.csv, links.csv, timings.csv and summary.json into `dir`.
-void write_run(const std::string& dir, const Scenario& scenario, const std::vector<RunRow>& rows);
+// Writes results.csv, links.csv, timings.csv, failed.csv (when a mapper failed) and summary.json
+// into `dir`.
+void write_run(const std::string& dir, const Scenario& scenario, const std::vector<RunRow>& rows,
+               const std::vector<RunFailure>& failures = {});
 // Mean (sd) per mapper of the headline metrics, as a text table.
 std::string run_table(const std::vector<RunRow>& rows);
 

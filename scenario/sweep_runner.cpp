@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +14,7 @@
 #include "scenario/statistics.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
+#include "support/interrupt.h"
 #include "support/units.h"
 
 namespace mapsim {
@@ -125,12 +125,21 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
       }
     }
   });
+  // Whole points that failed (no replicate, no mapper), and single mappers of points that ran.
   write_file_atomically((dir / "failed.csv").string(), [&](std::ostream& out) {
-    out << header << ",hash,error\n";
+    out << header << ",hash,replicate,mapper,error\n";
     for (const auto& [index, j] : outcomes) {
-      if (j["status"] == "ok") continue;
-      varied(out, j);
-      out << "," << j["hash"].get<std::string>() << "," << csv_field(j["error"].get<std::string>()) << "\n";
+      const std::string hash = j["hash"].get<std::string>();
+      if (j["status"] != "ok") {
+        varied(out, j);
+        out << "," << hash << ",,," << csv_field(j["error"].get<std::string>()) << "\n";
+        continue;
+      }
+      for (const auto& f : j.value("failed", Json::array())) {
+        varied(out, j);
+        out << "," << hash << "," << f[0].get<int>() << "," << csv_field(f[1].get<std::string>()) << ","
+            << csv_field(f[2].get<std::string>()) << "\n";
+      }
     }
   });
 }
@@ -138,10 +147,8 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
 void count(const Json& outcome, SweepStatus& status) {
   if (outcome["status"] == "ok") ++status.done;
   else ++status.failed;
+  status.mapper_failures += static_cast<int>(outcome.value("failed", Json::array()).size());
 }
-
-volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_interrupt(int) { g_interrupted = 1; }
 
 std::string shell_quote(const std::string& text) {
   std::string quoted = "'";
@@ -170,7 +177,12 @@ bool run_point(const Sweep& sweep, const SweepPoint& point) {
     const Scenario scenario = sweep.scenario(point);
     RunOptions options;
     options.links = false;
+    std::vector<RunFailure> failures;
+    options.failures = &failures;
     const std::vector<RunRow> rows = run_scenario(scenario, options);
+    if (rows.empty()) throw Error(failures.front().mapper + ": " + failures.front().error);
+    Json failed = Json::array();
+    for (const RunFailure& f : failures) failed.push_back({f.replicate, f.mapper, f.error});
     Json columns = Json::array(), table = Json::array(), timings = Json::array();
     for (const auto& [key, value] : rows.front().values) columns.push_back(key);
     for (const RunRow& row : rows) {
@@ -183,6 +195,7 @@ bool run_point(const Sweep& sweep, const SweepPoint& point) {
     outcome["columns"] = columns;
     outcome["rows"] = table;
     outcome["timings"] = timings;
+    outcome["failed"] = failed;
   } catch (const std::exception& e) {
     outcome = failed_point(point, e.what());
   }
@@ -206,12 +219,7 @@ SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
       pending.push_back(&point);
     }
   }
-  struct sigaction action{}, old_int{}, old_term{};
-  action.sa_handler = on_interrupt;  // no SA_RESTART: waitpid returns EINTR
-  sigemptyset(&action.sa_mask);
-  g_interrupted = 0;
-  sigaction(SIGINT, &action, &old_int);
-  sigaction(SIGTERM, &action, &old_term);
+  const InterruptGuard interrupts;
 
   std::map<pid_t, const SweepPoint*> running;
   size_t next = 0;
@@ -219,7 +227,7 @@ SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
   auto last_write = std::chrono::steady_clock::now();
   if (options.progress) options.progress(status);
   while (next < pending.size() || !running.empty()) {
-    if (g_interrupted && !stopping) {
+    if (InterruptGuard::interrupted() && !stopping) {
       stopping = true;
       status.interrupted = true;
       for (const auto& [pid, point] : running) kill(pid, SIGTERM);
@@ -229,8 +237,7 @@ SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
       const pid_t pid = fork();
       if (pid < 0) throw Error("sweep: cannot fork a point process");
       if (pid == 0) {
-        std::signal(SIGINT, SIG_DFL);
-        std::signal(SIGTERM, SIG_DFL);
+        restore_default_interrupts();
         _exit(run_point(sweep, *point) ? 0 : 1);
       }
       running[pid] = point;
@@ -264,8 +271,6 @@ SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
     if (options.progress) options.progress(status);
   }
   write_tables(sweep, outcomes);
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
   return status;
 }
 

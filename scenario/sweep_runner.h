@@ -15,6 +15,7 @@ namespace mapsim {
 
 struct SweepStatus {
   int total = 0, done = 0, failed = 0, skipped = 0;  // skipped: already done before (--resume)
+  int mapper_failures = 0;  // mappers that failed in points that ran (failed.csv)
   bool interrupted = false;
 };
 

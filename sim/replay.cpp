@@ -82,6 +82,8 @@ Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Tr
 }
 
 void Replay::run() {
+  for (const RankTrace& rank : trace_.ranks) actions_total_ += static_cast<long>(rank.actions.size());
+  progress_last_ = std::chrono::steady_clock::now();
   for (int r = 0; r < static_cast<int>(ranks_.size()); ++r) at(0, [this, r] { ++local_events_; advance(r); });
   simgrid::s4u::Engine::get_instance()->run();
 
@@ -353,6 +355,20 @@ void Replay::delivered(int id) {
   free_messages_.push_back(id);
   complete(recv);
   if (send >= 0) complete(send);
+  if (options_.progress && ++delivered_ % 256 == 0) report_progress();
+}
+
+void Replay::report_progress() {
+  const auto wall = std::chrono::steady_clock::now();
+  if (wall - progress_last_ < std::chrono::milliseconds(100)) return;
+  progress_last_ = wall;
+  SimProgress p;
+  p.simulated = now();
+  p.events = local_events_ + transport_->events();
+  p.messages = delivered_;
+  p.actions_total = actions_total_;
+  for (const Rank& rank : ranks_) p.actions_done += static_cast<long>(rank.pc);
+  options_.progress(p);
 }
 
 std::string Replay::describe_request(int id) const {

@@ -119,4 +119,9 @@ void print_summary(const SimResult& r, std::ostream& out) {
   print("events", std::to_string(r.events) + " in " + format_number(r.wall_seconds, 3) + " s wall");
 }
 
+std::string progress_detail(const SimProgress& p) {
+  return "t=" + format_time(p.simulated) + " simulated, " + format_number(static_cast<double>(p.events), 3) + " events, " +
+         std::to_string(p.messages) + " messages";
+}
+
 }  // namespace mapsim

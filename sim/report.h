@@ -18,5 +18,7 @@ extern const char* const kLinksCsvColumns;
 void write_links_rows(const SimResult& result, const RoutedNetwork& routed, const std::string& prefix, std::ostream& out);
 void write_messages_csv(const SimResult& result, std::ostream& out);
 void print_summary(const SimResult& result, std::ostream& out);
+// "t=1.52ms simulated, 3.4e+06 events, 12288 messages": the detail of a progress line.
+std::string progress_detail(const SimProgress& progress);
 
 }  // namespace mapsim

@@ -13,6 +13,7 @@
 
 #include "sim/internal/replay.h"
 #include "support/error.h"
+#include "support/interrupt.h"
 
 namespace mapsim {
 
@@ -140,6 +141,7 @@ std::vector<uint8_t> run_isolated(const std::function<std::vector<uint8_t>()>& w
   const pid_t pid = fork();
   if (pid < 0) throw Error(std::string("cannot fork the simulation: ") + std::strerror(errno));
   if (pid == 0) {
+    restore_default_interrupts();  // Ctrl-C ends the simulation; the parent decides what to keep
     ::close(fds[0]);
     run_child(fds[1], work);
   }

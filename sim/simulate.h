@@ -8,6 +8,7 @@
 // Each simulate() call runs SimGrid in a child process (SimGrid allows one engine per process).
 #pragma once
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +42,13 @@ enum class PathSelection { Deterministic, Ecmp, Spray, Adaptive };
 PathSelection parse_path_selection(const std::string& name);
 std::string path_selection_name(PathSelection selection);
 
+// Where a running simulation is, for progress lines: simulated seconds, engine events, messages
+// delivered, and trace actions started of all ranks' actions.
+struct SimProgress {
+  double simulated = 0;
+  long events = 0, messages = 0, actions_done = 0, actions_total = 0;
+};
+
 struct SimOptions {
   std::string model = "flow";           // a registered model
   double eager_threshold = 65536;      // bytes; SMPI's smpi/send-is-detached-thresh
@@ -55,6 +63,8 @@ struct SimOptions {
   uint64_t seed = 1;                   // random path choices (Valiant groups, spraying, adaptive ties)
   std::optional<OcsConfig> ocs;        // a hybrid network: optical circuits beside the EPS (port models only)
   std::map<std::string, std::string> model_options;  // keys the model declares beyond these (scenario model: map)
+  // Called up to ten times a second of wall-clock time, in the simulating (child) process.
+  std::function<void(const SimProgress&)> progress;
 };
 
 // The model's own options as a spec that has been told the model's declared parameters: a model's

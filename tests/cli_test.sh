@@ -214,6 +214,45 @@ expect_error "run --set" "unknown key 'netwrk' (did you mean 'network'?)" run "$
 expect_error "draw format" "expected a .svg, .png, .pdf or .dot" run "$src/configs/default.yaml" -o "$tmp/d" --draw "$tmp/x.gif"
 check "nothing run for a bad --draw" test ! -e "$tmp/d"
 
+# run goes on past a mapper that does not fit, keeps finished replicates on an interrupt, resumes.
+cat >"$tmp/fit.yaml" <<'YAML'
+network: irregular:nodes=64,switches=16
+workload: {process: mesh:4x4x4}
+mapping: [default, adjacency, random]
+model: none
+replicates: 2
+YAML
+"$mapsim" run "$tmp/fit.yaml" -o "$tmp/fit" >"$tmp/fit.out" 2>/dev/null
+check "run with an unfit mapper exits 2" test $? -eq 2
+check "unfit mapper in failed.csv" grep -q '^0,adjacency,"not run: the adjacency mapper' "$tmp/fit/failed.csv"
+check "the other mappers ran" test "$(wc -l <"$tmp/fit/results.csv")" -eq $((1 + 2 * 2))
+check "complete run leaves no checkpoint" test ! -e "$tmp/fit/partial"
+cat >"$tmp/long.yaml" <<'YAML'
+network: irregular:nodes=256,switches=64
+workload: {process: mesh:16x16, pattern: "exchange:iterations=20"}
+mapping: [default, random]
+model: store-and-forward
+replicates: 8
+YAML
+"$mapsim" run "$tmp/long.yaml" -o "$tmp/long-full" >/dev/null 2>&1
+"$mapsim" run "$tmp/long.yaml" -o "$tmp/long" >/dev/null 2>"$tmp/long.err" &
+pid=$!
+for _ in $(seq 100); do [ -e "$tmp/long/partial/replicate-1.json" ] && break; sleep 0.05; done
+kill -INT $pid
+wait $pid
+check "interrupted run exits 130" test $? -eq 130
+check "interrupted run says how to go on" grep -q "rerun with --resume" "$tmp/long.err"
+check "interrupted run writes no summary.json" test ! -e "$tmp/long/summary.json"
+"$mapsim" run "$tmp/long.yaml" -o "$tmp/long" --resume >/dev/null 2>"$tmp/long.err"
+check "resumed run says what it kept" grep -q "resuming: [1-7] of 8 replicates done before" "$tmp/long.err"
+check "resumed run equals an uninterrupted one" cmp -s "$tmp/long/results.csv" "$tmp/long-full/results.csv"
+# Progress lines on stderr when it is not a terminal; --no-progress silences them.
+"$mapsim" simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=60 \
+  --model store-and-forward --progress=0.01 >/dev/null 2>"$tmp/progress.err"
+check "simulate progress lines" grep -q "^mapsim: progress: simulate: [0-9]*/[0-9]* actions ([0-9]*%), t=.* simulated, .* events, [0-9]* messages, .* elapsed, ETA" "$tmp/progress.err"
+"$mapsim" run "$tmp/long.yaml" -o "$tmp/long" --set replicates=2 --progress=0.001 --no-progress >/dev/null 2>"$tmp/progress.err"
+check "--no-progress" test ! -s "$tmp/progress.err"
+
 # sweep: parallel run, resume, point, merge, emit; plot.
 cat >"$tmp/sweep.yaml" <<'YAML'
 scenario:
@@ -229,12 +268,13 @@ set:
 YAML
 "$mapsim" sweep "$tmp/sweep.yaml" -j 2 -o "$tmp/sw" >"$tmp/sw.out"
 check "sweep with a failing point exits 2" test $? -eq 2
-check "sweep summary" grep -q "3 of 4 points done, 1 failed" "$tmp/sw.out"
-check "failed point recorded" grep -q "^3,mesh:2x2x4,.*adjacency" "$tmp/sw/failed.csv"
-check "sweep results rows" test "$(wc -l <"$tmp/sw/results.csv")" -eq $((1 + 3 * 3 * 3))
-check "aggregate rows" test "$(wc -l <"$tmp/sw/aggregate.csv")" -eq $((1 + 3 * 3))
-"$mapsim" sweep "$tmp/sweep.yaml" -o "$tmp/sw" --resume >"$tmp/sw2.out"
-check "resume reruns only the failed point" grep -q "(3 from before)" "$tmp/sw2.out"
+check "sweep summary" grep -q "4 of 4 points done, 1 mapper run(s) failed" "$tmp/sw.out"
+check "failed mapper recorded per replicate" test "$(grep -c "^3,mesh:2x2x4,[0-9a-f]*,0,adjacency,.*not run: the adjacency mapper" "$tmp/sw/failed.csv")" -eq 1
+check "sweep results rows" test "$(wc -l <"$tmp/sw/results.csv")" -eq $((1 + 3 * 3 * 3 + 3 * 2))
+check "aggregate rows" test "$(wc -l <"$tmp/sw/aggregate.csv")" -eq $((1 + 3 * 3 + 2))
+"$mapsim" sweep "$tmp/sweep.yaml" -o "$tmp/sw" --resume --progress=0.001 >"$tmp/sw2.out" 2>"$tmp/sw2.err"
+check "resume keeps every point" grep -q "(4 from before)" "$tmp/sw2.out"
+check "resumed points are not progress" bash -c "! grep -q 'progress: sweep' '$tmp/sw2.err'"
 "$mapsim" sweep "$tmp/sweep.yaml" -o "$tmp/swp" --point 1 >/dev/null
 check "one point" test "$(ls "$tmp/swp/points" | wc -l)" -eq 1
 "$mapsim" sweep "$tmp/sweep.yaml" -o "$tmp/swp" --merge >/dev/null

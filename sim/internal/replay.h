@@ -2,6 +2,7 @@
 // over its actions (no SimGrid actors: callbacks on SimGrid's event queue). Sends and receives
 // match per (receiver, source) in posting order, by tag; matched messages go to the transport.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -58,6 +59,7 @@ class Replay {
   void free_request(int id);
   std::string describe_request(int id) const;
   std::string describe_blocked(int rank) const;
+  void report_progress();
   static uint64_t pair_key(int receiver, int source) { return (static_cast<uint64_t>(receiver) << 32) | static_cast<uint32_t>(source); }
 
   const RoutedNetwork& routed_;
@@ -73,6 +75,8 @@ class Replay {
   std::unordered_map<uint64_t, std::deque<int>> posted_;      // receives waiting for a send
   std::unique_ptr<Transport> transport_;
   long local_events_ = 0;
+  long delivered_ = 0, actions_total_ = 0;
+  std::chrono::steady_clock::time_point progress_last_;
 
   // Statistics, accumulated as messages start and arrive.
   SimResult stats_;

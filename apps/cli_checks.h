@@ -1,0 +1,46 @@
+// Validators for CLI11 options with one-line messages in the user's terms ("--point: expected a
+// whole number >= 0, got '-1'"), instead of CLI11's ranges printed to 300 digits.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <string>
+
+namespace mapsim {
+
+// A whole number >= `least`.
+inline CLI::Validator whole_number_at_least(long least) {
+  return CLI::Validator(
+      [least](std::string& text) {
+        size_t used = 0;
+        long value = 0;
+        try {
+          value = std::stol(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != text.size() || text.empty() || value < least)
+          return "expected a whole number >= " + std::to_string(least) + ", got '" + text + "'";
+        return std::string();
+      },
+      "INT>=" + std::to_string(least));
+}
+
+// A finite number > 0.
+inline CLI::Validator positive_number() {
+  return CLI::Validator(
+      [](std::string& text) {
+        size_t used = 0;
+        double value = 0;
+        try {
+          value = std::stod(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != text.size() || text.empty() || !(value > 0) || !std::isfinite(value))
+          return "expected a number > 0, got '" + text + "'";
+        return std::string();
+      },
+      "NUMBER>0");
+}
+
+}  // namespace mapsim
