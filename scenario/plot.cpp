@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "scenario/csv_table.h"
@@ -108,12 +109,27 @@ PlotData collect_plot(const std::string& path, const PlotOptions& o) {
     }
   }
   if (groups.empty()) throw Error(path + ": no rows with a value of " + o.y + " match");
-  double number = 0;
-  data.numeric_x = std::all_of(data.x_values.begin(), data.x_values.end(), [&](const std::string& v) { return parse_number(v, number); });
-  if (data.numeric_x)
-    std::stable_sort(data.x_values.begin(), data.x_values.end(), [](const std::string& a, const std::string& b) {
-      return std::strtod(a.c_str(), nullptr) < std::strtod(b.c_str(), nullptr);
-    });
+  // Numeric x: plain numbers, or quantities of one kind (with bare numbers as base units).
+  std::map<std::string, double> number_of;
+  std::set<std::string> kinds;
+  for (const std::string& v : data.x_values) {
+    double value = 0;
+    std::string kind;
+    if (!parse_quantity(v, value, kind)) break;
+    number_of[v] = value;
+    if (kind != "number") kinds.insert(kind);
+  }
+  data.numeric_x = number_of.size() == data.x_values.size() && kinds.size() <= 1;
+  data.labelled_x = data.numeric_x && !kinds.empty();
+  if (o.logx && !data.numeric_x)
+    throw Error(path + ": --logx needs a numeric " + o.x + "; its values are categories ('" + data.x_values.front() + "', ...)");
+  if (data.numeric_x) {
+    std::stable_sort(data.x_values.begin(), data.x_values.end(),
+                     [&](const std::string& a, const std::string& b) { return number_of[a] < number_of[b]; });
+    for (const std::string& v : data.x_values) data.x_numbers.push_back(number_of[v]);
+    if (o.logx && data.x_numbers.front() <= 0)
+      throw Error(path + ": --logx: " + o.x + " has the value " + data.x_values.front() + ", which a log scale cannot show");
+  }
   for (const std::string& label : labels) {
     std::vector<PlotPoint> points;
     for (const std::string& xv : data.x_values) {
@@ -152,12 +168,18 @@ std::string gnuplot_script(const PlotData& data, const PlotOptions& o, const std
     s << "set xtics (";
     for (size_t i = 0; i < data.x_values.size(); ++i) s << (i ? ", " : "") << gp(data.x_values[i]) << " " << i;
     s << ")\nset xrange [-0.5:" << data.x_values.size() - 0.5 << "]\n";
+  } else if (data.labelled_x) {  // placed by value, labelled as written
+    s << "set xtics (";
+    for (size_t i = 0; i < data.x_values.size(); ++i)
+      s << (i ? ", " : "") << gp(data.x_values[i]) << " " << format_exact(data.x_numbers[i]);
+    s << ")\n";
   }
   for (size_t k = 0; k < data.series.size(); ++k) {
     s << "$S" << k << " << EOD\n";
     for (const PlotPoint& p : data.series[k].second) {
       const size_t position = std::find(data.x_values.begin(), data.x_values.end(), p.x) - data.x_values.begin();
-      s << (data.numeric_x ? p.x : std::to_string(position)) << " " << format_exact(p.mean) << " " << format_exact(p.ci95) << "\n";
+      s << (data.numeric_x ? format_exact(data.x_numbers[position]) : std::to_string(position)) << " " << format_exact(p.mean)
+        << " " << format_exact(p.ci95) << "\n";
     }
     s << "EOD\n";
   }

@@ -1,7 +1,8 @@
 // Figures from results.csv (or aggregate.csv): one series per value of a column (`by`, e.g.
 // mapper), y's mean and 95 % confidence interval over the rows sharing x, drawn by gnuplot as
 // lines with error bars, or printed as a Markdown table. x is numeric when every value is a
-// number, otherwise categories in the order they first appear.
+// number or a quantity of one kind ("1Gbps", "2.5Gbps": placed by value, labelled as written),
+// otherwise categories in the order they first appear.
 #pragma once
 #include <string>
 #include <vector>
@@ -24,7 +25,9 @@ struct PlotPoint {
 
 struct PlotData {
   std::vector<std::string> x_values;  // in axis order
+  std::vector<double> x_numbers;      // numeric x: each x value in SI base units
   bool numeric_x = true;
+  bool labelled_x = false;            // numeric x written with units: ticks show the text
   std::vector<std::pair<std::string, std::vector<PlotPoint>>> series;  // label -> points in x order
 };
 

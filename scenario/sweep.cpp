@@ -1,6 +1,7 @@
 #include "scenario/sweep.h"
 
 #include <cmath>
+#include <set>
 #include <filesystem>
 
 #include "support/error.h"
@@ -29,28 +30,13 @@ std::string value_text(const YAML::Node& node) {
 // `unit` remembers the first bound's kind so that the others must have the same.
 double range_bound(const YamlReader& reader, const YAML::Node& node, const std::string& what, std::string& unit) {
   const std::string text = reader.scalar(node, what);
-  char* end = nullptr;
-  const double plain = std::strtod(text.c_str(), &end);
-  if (!text.empty() && *end == '\0') {
-    if (!unit.empty() && unit != "number") reader.fail(node, what + ": expected a " + unit + " like the range's from");
-    unit = "number";
-    return plain;
-  }
-  const std::pair<const char*, double (*)(const std::string&)> kinds[] = {
-      {"bandwidth", parse_bandwidth}, {"time", parse_time}, {"size", parse_size}};
-  for (const auto& [kind, parse] : kinds) {
-    double value;
-    try {
-      value = parse(text);
-    } catch (const Error&) {
-      continue;
-    }
-    if (!unit.empty() && unit != kind) reader.fail(node, what + ": expected a " + unit + " like the range's from");
-    unit = kind;
-    return value;
-  }
-  reader.fail(node, what + ": expected a number or a quantity with a unit (10Gbps, 2us, 4KiB), got '" + text + "'");
-  return 0;
+  double value = 0;
+  std::string kind;
+  if (!parse_quantity(text, value, kind))
+    reader.fail(node, what + ": expected a number or a quantity with a unit (10Gbps, 2us, 4KiB), got '" + text + "'");
+  if (!unit.empty() && unit != kind) reader.fail(node, what + ": expected a " + unit + " like the range's from");
+  unit = kind;
+  return value;
 }
 
 // A range {from, to, step} or {from, to, factor}; `to` is included when it is hit (1e-9 relative).
@@ -204,6 +190,20 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
     }
     point.hash = document_hash(point.document);
     sweep.points.push_back(std::move(point));
+  }
+  // Keys whose values carry units (plain numbers count as base units) get a numeric column.
+  for (const std::string& key : sweep.varied_keys) {
+    std::set<std::string> kinds;
+    bool quantities = true;
+    for (const SweepPoint& point : sweep.points)
+      for (const auto& [k, text] : point.values) {
+        double value;
+        std::string kind;
+        if (k != key) continue;
+        if (!parse_quantity(text, value, kind)) quantities = false;
+        else if (kind != "number") kinds.insert(kind);
+      }
+    if (quantities && kinds.size() == 1) sweep.si_keys.insert(key);
   }
   return sweep;
 }

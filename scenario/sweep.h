@@ -4,6 +4,7 @@
 // (so --resume recognises finished points even after the sweep file was extended).
 // docs/scenario.md describes the format.
 #pragma once
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,7 @@ struct Sweep {
   std::string scenario_source;           // base scenario file (relative paths resolve from it)
   std::string name, output;
   std::vector<std::string> varied_keys;  // in the order of the file: vary keys, then zip keys
+  std::set<std::string> si_keys;         // varied keys with units ("2.5Gbps"): tables add KEY_si in SI base units
   std::vector<SweepPoint> points;
 
   Scenario scenario(const SweepPoint& point) const { return parse_scenario(point.document, scenario_source); }

@@ -71,10 +71,17 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
   };
   auto varied = [&](std::ostream& out, const Json& j) {
     out << j["index"].get<int>();
-    for (const std::string& key : sweep.varied_keys) out << "," << csv_field(j["values"].value(key, ""));
+    for (const std::string& key : sweep.varied_keys) {
+      const std::string text = j["values"].value(key, "");
+      out << "," << csv_field(text);
+      double value = 0;
+      std::string kind;
+      if (sweep.si_keys.count(key)) out << "," << (parse_quantity(text, value, kind) ? format_exact(value) : "");
+    }
   };
   std::string header = "point";
-  for (const std::string& key : sweep.varied_keys) header += "," + csv_field(key);
+  for (const std::string& key : sweep.varied_keys)
+    header += "," + csv_field(key) + (sweep.si_keys.count(key) ? "," + csv_field(key + "_si") : "");
   const std::filesystem::path dir = sweep.output;
   write_file_atomically((dir / "results.csv").string(), [&](std::ostream& out) {
     out << header << ",replicate,seed,mapper";

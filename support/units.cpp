@@ -117,4 +117,25 @@ std::string format_time(double seconds) {
   return format_scaled(seconds, units);
 }
 
+bool parse_quantity(const std::string& text, double& value, std::string& kind) {
+  char* end = nullptr;
+  value = std::strtod(text.c_str(), &end);
+  if (!text.empty() && *end == '\0') {
+    kind = "number";
+    return std::isfinite(value);
+  }
+  const std::pair<const char*, double (*)(const std::string&)> kinds[] = {
+      {"bandwidth", parse_bandwidth}, {"time", parse_time}, {"size", parse_size}};
+  for (const auto& [name, parse] : kinds) {
+    try {
+      value = parse(text);
+    } catch (const Error&) {
+      continue;
+    }
+    kind = name;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace mapsim

@@ -9,6 +9,9 @@ namespace mapsim {
 double parse_bandwidth(const std::string& text);  // -> bytes per second
 double parse_time(const std::string& text);       // -> seconds
 double parse_size(const std::string& text);       // -> bytes
+// A plain number ("number") or a quantity of one of the kinds above ("bandwidth", "time", "size"),
+// in SI base units; false when `text` is neither.
+bool parse_quantity(const std::string& text, double& value, std::string& kind);
 
 // Short human-readable forms used in reports ("10Gbps", "300ns", "4KiB").
 std::string format_bandwidth(double bytes_per_second);

@@ -300,6 +300,21 @@ check "plot svg" grep -q "<svg" "$tmp/fig.svg"
 rm -f "$tmp/fig2.svg"
 (cd "$tmp" && gnuplot fig2.gp 2>/dev/null)
 check "a saved plot script reruns as is" grep -q "<svg" "$tmp/fig2.svg"
+# A unit-valued axis: a numeric companion column, plotted by value (log scale too), labelled as written.
+cat >"$tmp/bw.yaml" <<'YAML'
+scenario:
+  network: mesh:2x2
+  workload: {process: mesh:2x2, pattern: "exchange:iterations=1,size=64KiB"}
+  mapping: [default]
+  model: flow
+vary:
+  model.link_bandwidth: [10Gbps, 2.5Gbps, 40Gbps]
+YAML
+"$mapsim" sweep "$tmp/bw.yaml" -o "$tmp/bw" >/dev/null 2>&1
+check "unit axis has an SI column" grep -q "^0,10Gbps,1.25e+09,0," "$tmp/bw/results.csv"
+"$mapsim" plot "$tmp/bw/results.csv" --x model.link_bandwidth --y sim_makespan --logx -o "$tmp/bw.svg" --script "$tmp/bw.gp" 2>/dev/null
+check "unit axis placed by value" grep -q "^set xtics ('2.5Gbps' 312500000, '10Gbps' 1.25e+09, '40Gbps' 5e+09)$" "$tmp/bw.gp"
+expect_error "--logx on categories" "--logx needs a numeric workload.process" plot "$tmp/sw/results.csv" --x workload.process --y cardinality --logx --table
 expect_error "plot column" "no such column (did you mean 'cardinality'?)" plot "$tmp/sw/results.csv" --x workload.process --y cardinalty --table
 
 # Networks of today's machines and open-loop traffic (issue 16).

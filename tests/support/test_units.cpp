@@ -33,6 +33,18 @@ TEST_CASE("bad units are rejected with what was expected") {
   CHECK_THROWS_AS(parse_time(""), Error);
 }
 
+TEST_CASE("parse_quantity: plain numbers and quantities of one kind, in SI base units") {
+  double value = 0;
+  std::string kind;
+  CHECK((parse_quantity("2.5Gbps", value, kind) && value == 312500000 && kind == "bandwidth"));
+  CHECK((parse_quantity("20ns", value, kind) && value == doctest::Approx(20e-9) && kind == "time"));
+  CHECK((parse_quantity("4KiB", value, kind) && value == 4096 && kind == "size"));
+  CHECK((parse_quantity("1e3", value, kind) && value == 1000 && kind == "number"));
+  CHECK_FALSE(parse_quantity("mesh:4x4", value, kind));
+  CHECK_FALSE(parse_quantity("", value, kind));
+  CHECK_FALSE(parse_quantity("inf", value, kind));
+}
+
 TEST_CASE("formatting picks a readable unit") {
   CHECK(format_bandwidth(1.25e9) == "10Gbps");
   CHECK(format_time(300e-9) == "300ns");
