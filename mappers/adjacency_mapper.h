@@ -24,6 +24,7 @@ class AdjacencyMapper : public Mapper {
   std::string name() const override { return "adjacency"; }
   void check(const MappingProblem& problem) const override;
   Placement map(const MappingProblem& problem) const override;
+  bool uses_seed() const override { return false; }
 
  private:
   AdjacencySplit split_;

@@ -13,6 +13,7 @@ class BinaryMapper : public Mapper {
  public:
   std::string name() const override { return "binary"; }
   Placement map(const MappingProblem& problem) const override;
+  bool uses_seed() const override { return false; }
 };
 
 }  // namespace mapsim

@@ -11,6 +11,7 @@ class GreedyMapper : public Mapper {
  public:
   std::string name() const override { return "greedy"; }
   Placement map(const MappingProblem& problem) const override;
+  bool uses_seed() const override { return false; }
 };
 
 // The problem's slots in the greedy processor order.

@@ -20,6 +20,9 @@ class Mapper {
   // network of another shape); cheap, so that a run can drop the mapper before running any.
   virtual void check(const MappingProblem& /*problem*/) const {}
   virtual Placement map(const MappingProblem& problem) const = 0;
+  // False when the placement depends on the problem alone, never on problem.seed: replicates that
+  // differ only in the seed then give the same placement (run once, see run.h).
+  virtual bool uses_seed() const { return true; }
 };
 
 using MapperRegistry = Registry<std::function<std::unique_ptr<Mapper>(Spec&)>>;

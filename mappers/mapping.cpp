@@ -49,6 +49,11 @@ Placement read_placement(const std::string& path, const Network& net) {
   return placement;
 }
 
+bool allocation_uses_seed(const std::string& allocation) {
+  const Spec spec = Spec::parse(allocation, {"list"});
+  return spec.name() == "random" && !spec.has("seed");
+}
+
 MappingProblem make_problem(const RoutedNetwork& network, const ProcessGraph& graph, const std::string& allocation,
                             int slots_per_node, uint64_t seed) {
   if (slots_per_node < 1) throw Error("slots per node must be >= 1");

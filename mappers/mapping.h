@@ -26,6 +26,8 @@ struct MappingProblem {
 // Allocation: `all` (every node), `random:seed=S` (as many random nodes as tasks need, one slot
 // each, like the papers' member processors), `list:FILE` (node ids or names, one per line).
 // `slots` gives every node that many slots.
+// Whether make_problem's node choice depends on its seed (`random` without a seed of its own).
+bool allocation_uses_seed(const std::string& allocation);
 MappingProblem make_problem(const RoutedNetwork& network, const ProcessGraph& graph, const std::string& allocation,
                             int slots_per_node, uint64_t seed);
 

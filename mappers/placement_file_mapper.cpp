@@ -12,6 +12,7 @@ class PlacementFileMapper : public Mapper {
   Placement map(const MappingProblem& problem) const override {
     return read_placement(path_, problem.network->network());
   }
+  bool uses_seed() const override { return false; }
 
  private:
   std::string path_;

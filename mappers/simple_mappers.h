@@ -18,6 +18,7 @@ class DefaultMapper : public Mapper {
  public:
   std::string name() const override { return "default"; }
   Placement map(const MappingProblem& problem) const override;
+  bool uses_seed() const override { return false; }
 };
 
 }  // namespace mapsim

@@ -12,6 +12,7 @@ class SwitchMapper : public Mapper {
  public:
   std::string name() const override { return "switch"; }
   Placement map(const MappingProblem& problem) const override;
+  bool uses_seed() const override { return false; }
 };
 
 // Tasks of a grid with extents `dims` (x fastest) in buddy order.

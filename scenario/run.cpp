@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"
@@ -155,6 +156,17 @@ void RunPipeline::check(const ReplicateParts& parts, const std::string& mapper) 
   if (scenario_.traffic.empty()) make_mapper(cp_mapper(parts.sim.ocs, mapper))->check(parts.problem);
 }
 
+bool RunPipeline::replicates_identical(const ReplicateParts& parts) const {
+  const Scenario& s = scenario_;
+  if (s.replicates < 2 || !s.traffic.empty() || !s.ocs.empty() || allocation_uses_seed(s.allocation)) return false;
+  for (int r = 1; r < s.replicates; ++r)
+    if (s.network_spec(r) != s.network_spec(0) || s.process_spec(r) != s.process_spec(0) || s.pattern_spec(r) != s.pattern_spec(0))
+      return false;
+  if (s.simulate && simulation_uses_seed(*parts.routed, parts.sim)) return false;
+  return std::none_of(s.mappers.begin(), s.mappers.end(),
+                      [&](const std::string& m) { return make_mapper(cp_mapper(parts.sim.ocs, m))->uses_seed(); });
+}
+
 namespace {
 
 // One mapper on one replicate as a row of results.
@@ -172,7 +184,7 @@ RunRow make_row(const Scenario& s, const ReplicateParts& parts, MappingRun run, 
                                         : static_loads(link_volumes(parts.problem, run.placement), routed.network());
   if (options.links) {
     std::ostringstream out;
-    write_links_rows(loads, routed, std::to_string(parts.replicate) + "," + csv_field(row.mapper) + ",", out);
+    write_links_rows(loads, routed, "", out);
     row.links_csv = out.str();
   }
   if (options.draw) {
@@ -196,9 +208,16 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
   auto stopped = [&] { return options.stop && options.stop(); };
   const int total = (s.replicates - static_cast<int>(options.skip_replicates.size())) * static_cast<int>(mappers.size());
   int done = 0;
+  bool identical = false;  // replicate 0 stands for all
   for (int r = 0; r < s.replicates && !stopped(); ++r) {
     if (options.skip_replicates.count(r)) continue;
     const ReplicateParts& parts = pipeline.replicate(r);  // every part is built before the mappings run
+    if (r == 0 && pipeline.replicates_identical(parts)) {
+      identical = true;
+      spdlog::warn("the {} replicates would be identical (nothing in the scenario depends on the seed: seeded or "
+                   "fixed network and workload, deterministic mappers): ran replicate 0 once and copied it",
+                   s.replicates);
+    }
     std::vector<RunRow> replicate_rows;
     std::vector<RunFailure> failures;
     auto drop = [&](const std::string& mapper, const std::string& error) {
@@ -224,10 +243,31 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
       if (options.progress) options.progress(++done, total);
     }
     if (stopped()) break;  // the interrupted replicate is not kept
-    if (options.replicate_done) options.replicate_done(r, replicate_rows, failures);
-    if (options.failures) options.failures->insert(options.failures->end(), failures.begin(), failures.end());
-    for (RunRow& row : replicate_rows) rows.push_back(std::move(row));
+    auto keep = [&](int replicate, std::vector<RunRow> kept, std::vector<RunFailure> failed) {
+      if (options.replicate_done) options.replicate_done(replicate, kept, failed);
+      if (options.failures) options.failures->insert(options.failures->end(), failed.begin(), failed.end());
+      for (RunRow& row : kept) rows.push_back(std::move(row));
+    };
+    if (!identical) {
+      keep(r, std::move(replicate_rows), std::move(failures));
+      continue;
+    }
+    for (int copy = 1; copy < s.replicates; ++copy) {
+      if (options.skip_replicates.count(copy)) continue;
+      std::vector<RunRow> copied = replicate_rows;
+      std::vector<RunFailure> copied_failures = failures;
+      for (RunRow& row : copied) {
+        row.replicate = copy;
+        row.seed = s.replicate_seed(copy);
+        row.map_seconds = row.sim_seconds = 0;  // not run
+      }
+      for (RunFailure& f : copied_failures) f.replicate = copy;
+      keep(copy, std::move(copied), std::move(copied_failures));
+    }
+    keep(0, std::move(replicate_rows), std::move(failures));
+    break;
   }
+  std::stable_sort(rows.begin(), rows.end(), [](const RunRow& a, const RunRow& b) { return a.replicate < b.replicate; });
   return rows;
 }
 
@@ -254,7 +294,11 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
   });
   write_file_atomically((path / "links.csv").string(), [&](std::ostream& out) {
     out << "replicate,mapper," << kLinksCsvColumns << "\n";
-    for (const RunRow& row : rows) out << row.links_csv;
+    for (const RunRow& row : rows) {
+      const std::string prefix = std::to_string(row.replicate) + "," + csv_field(row.mapper) + ",";
+      std::istringstream lines(row.links_csv);
+      for (std::string line; std::getline(lines, line);) out << prefix << line << "\n";
+    }
   });
   write_file_atomically((path / "timings.csv").string(), [&](std::ostream& out) {
     out << "replicate,mapper,map_seconds,sim_seconds\n";

@@ -1,4 +1,6 @@
 // The one run pipeline: network -> process graph -> problem -> mapper -> evaluate (and simulate).
+// Replicates that would repeat replicate 0 exactly (nothing depends on the seed) are run once and
+// copied, with a warning.
 // RunPipeline builds the parts of a replicate once (rebuilding only what its seed changes) and
 // runs one mapper on them; `mapsim map`, `compare`, `simulate`, `run` and every sweep point go
 // through it. run_scenario() runs every replicate x mapper: one row each -- the mapping metrics
@@ -51,6 +53,10 @@ class RunPipeline {
   MappingRun run(const ReplicateParts& parts, const std::string& mapper) const;
   // Throws NotApplicable when the mapper does not fit this replicate's problem (Mapper::check).
   void check(const ReplicateParts& parts, const std::string& mapper) const;
+  // True when no part of the scenario depends on the replicate's seed (seeded or seedless specs,
+  // a fixed allocation, mappers that ignore the seed, no random path choice): every replicate would
+  // repeat replicate 0. `parts` is replicate 0.
+  bool replicates_identical(const ReplicateParts& parts) const;
 
  private:
   const Scenario& scenario_;
@@ -69,7 +75,7 @@ struct RunRow {
   double map_seconds = 0;    // wall clock: the only fields that vary between identical runs
   double sim_seconds = 0;
   Placement placement;
-  std::string links_csv;     // links.csv rows of this placement (simulated bytes, or routed volume)
+  std::string links_csv;     // links.csv rows of this placement, without replicate and mapper (simulated bytes, or routed volume)
   std::string network_dot;   // Graphviz picture of the loads (only when asked for)
 };
 

@@ -4,13 +4,26 @@
 
 namespace mapsim::sim {
 
-PathChooser::PathChooser(const RoutedNetwork& routed, PathSelection selection, uint64_t seed)
-    : routed_(routed), routing_(routed.routing()), selection_(selection), rng_(seed) {
-  const bool multipath = routing_.multipath();
-  walks_ = routing_.decides_at_injection() || (multipath && selection != PathSelection::Deterministic);
-  per_packet_ = routing_.injection() != Routing::Injection::First ||
-                (multipath && (selection == PathSelection::Spray || selection == PathSelection::Adaptive));
+namespace {
+
+bool walks(const Routing& routing, PathSelection selection) {
+  return routing.decides_at_injection() || (routing.multipath() && selection != PathSelection::Deterministic);
 }
+
+bool per_packet(const Routing& routing, PathSelection selection) {
+  return routing.injection() != Routing::Injection::First ||
+         (routing.multipath() && (selection == PathSelection::Spray || selection == PathSelection::Adaptive));
+}
+
+}  // namespace
+
+PathChooser::PathChooser(const RoutedNetwork& routed, PathSelection selection, uint64_t seed)
+    : routed_(routed),
+      routing_(routed.routing()),
+      selection_(selection),
+      walks_(walks(routing_, selection)),
+      per_packet_(per_packet(routing_, selection)),
+      rng_(seed) {}
 
 void PathChooser::check_model(const std::string& model, bool walks_packets, bool circuits) const {
   if (!per_packet_) return;
@@ -87,3 +100,11 @@ Routing::Hop PathChooser::next_hop(int sw, int state, int dst_node, const Backlo
 }
 
 }  // namespace mapsim::sim
+
+namespace mapsim {
+
+bool simulation_uses_seed(const RoutedNetwork& routed, const SimOptions& options) {
+  return sim::walks(routed.routing(), options.path_selection) || sim::per_packet(routed.routing(), options.path_selection);
+}
+
+}  // namespace mapsim

@@ -127,6 +127,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimResult, model, makespan, rank_finish, mess
                                    circuit_loads, circuit_bandwidth, optical_messages, setup_wait, eps_only_makespan,
                                    max_link_load, max_link_utilisation, events, wall_seconds, peak_memory_kb, message_log)
 
+// Whether a simulation draws on options.seed (random Valiant groups, spraying, adaptive ties, ECMP
+// walks); false: the result depends on the network, placement and trace alone.
+bool simulation_uses_seed(const RoutedNetwork& routed, const SimOptions& options);
+
 // Throws mapsim::Error on a deadlock (naming the blocked ranks and what each waits for), a trace
 // whose rank count differs from the placement, or a rank placed off the network.
 SimResult simulate(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,

@@ -165,7 +165,34 @@ TEST_CASE("run: an identity embedding has the exact metrics and latency of one h
   const std::vector<RunRow> again = run_scenario(s);
   for (size_t i = 0; i < rows.size(); ++i) CHECK(rows[i].values == again[i].values);
   // links.csv rows: one per directed switch channel and per node link, led by replicate and mapper.
-  CHECK(rows[0].links_csv.rfind("0,default,link,0,", 0) == 0);
+  CHECK(rows[0].links_csv.rfind("link,0,", 0) == 0);  // write_run leads each row with replicate and mapper
+}
+
+TEST_CASE("run: replicates that nothing seeds run once, and each copy equals that replicate run alone") {
+  const std::string text = "network: irregular:nodes=64,switches=16,seed=3\nworkload: {process: mesh:8x8}\n"
+                           "mapping: [default, switch, binary, greedy]\nmodel: store-and-forward\nreplicates: 3\nseed: 7\n";
+  const Scenario s = scenario_text("sc-identical.yaml", text);
+  RunPipeline pipeline(s);
+  CHECK(pipeline.replicates_identical(pipeline.replicate(0)));
+  const std::vector<RunRow> rows = run_scenario(s);
+  REQUIRE(rows.size() == 12);
+  for (const RunRow& row : rows) {
+    const Scenario alone = scenario_text("sc-alone.yaml", text, {"replicates=1", "seed=" + std::to_string(s.replicate_seed(row.replicate))});
+    const std::vector<RunRow> once = run_scenario(alone);
+    const RunRow& same = *std::find_if(once.begin(), once.end(), [&](const RunRow& r) { return r.mapper == row.mapper; });
+    CHECK(row.seed == same.seed);
+    CHECK(row.values == same.values);
+    CHECK(row.placement == same.placement);
+    CHECK(row.links_csv == same.links_csv);
+  }
+  // Anything seeded makes replicates differ: a random mapper, a seedless generated network, a random
+  // allocation, random path choices.
+  for (const std::string& set : {"mapping=[default, random]", "network=irregular:nodes=64,switches=16", "allocation=random",
+                                 "model.path_selection=spray", "workload.process=pattern:mesh:8x8,distant=0.2", "mapping=[annealing]"}) {
+    const Scenario varied = scenario_text("sc-seeded.yaml", text, {set});
+    RunPipeline seeded(varied);
+    CHECK_MESSAGE(!seeded.replicates_identical(seeded.replicate(0)), set);
+  }
 }
 
 TEST_CASE("write_run: results.csv has one row per replicate x mapper, summary.json comes last") {
@@ -201,7 +228,7 @@ ocs: {pathways: 2, policy: cp, threshold: 8192, setup: 0s}
   CHECK(value(rows[0], "sim_optical_messages") == 4);  // one each way over each circuit
   CHECK(value(rows[0], "sim_core_switch_load") == 0);  // S0 unused
   CHECK(value(rows[0], "sim_relative_makespan") < 1);
-  CHECK(rows[0].links_csv.find(",circuit,0,") != std::string::npos);
+  CHECK(rows[0].links_csv.find("\ncircuit,0,") != std::string::npos);
 }
 
 TEST_CASE("open-loop traffic as a scenario workload: one row per replicate, load sweepable by key path, located errors") {
