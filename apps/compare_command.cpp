@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "apps/commands.h"
+#include "topologies/routing.h"
 #include "mappers/mapper.h"
 #include "scenario/run.h"
 #include "scenario/statistics.h"
@@ -127,8 +128,9 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("--topology", o->topology, "Network spec (specs given no seed get seed S, S+1, ... per replicate)")
       ->required();
   cmd->add_option("--process", o->process, "Process topology spec")->required();
-  cmd->add_option("--mappers", o->mappers, "Comma-separated mapper specs");
-  cmd->add_option("--routing", o->routing, "Routing (default: the network's own)");
+  cmd->add_option("--mappers", o->mappers, "Comma-separated mapper specs (default: random,default,switch,binary,greedy,best)");
+  cmd->add_option("--routing", o->routing,
+                  "Routing: " + component_list(routing_registry().infos()) + " (default: the network's own)");
   cmd->add_option("--allocation", o->allocation, "all, random[:seed=S] or list:FILE");
   cmd->add_option("--slots", o->slots, "Slots (ranks) per node (default 1)");
   cmd->add_option("--replicates", o->replicates, "Replicates (seeds S, S+1, ...) to average over (default 1)");

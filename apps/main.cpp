@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   });
   app.add_flag("--progress{30}", "Progress on stderr: a bar on a terminal, elsewhere a line every SECONDS (default 30)")
       ->check(mapsim::positive_number())
+      ->option_text("[=SECONDS]")
       ->each([&](const std::string& seconds) { progress.interval = std::stod(seconds); });
   app.add_flag("--no-progress", "No progress on stderr")->each([&](const std::string&) { progress.enabled = false; });
   mapsim::add_topo_command(app);

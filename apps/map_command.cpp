@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.h"
+#include "topologies/routing.h"
 #include "mappers/mapper.h"
 #include "scenario/run.h"
 #include "support/atomic_file.h"
@@ -95,8 +96,9 @@ void add_map_command(CLI::App& app) {
               "irregular:nodes=256,switches=75 --process mesh:16x16 --mapper switch");
   cmd->add_option("--topology", o->topology, "Network spec (see mapsim topo --help)")->required();
   cmd->add_option("--process", o->process, "Process topology spec")->required();
-  cmd->add_option("--mapper", o->mapper, "Mapper NAME[:key=value,...] (see docs/mappers.md)");
-  cmd->add_option("--routing", o->routing, "Routing (default: the network's own)");
+  cmd->add_option("--mapper", o->mapper, "Mapper NAME[:key=value,...] (default: default, rank i on slot i; see docs/mappers.md)");
+  cmd->add_option("--routing", o->routing,
+                  "Routing: " + component_list(routing_registry().infos()) + " (default: the network's own)");
   cmd->add_option("--allocation", o->allocation, "all, random[:seed=S] or list:FILE");
   cmd->add_option("--slots", o->slots, "Slots (ranks) per node (default 1)");
   cmd->add_option("--seed", o->seed, "Seed of the mapper, the allocation and of specs given none (default 1)");

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "topologies/routing.h"
 #include "apps/progress.h"
 #include "mappers/mapper.h"
 #include "scenario/run.h"
@@ -101,7 +102,8 @@ void add_simulate_command(CLI::App& app) {
               "irregular:nodes=256,switches=75 --process mesh:16x16 "
               "--mapper switch --model store-and-forward -o out/");
   cmd->add_option("--topology", o->topology, "Network spec (see mapsim topo --help)")->required();
-  cmd->add_option("--routing", o->routing, "Routing (default: the network's own)");
+  cmd->add_option("--routing", o->routing,
+                  "Routing: " + component_list(routing_registry().infos()) + " (default: the network's own)");
   cmd->add_option("--process", o->process, "Process topology of a synthetic workload");
   cmd->add_option("--workload", o->workload, "Synthetic workload on --process (default exchange)");
   cmd->add_option("--trace", o->trace, "SimGrid TI trace: one shared file or an index of per-rank files");

@@ -84,13 +84,19 @@ int main(int argc, char** argv) {
                                 " -hostfile " + (dir / "hosts").string() + " -replay " + index +
                                 " --cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e300"
                                 " --cfg=surf/precision:1e-12 --cfg=smpi/display-timing:yes"
-                                " --log=root.thres:critical > " + (dir / "smpi.out").string() + " 2>&1";
+                                " --log=root.thres:critical --log=smpi_utils.thres:info > " + (dir / "smpi.out").string() + " 2>&1";
     const auto start = std::chrono::steady_clock::now();
     const int status = std::system(command.c_str());
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     rusage usage{};
     getrusage(RUSAGE_CHILDREN, &usage);
-    std::printf("%6d %-18s %12s %10.3f %12s %10.1f %12s%s\n", ranks, "smpirun -replay", "(see smpi.out)", wall, "-",
+    // smpi/display-timing's "Simulated time: X seconds." is SMPI's makespan.
+    std::string makespan = "(no time)";
+    std::ifstream out(dir / "smpi.out");
+    for (std::string line; std::getline(out, line);)
+      if (const size_t at = line.find("Simulated time: "); at != std::string::npos)
+        makespan = line.substr(at + 16, line.find(' ', at + 16) - at - 16);
+    std::printf("%6d %-18s %12s %10.3f %12s %10.1f %12s%s\n", ranks, "smpirun -replay", makespan.c_str(), wall, "-",
                 usage.ru_maxrss / 1024.0, "-", status == 0 ? "" : "  FAILED");
   }
 }

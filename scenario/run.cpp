@@ -333,42 +333,69 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
   write_file_atomically((path / "summary.json").string(), [&](std::ostream& out) { out << summary.dump(2) << "\n"; });
 }
 
+namespace {
+
+// The unit of a time column: the largest in which its biggest mean is at least 1 ("us" for 4.9e-6).
+std::pair<const char*, double> time_unit(double largest) {
+  static const std::pair<const char*, double> units[] = {{"s", 1}, {"ms", 1e3}, {"us", 1e6}, {"ns", 1e9}};
+  for (const auto& unit : units)
+    if (largest * unit.second >= 1) return unit;
+  return units[3];
+}
+
+}  // namespace
+
 std::string run_table(const std::vector<RunRow>& rows) {
   const std::vector<std::pair<std::string, std::string>> shown = {
-      {"weighted_cardinality", "weighted card."}, {"cardinality", "cardinality"},       {"hop_bytes", "hop-bytes"},
-      {"max_link_load", "max link load"},         {"zero_load_latency", "0-load lat. (us)"}, {"sim_avg_latency", "latency (us)"},
-      {"sim_makespan", "makespan (us)"},           {"traffic_offered", "offered load"},  {"traffic_accepted", "accepted"},
-      {"traffic_latency_mean", "latency (us)"},   {"traffic_latency_p99", "p99 latency (us)"}};
+      {"weighted_cardinality", "weighted card."}, {"cardinality", "cardinality"},   {"hop_bytes", "hop-bytes"},
+      {"max_link_load", "max link load"},         {"zero_load_latency", "0-load lat."}, {"sim_avg_latency", "latency"},
+      {"sim_makespan", "makespan"},               {"traffic_offered", "offered load"},  {"traffic_accepted", "accepted"},
+      {"traffic_latency_mean", "latency"},        {"traffic_latency_p99", "p99 latency"}};
   std::vector<std::string> mappers;
   for (const RunRow& row : rows)
     if (std::find(mappers.begin(), mappers.end(), row.mapper) == mappers.end()) mappers.push_back(row.mapper);
+  struct Column {
+    size_t key;
+    std::string title;
+    double scale = 1;
+    std::vector<Statistics> per_mapper;
+  };
+  std::vector<Column> columns;
+  for (const auto& [key, title] : shown)
+    for (size_t k = 0; k < rows.front().values.size(); ++k) {
+      if (rows.front().values[k].first != key) continue;
+      Column column{k, title};
+      double largest = 0;
+      for (const std::string& mapper : mappers) {
+        std::vector<double> values;
+        for (const RunRow& row : rows)
+          if (row.mapper == mapper) values.push_back(row.values[k].second);
+        column.per_mapper.push_back(summarise(values));
+        largest = std::max(largest, std::abs(column.per_mapper.back().mean));
+      }
+      if (key.find("latency") != std::string::npos || key == "sim_makespan") {  // seconds, in one unit per column
+        const auto [unit, scale] = time_unit(largest);
+        column.title += std::string(" (") + unit + ")";
+        column.scale = scale;
+      }
+      columns.push_back(std::move(column));
+    }
   std::ostringstream out;
   char cell[96];
   std::snprintf(cell, sizeof cell, "%-20s", "mapper");
   out << cell;
-  std::vector<size_t> columns;
-  for (size_t c = 0; c < shown.size(); ++c)
-    for (size_t k = 0; k < rows.front().values.size(); ++k)
-      if (rows.front().values[k].first == shown[c].first) {
-        columns.push_back(k);
-        std::snprintf(cell, sizeof cell, " %22s", shown[c].second.c_str());
-        out << cell;
-      }
-  out << "\n";
-  for (const std::string& mapper : mappers) {
-    std::snprintf(cell, sizeof cell, "%-20s", mapper.c_str());
+  for (const Column& column : columns) {
+    std::snprintf(cell, sizeof cell, " %22s", column.title.c_str());
     out << cell;
-    for (size_t k : columns) {
-      std::vector<double> values;
-      for (const RunRow& row : rows)
-        if (row.mapper == mapper) values.push_back(row.values[k].second);
-      const Statistics st = summarise(values);
-      const double scale = rows.front().values[k].first.find("latency") != std::string::npos ||
-                                   rows.front().values[k].first == "sim_makespan"
-                               ? 1e6
-                               : 1;
+  }
+  out << "\n";
+  for (size_t m = 0; m < mappers.size(); ++m) {
+    std::snprintf(cell, sizeof cell, "%-20s", mappers[m].c_str());
+    out << cell;
+    for (const Column& column : columns) {
+      const Statistics& st = column.per_mapper[m];
       char value[64];
-      std::snprintf(value, sizeof value, "%.4g (%.2g)", st.mean * scale, st.sd * scale);
+      std::snprintf(value, sizeof value, "%.4g (%.2g)", st.mean * column.scale, st.sd * column.scale);
       std::snprintf(cell, sizeof cell, " %22s", value);
       out << cell;
     }
