@@ -18,7 +18,7 @@ namespace mapsim {
 namespace {
 
 struct RunCommandOptions {
-  std::string scenario, output, draw;
+  std::string scenario, output, draw, draw_scale = "shared", draw_view = "auto";
   std::vector<std::string> sets;
   bool resume = false;
 };
@@ -74,6 +74,8 @@ int run(const RunCommandOptions& o) {
   size_t saved = kept.replicates.size();
   RunOptions options;
   options.draw = !o.draw.empty();
+  options.draw_shared_scale = o.draw_scale == "shared";
+  options.draw_view = o.draw_view;
   options.failures = &failures;
   options.skip_replicates = kept.replicates;
   options.stop = InterruptGuard::interrupted;
@@ -122,6 +124,13 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "Directory for results.csv, links.csv, timings.csv, summary.json (default: the scenario's output)");
   cmd->add_option("--set", o->sets, "Override a value: KEY.PATH=VALUE (repeatable), e.g. network.switches=64");
   cmd->add_option("--draw", o->draw, "Picture of the link loads (replicate 0; one file per mapper): .svg, .png, .pdf or .dot");
+  cmd->add_option("--draw-scale", o->draw_scale,
+                  "Load colour scale of the --draw pictures: shared (default: one scale for every mapper, to compare) or own")
+      ->check(CLI::IsMember({"shared", "own"}));
+  cmd->add_option("--draw-view", o->draw_view,
+                  "What --draw shows: nodes (every compute node), switches (one vertex per switch with its ranks) or "
+                  "auto (default: switches above 128 nodes)")
+      ->check(CLI::IsMember({"auto", "nodes", "switches"}));
   cmd->add_flag("--resume", o->resume, "Keep the replicates an interrupted run finished (OUTPUT/partial/) and run the rest");
   cmd->footer(cmd->get_footer() + "\nExit status: 0 done, 2 some mapper failed (failed.csv), 130 interrupted (rerun with --resume).");
   cmd->callback([o] {

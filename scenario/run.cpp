@@ -169,8 +169,10 @@ bool RunPipeline::replicates_identical(const ReplicateParts& parts) const {
 
 namespace {
 
-// One mapper on one replicate as a row of results.
-RunRow make_row(const Scenario& s, const ReplicateParts& parts, MappingRun run, const RunOptions& options) {
+// One mapper on one replicate as a row of results; `channel_load` gets its switch channels' loads
+// when pictures are drawn.
+RunRow make_row(const Scenario& s, const ReplicateParts& parts, MappingRun run, const RunOptions& options,
+                std::vector<double>& channel_load) {
   const RoutedNetwork& routed = *parts.routed;
   RunRow row;
   row.replicate = parts.replicate;
@@ -187,16 +189,29 @@ RunRow make_row(const Scenario& s, const ReplicateParts& parts, MappingRun run, 
     write_links_rows(loads, routed, "", out);
     row.links_csv = out.str();
   }
-  if (options.draw) {
-    std::vector<int> ranks(routed.network().num_nodes(), 0);
-    for (int node : run.placement) ++ranks[node];
-    std::ostringstream out;
-    export_load_dot(routed, channel_bytes(loads), ranks,
-                    s.name + ": " + row.mapper + ", replicate " + std::to_string(parts.replicate), out);
-    row.network_dot = out.str();
-  }
+  if (options.draw) channel_load = channel_bytes(loads);
   row.placement = std::move(run.placement);
   return row;
+}
+
+// Graphviz pictures of one replicate's rows, on one load scale when shared.
+void draw_rows(const Scenario& s, const ReplicateParts& parts, const RunOptions& options, std::vector<RunRow>& rows,
+               const std::vector<std::vector<double>>& loads) {
+  const Network& net = parts.routed->network();
+  LoadPicture picture;
+  picture.bytes = s.simulate;
+  picture.per_switch = options.draw_view == "switches" || (options.draw_view == "auto" && net.num_nodes() > 128);
+  if (options.draw_shared_scale && rows.size() > 1)
+    for (const std::vector<double>& load : loads)
+      for (double l : load) picture.scale = std::max(picture.scale, l);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    std::vector<int> ranks(net.num_nodes(), 0);
+    for (int node : rows[i].placement) ++ranks[node];
+    picture.title = s.name + ": " + rows[i].mapper + ", replicate " + std::to_string(parts.replicate);
+    std::ostringstream out;
+    export_load_dot(*parts.routed, loads[i], ranks, picture, out);
+    rows[i].network_dot = out.str();
+  }
 }
 
 }  // namespace
@@ -219,6 +234,7 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
                    s.replicates);
     }
     std::vector<RunRow> replicate_rows;
+    std::vector<std::vector<double>> loads;  // per row, for pictures
     std::vector<RunFailure> failures;
     auto drop = [&](const std::string& mapper, const std::string& error) {
       failures.push_back({r, mapper, error});
@@ -233,7 +249,9 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
     for (const std::string& mapper : std::vector<std::string>(mappers)) {
       if (stopped()) break;
       try {
-        replicate_rows.push_back(make_row(s, parts, pipeline.run(parts, mapper), options));
+        std::vector<double> load;
+        replicate_rows.push_back(make_row(s, parts, pipeline.run(parts, mapper), options, load));
+        loads.push_back(std::move(load));
       } catch (const Error& e) {
         if (stopped()) break;  // a simulation ended by the interrupt
         if (!options.failures) throw;
@@ -243,6 +261,7 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
       if (options.progress) options.progress(++done, total);
     }
     if (stopped()) break;  // the interrupted replicate is not kept
+    if (options.draw && r == 0 && s.traffic.empty()) draw_rows(s, parts, options, replicate_rows, loads);
     auto keep = [&](int replicate, std::vector<RunRow> kept, std::vector<RunFailure> failed) {
       if (options.replicate_done) options.replicate_done(replicate, kept, failed);
       if (options.failures) options.failures->insert(options.failures->end(), failed.begin(), failed.end());

@@ -89,6 +89,8 @@ struct RunFailure {
 struct RunOptions {
   bool links = true;                                  // fill RunRow::links_csv
   bool draw = false;                                  // fill RunRow::network_dot
+  bool draw_shared_scale = true;                      // one load scale for a replicate's pictures
+  std::string draw_view = "auto";                     // nodes, switches (one vertex per switch), auto: switches above 128 nodes
   std::function<void(int done, int total)> progress;  // after each row
   // Given: a failing mapper is recorded here and the run goes on; otherwise its error ends the run.
   std::vector<RunFailure>* failures = nullptr;

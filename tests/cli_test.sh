@@ -193,6 +193,9 @@ check "run is deterministic" cmp -s "$tmp/run1/results.csv" "$tmp/run2/results.c
 check "run links deterministic" cmp -s "$tmp/run1/links.csv" "$tmp/run2/links.csv"
 check "run summary deterministic" cmp -s "$tmp/run1/summary.json" "$tmp/run2/summary.json"
 check "draw one svg per mapper" grep -q "<svg" "$tmp/net-binary.svg"
+"$mapsim" run "$src/configs/default.yaml" -o "$tmp/run3" --set replicates=1 --draw "$tmp/net.dot" --draw-view switches >/dev/null 2>&1
+check "draw: one scale for every mapper" test "$(grep -ho '<TD BGCOLOR="#D91616">[^<]*(shared scale)' "$tmp"/net-*.dot | sort -u | wc -l)" -eq 1
+check "draw: switch view" bash -c "grep -q 'xlabel=' '$tmp/net-binary.dot' && ! grep -q ' n0 ' '$tmp/net-binary.dot'"
 python3 - "$tmp/run1/summary.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -1,6 +1,7 @@
 #include "topologies/export.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <spdlog/spdlog.h>
 
@@ -60,37 +61,90 @@ void export_dot(const RoutedNetwork& routed, std::ostream& out) {
   out << "}\n";
 }
 
+namespace {
+
+// Green (idle) to red (the scale's load), as Graphviz HSV and as HTML hex for the legend.
+std::string load_hsv(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f 0.9 0.85", (1 - x) / 3);
+  return text;
+}
+
+std::string load_hex(double x) {
+  const double h = (1 - x) / 3 * 6, v = 0.85, c = v * 0.9, m = v - c;  // hue in [0, 2]: red to green
+  const double rise = c * (1 - std::abs(std::fmod(h, 2.0) - 1));
+  const double r = h < 1 ? c : rise, g = h < 1 ? rise : c;
+  char text[8];
+  std::snprintf(text, sizeof text, "#%02X%02X%02X", static_cast<int>(std::lround((r + m) * 255)),
+                static_cast<int>(std::lround((g + m) * 255)), static_cast<int>(std::lround(m * 255)));
+  return text;
+}
+
+std::string load_text(double load, bool bytes) {
+  if (!bytes) return format_number(load, 4);
+  static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (load >= 1024 && u < 4) load /= 1024, ++u;
+  return format_number(load, 4) + units[u];
+}
+
+std::string html(const std::string& text) {
+  std::string out;
+  for (char ch : text) out += ch == '&' ? "&amp;" : ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : std::string(1, ch);
+  return out;
+}
+
+}  // namespace
+
 void export_load_dot(const RoutedNetwork& routed, const std::vector<double>& load, const std::vector<int>& ranks_per_node,
-                     const std::string& title, std::ostream& out) {
+                     const LoadPicture& picture, std::ostream& out) {
   const Network& net = routed.network();
   double max_load = 0;
   for (int l = 0; l < net.num_links(); ++l) max_load = std::max({max_load, load[2 * l], load[2 * l + 1]});
-  int max_ranks = 0;
-  for (int r : ranks_per_node) max_ranks = std::max(max_ranks, r);
-  out << "graph mapsim {\n  graph [layout=neato, overlap=false, fontname=\"sans\", labelloc=t, label="
-      << quote(title + "\nlink width and colour: bytes on its busier direction (max " + format_number(max_load) +
-               "); node shade: ranks held (max " + std::to_string(max_ranks) + ")")
-      << "];\n  node [shape=box, style=filled, fillcolor=lightsteelblue, fontname=\"sans\", fontsize=9];\n";
-  for (int s = 0; s < net.num_switches(); ++s)
-    out << "  " << dot_switch(s) << " [label=" << quote(net.switch_at(s).name) << "];\n";
-  out << "  node [shape=circle, width=0.18, label=\"\", colorscheme=blues9];\n";
-  for (int n = 0; n < net.num_nodes(); ++n) {
-    const int ranks = ranks_per_node[n];
-    const int shade = 3 + 6 * ranks / std::max(1, max_ranks);  // 3..9 of blues9
-    out << "  " << dot_node(n) << " [fillcolor=" << (ranks == 0 ? std::string("white") : std::to_string(std::min(shade, 9)))
-        << ", tooltip=" << quote(net.node(n).name + ": " + std::to_string(ranks) + " rank(s)") << "];\n";
+  const double scale = picture.scale > 0 ? picture.scale : max_load;
+  std::vector<int> ranks_per_switch(net.num_switches(), 0);
+  for (int n = 0; n < net.num_nodes(); ++n) ranks_per_switch[net.node(n).switch_id] += ranks_per_node[n];
+  const std::vector<int>& held = picture.per_switch ? ranks_per_switch : ranks_per_node;
+  const int max_ranks = held.empty() ? 0 : *std::max_element(held.begin(), held.end());
+  auto level = [&](int ranks) { return ranks == 0 ? 0 : std::min(9, 3 + 6 * ranks / std::max(1, max_ranks)); };
+  auto shade = [&](int ranks) { return ranks == 0 ? std::string("white") : std::to_string(level(ranks)); };  // blues9
+
+  // The title, what the marks mean, and the colour scale from idle to `scale`.
+  const std::string what = picture.bytes ? "bytes" : "routed volume";
+  out << "graph mapsim {\n  graph [layout=neato, overlap=false, fontname=\"sans\", labelloc=t, label=<"
+      << "<TABLE BORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"3\"><TR><TD COLSPAN=\"5\"><B>" << html(picture.title)
+      << "</B></TD></TR><TR><TD COLSPAN=\"5\">link colour and width: " << what << " on its busier direction (largest here "
+      << html(load_text(max_load, picture.bytes)) << "); " << (picture.per_switch ? "switch" : "node")
+      << " shade: ranks held (max " << max_ranks << ")</TD></TR><TR>";
+  for (int step = 0; step <= 4; ++step)
+    out << "<TD BGCOLOR=\"" << load_hex(step / 4.0) << "\">" << html(load_text(scale * step / 4, picture.bytes))
+        << (step == 4 && picture.scale > 0 ? " (shared scale)" : "") << "</TD>";
+  out << "</TR></TABLE>>];\n  node [shape=box, style=filled, fillcolor=lightsteelblue, fontname=\"sans\", fontsize=9"
+      << (picture.per_switch ? ", colorscheme=blues9" : "") << "];\n";
+  for (int s = 0; s < net.num_switches(); ++s) {
+    out << "  " << dot_switch(s) << " [label=" << quote(net.switch_at(s).name);
+    if (picture.per_switch)
+      out << ", xlabel=" << quote(std::to_string(ranks_per_switch[s])) << ", fillcolor=" << shade(ranks_per_switch[s])
+          << (level(ranks_per_switch[s]) >= 7 ? ", fontcolor=white" : "")
+          << ", tooltip=" << quote(net.switch_at(s).name + ": " + std::to_string(ranks_per_switch[s]) + " rank(s)");
+    out << "];\n";
+  }
+  if (!picture.per_switch) {
+    out << "  node [shape=circle, width=0.18, label=\"\", colorscheme=blues9];\n";
+    for (int n = 0; n < net.num_nodes(); ++n)
+      out << "  " << dot_node(n) << " [fillcolor=" << shade(ranks_per_node[n])
+          << ", tooltip=" << quote(net.node(n).name + ": " + std::to_string(ranks_per_node[n]) + " rank(s)") << "];\n";
   }
   for (int l = 0; l < net.num_links(); ++l) {
     const Link& link = net.link(l);
-    const double x = max_load > 0 ? std::max(load[2 * l], load[2 * l + 1]) / max_load : 0;
-    char colour[32];
-    std::snprintf(colour, sizeof colour, "%.3f 0.9 0.85", (1 - x) / 3);  // HSV: green (idle) to red (busiest)
-    out << "  " << dot_switch(link.a) << " -- " << dot_switch(link.b) << " [color=" << quote(x > 0 ? colour : "gray80")
+    const double x = scale > 0 ? std::min(1.0, std::max(load[2 * l], load[2 * l + 1]) / scale) : 0;
+    out << "  " << dot_switch(link.a) << " -- " << dot_switch(link.b) << " [color=" << quote(x > 0 ? load_hsv(x) : "gray80")
         << ", penwidth=" << format_number(1 + 7 * x, 3) << ", tooltip="
-        << quote(format_number(load[2 * l]) + " / " + format_number(load[2 * l + 1])) << "];\n";
+        << quote(load_text(load[2 * l], picture.bytes) + " / " + load_text(load[2 * l + 1], picture.bytes)) << "];\n";
   }
-  for (int n = 0; n < net.num_nodes(); ++n)
-    out << "  " << dot_node(n) << " -- " << dot_switch(net.node(n).switch_id) << " [color=gray60, len=0.4];\n";
+  if (!picture.per_switch)
+    for (int n = 0; n < net.num_nodes(); ++n)
+      out << "  " << dot_node(n) << " -- " << dot_switch(net.node(n).switch_id) << " [color=gray60, len=0.4];\n";
   out << "}\n";
 }
 

@@ -21,10 +21,16 @@ double folded_switch_link_latency(const Network& network, int link);
 
 void export_dot(const RoutedNetwork& routed, std::ostream& out);
 // The network as a load picture (OMARS's architecture window): switch links coloured and widened
-// by the load of their busier direction, compute nodes shaded by the ranks they hold. `load` is
-// per directed switch channel (Network::channel); neato layout.
+// by the load of their busier direction, compute nodes shaded by the ranks they hold, and a colour
+// legend in the load's unit. `load` is per directed switch channel (Network::channel); neato layout.
+struct LoadPicture {
+  std::string title;
+  bool bytes = true;        // loads are bytes (simulated); false: routed volume of the process graph
+  double scale = 0;         // the load drawn reddest and widest (shared by pictures to compare); 0: the largest here
+  bool per_switch = false;  // no node vertices: each switch shows the ranks of its nodes (large networks)
+};
 void export_load_dot(const RoutedNetwork& routed, const std::vector<double>& load, const std::vector<int>& ranks_per_node,
-                     const std::string& title, std::ostream& out);
+                     const LoadPicture& picture, std::ostream& out);
 void export_json(const RoutedNetwork& routed, std::ostream& out);
 void export_simgrid(const RoutedNetwork& routed, std::ostream& out, double host_speed_flops = 1e9);
 // Dispatches on format name; throws on an unknown one.

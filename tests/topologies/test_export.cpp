@@ -116,12 +116,30 @@ TEST_CASE("load picture: link width by the busier direction, node shade by ranks
   load[1] = 100;  // s1 -> s0 direction of link 0: the busiest
   load[2] = 50;
   std::ostringstream out;
-  export_load_dot(routed, load, {2, 0, 1}, "test", out);
+  LoadPicture picture;
+  picture.title = "test";
+  export_load_dot(routed, load, {2, 0, 1}, picture, out);
   const std::string dot = out.str();
   CHECK(dot.find("s0 -- s1 [color=\"0.000 0.9 0.85\", penwidth=8") != std::string::npos);  // red, widest
   CHECK(dot.find("s1 -- s2 [color=\"0.167 0.9 0.85\", penwidth=4.5") != std::string::npos);
   CHECK(dot.find("n1 [fillcolor=white") != std::string::npos);
   CHECK(dot.find("n0 [fillcolor=9") != std::string::npos);
   CHECK(dot.find("n2 [fillcolor=6") != std::string::npos);
-  CHECK(dot.find("max 100") != std::string::npos);
+  CHECK(dot.find("largest here 100B") != std::string::npos);
+  // The legend: five steps from idle green to the scale's red, in the load's unit.
+  CHECK(dot.find("<TD BGCOLOR=\"#16D916\">0B</TD>") != std::string::npos);
+  CHECK(dot.find("<TD BGCOLOR=\"#D91616\">100B</TD>") != std::string::npos);
+
+  // A shared scale of 200: the busiest link here is half way, yellow; switches stand for their nodes.
+  picture.scale = 200;
+  picture.per_switch = true;
+  picture.bytes = false;
+  std::ostringstream shared;
+  export_load_dot(routed, load, {2, 0, 1}, picture, shared);
+  const std::string view = shared.str();
+  CHECK(view.find("s0 -- s1 [color=\"0.167 0.9 0.85\", penwidth=4.5") != std::string::npos);
+  CHECK(view.find("200 (shared scale)</TD>") != std::string::npos);
+  CHECK(view.find("routed volume on its busier direction") != std::string::npos);
+  CHECK(view.find("s0 [label=\"sw-0\", xlabel=\"2\", fillcolor=9") != std::string::npos);
+  CHECK(view.find("n0") == std::string::npos);
 }
