@@ -15,6 +15,7 @@ void add_simulate_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_plot_command(CLI::App& app);
+void add_report_command(CLI::App& app);
 void add_trace_command(CLI::App& app);
 void add_components_command(CLI::App& app);
 void add_traffic_command(CLI::App& app);

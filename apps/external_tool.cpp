@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +53,16 @@ void run_tool(const std::string& program, const std::string& package, std::vecto
     throw Error(output + ": " + program + " failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
   }
   if (std::rename(temp.c_str(), output.c_str()) != 0) throw Error(output + ": cannot move the finished file into place");
+}
+
+std::string tool_output(const std::string& program, const std::string& package, std::vector<std::string> args,
+                        std::string input, const std::string& scratch) {
+  const std::string path = scratch + ".tool";
+  run_tool(program, package, std::move(args), std::move(input), path);
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(path.c_str());
+  return text;
 }
 
 }  // namespace mapsim

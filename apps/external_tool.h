@@ -9,5 +9,8 @@ namespace mapsim {
 // `args` follow the program name; "{out}" in them and in `input` becomes the temporary output path.
 void run_tool(const std::string& program, const std::string& package, std::vector<std::string> args,
               std::string input, const std::string& output);
+// The same, returning what the tool wrote to "{out}" (through a temporary file next to `scratch`).
+std::string tool_output(const std::string& program, const std::string& package, std::vector<std::string> args,
+                        std::string input, const std::string& scratch);
 
 }  // namespace mapsim

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   CLI::App app{"mapsim: process mapping and interconnect simulation for switch-based networks"};
   app.set_version_flag("--version", std::string("mapsim ") + MAPSIM_VERSION);
   app.require_subcommand(1);
+  // One line, like every other error (CLI11 adds "Run with --help ..." by default).
+  app.failure_message([](const CLI::App*, const CLI::Error& e) { return "mapsim: error: " + std::string(e.what()) + "\n"; });
   app.fallthrough();  // -v / --quiet also after the subcommand ("mapsim topo SPEC -v")
   // Applied as each flag is parsed, before the subcommand runs (CLI11's parse-complete callback of
   // the app would come after it).
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
   mapsim::add_run_command(app);
   mapsim::add_sweep_command(app);
   mapsim::add_plot_command(app);
+  mapsim::add_report_command(app);
   mapsim::add_trace_command(app);
   mapsim::add_components_command(app);
 

@@ -20,7 +20,7 @@ namespace {
 struct RunCommandOptions {
   std::string scenario, output, draw, draw_scale = "shared", draw_view = "auto";
   std::vector<std::string> sets;
-  bool resume = false;
+  bool resume = false, timeline = false;
 };
 
 // net.svg for one mapper; net-switch.svg, net-binary.svg, ... for several.
@@ -76,6 +76,7 @@ int run(const RunCommandOptions& o) {
   options.draw = !o.draw.empty();
   options.draw_shared_scale = o.draw_scale == "shared";
   options.draw_view = o.draw_view;
+  options.timeline = o.timeline;
   options.failures = &failures;
   options.skip_replicates = kept.replicates;
   options.stop = InterruptGuard::interrupted;
@@ -131,6 +132,8 @@ void add_run_command(CLI::App& app) {
                   "What --draw shows: nodes (every compute node), switches (one vertex per switch with its ranks) or "
                   "auto (default: switches above 128 nodes)")
       ->check(CLI::IsMember({"auto", "nodes", "switches"}));
+  cmd->add_flag("--timeline", o->timeline,
+                "Also write timeline.csv: replicate 0's compute and wait intervals per rank and mapper (for mapsim report)");
   cmd->add_flag("--resume", o->resume, "Keep the replicates an interrupted run finished (OUTPUT/partial/) and run the rest");
   cmd->footer(cmd->get_footer() + "\nExit status: 0 done, 2 some mapper failed (failed.csv), 130 interrupted (rerun with --resume).");
   cmd->callback([o] {

@@ -10,6 +10,7 @@
 #include "mappers/mapper.h"
 #include "scenario/run.h"
 #include "sim/report.h"
+#include "sim/timeline.h"
 #include "sim/workload.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
@@ -27,7 +28,7 @@ std::string model_list() {
 struct SimulateOptions {
   std::string topology, routing, process, workload, trace, mapper, placement, allocation, slots, seed;
   std::string model, eager, mtu, intra_node, flops, sharing, flow_solver, path_selection, ocs;
-  std::string output, write_trace;
+  std::string output, write_trace, timeline;
   bool messages = false, json = false;
 };
 
@@ -55,7 +56,8 @@ Scenario simulate_scenario(const SimulateOptions& o) {
                                       {"model.flow_solver", "--flow-solver", o.flow_solver},
                                       {"model.path_selection", "--path-selection", o.path_selection},
                                       {"ocs", "--ocs", o.ocs}}));
-  scenario.sim.record_messages = o.messages;
+  scenario.sim.record_messages = o.messages || !o.timeline.empty();
+  scenario.sim.record_timeline = !o.timeline.empty();
   return scenario;
 }
 
@@ -73,6 +75,20 @@ void run_simulate(const SimulateOptions& o) {
   const SimResult& result = *run.simulated;
   const RoutedNetwork& routed = *parts.routed;
 
+  if (!o.timeline.empty()) {
+    std::vector<std::string> labels;
+    for (size_t r = 0; r < run.placement.size(); ++r)
+      labels.push_back("rank " + std::to_string(r) + " on " + routed.network().node(run.placement[r]).name);
+    write_file_atomically(o.timeline, [&](std::ostream& out) {
+      if (std::filesystem::path(o.timeline).extension() == ".csv") {
+        out << kTimelineCsvColumns << "\n";
+        write_timeline_rows(result, "", out);
+      } else {
+        write_paje(result, labels, out);
+      }
+    });
+    spdlog::info("timeline: {}", o.timeline);
+  }
   nlohmann::ordered_json summary = summary_json(result, routed);
   if (!o.output.empty()) {
     std::filesystem::create_directories(o.output);
@@ -140,6 +156,13 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--write-trace", o->write_trace,
                   "Also write the workload as a TI trace (index.txt + rank files) in DIR");
   cmd->add_flag("--messages", o->messages, "Also write messages.csv, one row per message");
+  cmd->add_option("--timeline", o->timeline,
+                  "Write the simulated run per rank (compute, waits, messages): FILE.paje, a Paje trace for ViTE or "
+                  "pajeng, or FILE.csv (rank,state,start,end)")
+      ->check([](const std::string& path) {
+        const std::string ext = std::filesystem::path(path).extension().string();
+        return ext == ".paje" || ext == ".trace" || ext == ".csv" ? std::string() : "expected a .paje (or .trace) or .csv file, got '" + path + "'";
+      });
   cmd->add_flag("--json", o->json, "Print summary.json instead of the table");
   cmd->callback([o] { run_simulate(*o); });
 }

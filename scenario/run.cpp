@@ -13,6 +13,7 @@
 #include "mappers/metrics.h"
 #include "scenario/statistics.h"
 #include "sim/report.h"
+#include "sim/timeline.h"
 #include "sim/traffic.h"
 #include "sim/workload.h"
 #include "support/atomic_file.h"
@@ -190,6 +191,11 @@ RunRow make_row(const Scenario& s, const ReplicateParts& parts, MappingRun run, 
     row.links_csv = out.str();
   }
   if (options.draw) channel_load = channel_bytes(loads);
+  if (run.simulated && !run.simulated->timeline.empty()) {
+    std::ostringstream out;
+    write_timeline_rows(*run.simulated, "", out);
+    row.timeline_csv = out.str();
+  }
   row.placement = std::move(run.placement);
   return row;
 }
@@ -226,7 +232,8 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
   bool identical = false;  // replicate 0 stands for all
   for (int r = 0; r < s.replicates && !stopped(); ++r) {
     if (options.skip_replicates.count(r)) continue;
-    const ReplicateParts& parts = pipeline.replicate(r);  // every part is built before the mappings run
+    ReplicateParts parts = pipeline.replicate(r);  // every part is built before the mappings run
+    parts.sim.record_timeline = options.timeline && r == 0;
     if (r == 0 && pipeline.replicates_identical(parts)) {
       identical = true;
       spdlog::warn("the {} replicates would be identical (nothing in the scenario depends on the seed: seeded or "
@@ -319,6 +326,15 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
       for (std::string line; std::getline(lines, line);) out << prefix << line << "\n";
     }
   });
+  std::filesystem::remove(path / "timeline.csv");
+  if (std::any_of(rows.begin(), rows.end(), [](const RunRow& row) { return !row.timeline_csv.empty(); }))
+    write_file_atomically((path / "timeline.csv").string(), [&](std::ostream& out) {
+      out << "mapper," << kTimelineCsvColumns << "\n";
+      for (const RunRow& row : rows) {
+        std::istringstream lines(row.timeline_csv);
+        for (std::string line; std::getline(lines, line);) out << csv_field(row.mapper) << "," << line << "\n";
+      }
+    });
   write_file_atomically((path / "timings.csv").string(), [&](std::ostream& out) {
     out << "replicate,mapper,map_seconds,sim_seconds\n";
     for (const RunRow& row : rows)
@@ -351,18 +367,6 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
                                        {"scenario", yaml_to_json(s.document)}};
   write_file_atomically((path / "summary.json").string(), [&](std::ostream& out) { out << summary.dump(2) << "\n"; });
 }
-
-namespace {
-
-// The unit of a time column: the largest in which its biggest mean is at least 1 ("us" for 4.9e-6).
-std::pair<const char*, double> time_unit(double largest) {
-  static const std::pair<const char*, double> units[] = {{"s", 1}, {"ms", 1e3}, {"us", 1e6}, {"ns", 1e9}};
-  for (const auto& unit : units)
-    if (largest * unit.second >= 1) return unit;
-  return units[3];
-}
-
-}  // namespace
 
 std::string run_table(const std::vector<RunRow>& rows) {
   const std::vector<std::pair<std::string, std::string>> shown = {

@@ -77,6 +77,7 @@ struct RunRow {
   Placement placement;
   std::string links_csv;     // links.csv rows of this placement, without replicate and mapper (simulated bytes, or routed volume)
   std::string network_dot;   // Graphviz picture of the loads (only when asked for)
+  std::string timeline_csv;  // replicate 0 with RunOptions::timeline: "rank,state,start,end" rows
 };
 
 // A mapper that failed on a replicate. One that does not fit the problem (NotApplicable: checked
@@ -91,6 +92,7 @@ struct RunOptions {
   bool draw = false;                                  // fill RunRow::network_dot
   bool draw_shared_scale = true;                      // one load scale for a replicate's pictures
   std::string draw_view = "auto";                     // nodes, switches (one vertex per switch), auto: switches above 128 nodes
+  bool timeline = false;                              // fill RunRow::timeline_csv of replicate 0 (simulations)
   std::function<void(int done, int total)> progress;  // after each row
   // Given: a failing mapper is recorded here and the run goes on; otherwise its error ends the run.
   std::vector<RunFailure>* failures = nullptr;
@@ -103,8 +105,8 @@ struct RunOptions {
 
 std::vector<RunRow> run_scenario(const Scenario& scenario, const RunOptions& options = {});
 
-// Writes results.csv, links.csv, timings.csv, failed.csv (when a mapper failed) and summary.json
-// into `dir`.
+// Writes results.csv, links.csv, timings.csv, failed.csv (when a mapper failed), timeline.csv (when
+// recorded) and summary.json into `dir`.
 void write_run(const std::string& dir, const Scenario& scenario, const std::vector<RunRow>& rows,
                const std::vector<RunFailure>& failures = {});
 // Mean (sd) per mapper of the headline metrics, as a text table.

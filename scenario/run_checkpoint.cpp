@@ -16,7 +16,8 @@ std::filesystem::path partial_dir(const std::string& dir) { return std::filesyst
 Json row_json(const RunRow& row) {
   return {{"replicate", row.replicate}, {"seed", row.seed},         {"mapper", row.mapper},
           {"values", row.values},       {"map_seconds", row.map_seconds}, {"sim_seconds", row.sim_seconds},
-          {"placement", row.placement}, {"links_csv", row.links_csv}, {"network_dot", row.network_dot}};
+          {"placement", row.placement}, {"links_csv", row.links_csv}, {"network_dot", row.network_dot},
+          {"timeline_csv", row.timeline_csv}};
 }
 
 RunRow json_row(const Json& j) {
@@ -30,6 +31,7 @@ RunRow json_row(const Json& j) {
   row.placement = j.at("placement").get<Placement>();
   row.links_csv = j.at("links_csv");
   row.network_dot = j.at("network_dot");
+  row.timeline_csv = j.at("timeline_csv");
   return row;
 }
 

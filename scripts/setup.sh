@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(g++ cmake make pkg-config libsimgrid-dev libboost-dev libyaml-cpp-dev libspdlog-dev libfmt-dev doctest-dev
           libcli11-dev nlohmann-json3-dev libscotch-dev libmetis-dev graphviz
-          libcsv-dev gnuplot-nox libopenmpi-dev openmpi-bin)
+          libcsv-dev gnuplot-nox libopenmpi-dev openmpi-bin pajeng chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -168,6 +168,7 @@ void Replay::advance(int r) {
       case Op::Compute: case Op::Sleep: {
         const double seconds = op.kind == Op::Compute ? op.amount / options_.flops : op.amount;
         s.computing = true;
+        if (options_.record_timeline && seconds > 0) stats_.timeline.push_back({r, "compute", now(), now() + seconds});
         at(now() + seconds, [this, r] {
           ++local_events_;
           ranks_[r].computing = false;
@@ -192,6 +193,7 @@ bool Replay::block_on(int r, std::vector<int> ids) {
   }
   ranks_[r].blocked_on = std::move(ids);
   ranks_[r].waiting = pending;
+  ranks_[r].blocked_since = now();
   return true;
 }
 
@@ -203,6 +205,8 @@ void Replay::complete(int id) {
   if (--s.waiting > 0) return;
   for (int waited : s.blocked_on) free_request(waited);
   const int rank = req.rank;
+  if (options_.record_timeline && now() > s.blocked_since)
+    stats_.timeline.push_back({rank, action_name(trace_.ranks[rank].actions[s.pc - 1].type), s.blocked_since, now()});
   s.blocked_on.clear();
   advance(rank);
 }

@@ -219,6 +219,7 @@ SimResult simulate(const RoutedNetwork& routed, const Placement& placement, cons
     SimOptions eps = options;
     eps.ocs.reset();
     eps.record_messages = false;
+    eps.record_timeline = false;
     result.eps_only_makespan = simulate_once(routed, placement, trace, eps).makespan;
   }
   return result;

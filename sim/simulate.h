@@ -59,6 +59,7 @@ struct SimOptions {
   bool smpi_sharing = false;           // flow: share bandwidth weighted by route latency, as SMPI
   FlowSolver flow_solver = FlowSolver::Mapsim;
   bool record_messages = false;        // keep one MessageRecord per message
+  bool record_timeline = false;        // keep each rank's compute and wait intervals (RankInterval)
   PathSelection path_selection = PathSelection::Deterministic;
   uint64_t seed = 1;                   // random path choices (Valiant groups, spraying, adaptive ties)
   std::optional<OcsConfig> ocs;        // a hybrid network: optical circuits beside the EPS (port models only)
@@ -82,6 +83,14 @@ struct MessageRecord {
   double bytes, posted, started, delivered;
   int hops;
   bool distant, collective;
+};
+
+// A span of one rank's simulated time: computing (a compute or sleep action), or blocked in the
+// named action ("wait", "waitall", "recv", "allreduce", ...) until its messages completed.
+struct RankInterval {
+  int rank;
+  std::string state;
+  double start, end;
 };
 
 struct LatencyStats {
@@ -116,16 +125,19 @@ struct SimResult {
   double wall_seconds = 0;
   long peak_memory_kb = 0;             // of the simulating process
   std::vector<MessageRecord> message_log;
+  std::vector<RankInterval> timeline;  // with record_timeline, in the order the intervals ended
 };
 
 // The field tables of the results (JSON / MessagePack), written once.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PortLoad, bytes, messages, busy)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MessageRecord, src, dst, tag, bytes, posted, started, delivered, hops, distant, collective)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LatencyStats, count, mean, p50, p99, max)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RankInterval, rank, state, start, end)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimResult, model, makespan, rank_finish, messages, bytes, latency, neighbour_latency,
                                    distant_latency, zero_load_latency, channels, node_out, node_in, switch_bytes, circuits,
                                    circuit_loads, circuit_bandwidth, optical_messages, setup_wait, eps_only_makespan,
-                                   max_link_load, max_link_utilisation, events, wall_seconds, peak_memory_kb, message_log)
+                                   max_link_load, max_link_utilisation, events, wall_seconds, peak_memory_kb, message_log,
+                                   timeline)
 
 // Whether a simulation draws on options.seed (random Valiant groups, spraying, adaptive ties, ECMP
 // walks); false: the result depends on the network, placement and trace alone.

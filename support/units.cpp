@@ -138,4 +138,11 @@ bool parse_quantity(const std::string& text, double& value, std::string& kind) {
   return false;
 }
 
+std::pair<const char*, double> time_unit(double largest) {
+  static const std::pair<const char*, double> units[] = {{"s", 1}, {"ms", 1e3}, {"us", 1e6}, {"ns", 1e9}};
+  for (const auto& unit : units)
+    if (largest * unit.second >= 1) return unit;
+  return units[3];
+}
+
 }  // namespace mapsim

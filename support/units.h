@@ -3,6 +3,7 @@
 // Results are SI base units: bytes/s, seconds, bytes. A bare number is taken as the base unit.
 #pragma once
 #include <string>
+#include <utility>
 
 namespace mapsim {
 
@@ -16,6 +17,9 @@ bool parse_quantity(const std::string& text, double& value, std::string& kind);
 // Short human-readable forms used in reports ("10Gbps", "300ns", "4KiB").
 std::string format_bandwidth(double bytes_per_second);
 std::string format_time(double seconds);
+// The unit for a column of times: the largest of s, ms, us, ns in which `largest` is at least 1,
+// and its factor from seconds ({"us", 1e6} for 4.9e-6).
+std::pair<const char*, double> time_unit(double largest);
 // printf("%.*g"): 17 significant digits round-trip a double exactly.
 std::string format_number(double value, int significant_digits = 6);
 // The shortest text that reads back as exactly `value` (std::to_chars).

@@ -249,6 +249,20 @@ check "interrupted run writes no summary.json" test ! -e "$tmp/long/summary.json
 "$mapsim" run "$tmp/long.yaml" -o "$tmp/long" --resume >/dev/null 2>"$tmp/long.err"
 check "resumed run says what it kept" grep -q "resuming: [1-7] of 8 replicates done before" "$tmp/long.err"
 check "resumed run equals an uninterrupted one" cmp -s "$tmp/long/results.csv" "$tmp/long-full/results.csv"
+# --timeline: a Paje trace that pajeng reads back with every message and compute interval.
+"$mapsim" simulate --topology mesh:2x2 --process ring:4 --workload exchange:iterations=2,compute=1e5 \
+  --timeline "$tmp/run.paje" >/dev/null 2>&1
+check "timeline written" test -s "$tmp/run.paje"
+if command -v pj_dump >/dev/null; then
+  pj_dump "$tmp/run.paje" >"$tmp/paje.txt" 2>"$tmp/paje.err"
+  check "pajeng reads the timeline" test $? -eq 0 -a ! -s "$tmp/paje.err"
+  check "timeline: a link per message" test "$(grep -c '^Link' "$tmp/paje.txt")" -eq 16
+  # 2 compute intervals of 1e5 flop at 1e9 flop/s per rank
+  check "timeline: compute states" test "$(grep '^State' "$tmp/paje.txt" | grep -c ', 0.000100, 0.000000, compute$')" -eq 8
+fi
+"$mapsim" simulate --topology mesh:2x2 --process ring:4 --timeline "$tmp/run.csv" >/dev/null 2>&1
+check "timeline as csv" grep -q "^0,waitall,0," "$tmp/run.csv"
+expect_error "timeline format" "expected a .paje (or .trace) or .csv file" simulate --topology mesh:2x2 --process ring:4 --timeline "$tmp/x.otf"
 # Progress lines on stderr when it is not a terminal; --no-progress silences them.
 "$mapsim" simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=60 \
   --model store-and-forward --progress=0.01 >/dev/null 2>"$tmp/progress.err"

@@ -42,6 +42,7 @@ class Replay {
     std::vector<int> blocked_on;   // requests the rank waits for
     int waiting = 0;
     bool computing = false, finished = false;
+    double blocked_since = 0;      // record_timeline: when the current wait began
     std::map<std::tuple<int, int, int>, std::deque<int>> stored;  // user requests by (src, dst, tag)
   };
 

@@ -1,0 +1,392 @@
+#include "scenario/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "scenario/csv_table.h"
+#include "scenario/plot.h"
+#include "scenario/statistics.h"
+#include "support/error.h"
+#include "support/units.h"
+
+namespace mapsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string html(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;" : std::string(1, c);
+  return out;
+}
+
+// A gnuplot single-quoted string.
+std::string gp(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("''") : c == '\n' ? std::string(" ") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The <svg> element of a tool's output, without its XML prologue.
+std::string svg_element(const std::string& svg) {
+  const size_t at = svg.find("<svg");
+  return at == std::string::npos ? std::string() : svg.substr(at);
+}
+
+struct Metric {
+  const char* key;
+  const char* label;
+  bool time;  // seconds, shown in one time unit per figure or column
+};
+
+const Metric kMetrics[] = {{"weighted_cardinality", "weighted cardinality", false},
+                           {"cardinality", "cardinality", false},
+                           {"hop_bytes", "hop-bytes", false},
+                           {"max_link_load", "max link load (static)", false},
+                           {"zero_load_latency", "zero-load latency", true},
+                           {"sim_makespan", "makespan", true},
+                           {"sim_avg_latency", "mean message latency", true},
+                           {"sim_latency_p99", "p99 message latency", true},
+                           {"sim_max_link_load", "max link load (simulated bytes)", false},
+                           {"traffic_accepted", "accepted load", false},
+                           {"traffic_latency_mean", "mean latency", true}};
+
+std::string cell(const Statistics& st, double scale) {
+  std::string text = format_number(st.mean * scale, 4);
+  if (st.n > 1) text += " ± " + format_number(st.ci95 * scale, 2);
+  return text;
+}
+
+class Report {
+ public:
+  Report(std::string dir, const SvgRenderer& render) : dir_(std::move(dir)), render_(render) {}
+
+  std::string build() {
+    const fs::path dir = dir_;
+    const bool sweep = fs::exists(dir / "aggregate.csv");
+    if (!sweep && !(fs::exists(dir / "results.csv") && fs::exists(dir / "summary.json")))
+      throw Error(dir_ + ": not a run or sweep directory (expected results.csv and summary.json, or aggregate.csv)");
+    results_ = read_csv((dir / "results.csv").string());
+    if (fs::exists(dir / "summary.json")) {
+      std::ifstream in(dir / "summary.json");
+      try {
+        summary_ = nlohmann::ordered_json::parse(in);
+      } catch (const nlohmann::json::exception& e) {
+        throw Error((dir / "summary.json").string() + ": not JSON: " + e.what());
+      }
+    }
+    name_ = summary_.value("name", dir.filename().string().empty() ? dir.parent_path().filename().string() : dir.filename().string());
+    std::ostringstream body;
+    body << "<h1>" << html(name_) << "</h1>\n";
+    if (sweep) sweep_sections(body);
+    else run_sections(body);
+    if (fs::exists(dir / "links.csv")) load_sections(body, read_csv((dir / "links.csv").string()));
+    if (fs::exists(dir / "timeline.csv")) timeline_section(body, read_csv((dir / "timeline.csv").string()));
+    std::ostringstream page;
+    page << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>mapsim report: " << html(name_)
+         << "</title>\n<style>\nbody{font-family:sans-serif;margin:2em auto;padding:0 1em;max-width:1100px;color:#222}\n"
+            "table{border-collapse:collapse;margin:1em 0;font-size:90%}\n"
+            "th,td{border:1px solid #bbb;padding:3px 8px;text-align:right}th{background:#eef}\n"
+            "td:first-child,th:first-child{text-align:left}\n"
+            "figure{margin:1.5em 0;border:1px solid #ddd;padding:8px}figcaption{font-weight:bold;margin-bottom:6px}\n"
+            "figure svg{max-width:100%;height:auto}pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:85%}\n"
+            "</style>\n</head>\n<body>\n"
+         << body.str() << "<p><small>made by mapsim report from " << html(dir_) << "; " << figures_
+         << " figures</small></p>\n</body>\n</html>\n";
+    return page.str();
+  }
+
+ private:
+  void figure(std::ostream& out, const std::string& id, const std::string& caption, const std::string& program,
+              const std::vector<std::string>& args, const std::string& script) {
+    out << "<figure id=\"" << id << "\"><figcaption>" << html(caption) << "</figcaption>\n"
+        << svg_element(render_(program, args, script)) << "\n</figure>\n";
+    ++figures_;
+  }
+
+  static std::string gnuplot_head(const std::string& title, int width = 720, int height = 380) {
+    return "set terminal svg size " + std::to_string(width) + "," + std::to_string(height) +
+           " dynamic noenhanced font 'Helvetica,11' background '#ffffff'\nset output '{out}'\nset title " + gp(title) +
+           "\nset grid\n";
+  }
+
+  std::vector<std::string> mappers(const CsvTable& table) const {
+    std::vector<std::string> names;
+    const int m = table.column("mapper");
+    if (m >= 0)
+      for (const auto& row : table.rows)
+        if (std::find(names.begin(), names.end(), row[m]) == names.end()) names.push_back(row[m]);
+    return names;
+  }
+
+  std::vector<const Metric*> present(const CsvTable& table, const std::string& suffix) const {
+    std::vector<const Metric*> out;
+    for (const Metric& m : kMetrics)
+      if (table.column(m.key + suffix) >= 0) out.push_back(&m);
+    return out;
+  }
+
+  // Values of `column` per mapper (rows that have one).
+  std::map<std::string, std::vector<double>> by_mapper(const CsvTable& table, int column) const {
+    std::map<std::string, std::vector<double>> values;
+    const int m = table.column("mapper");
+    for (const auto& row : table.rows) {
+      char* end = nullptr;
+      const double v = std::strtod(row[column].c_str(), &end);
+      if (!row[column].empty() && *end == '\0' && std::isfinite(v)) values[row[m]].push_back(v);
+    }
+    return values;
+  }
+
+  void run_sections(std::ostream& out) {
+    out << "<h2>Scenario</h2>\n<p>" << html(summary_.value("source", "")) << ": " << summary_.value("replicates", 0)
+        << " replicate(s), seed " << summary_.value("seed", 0) << ", model " << html(summary_.value("model", "")) << "</p>\n";
+    if (summary_.contains("scenario")) out << "<pre>" << html(summary_["scenario"].dump(2)) << "</pre>\n";
+    if (summary_.contains("failed") && !summary_["failed"].empty()) {
+      out << "<p>Failed:</p><ul>";
+      for (const auto& f : summary_["failed"])
+        out << "<li>" << html(f.value("mapper", "")) << " (replicate " << f.value("replicate", 0) << "): "
+            << html(f.value("error", "")) << "</li>";
+      out << "</ul>\n";
+    }
+    const std::vector<std::string> names = mappers(results_);
+    const std::vector<const Metric*> metrics = present(results_, "");
+    out << "<h2>Results per mapper</h2>\n<p>Mean ± half-width of the 95 % confidence interval over the replicates.</p>\n"
+        << "<table id=\"mappers\"><tr><th>mapper</th><th>n</th>";
+    std::vector<std::map<std::string, Statistics>> stats;
+    std::vector<std::pair<const char*, double>> units;
+    for (const Metric* m : metrics) {
+      std::map<std::string, Statistics> per;
+      double largest = 0;
+      for (const auto& [mapper, values] : by_mapper(results_, results_.column(m->key))) {
+        per[mapper] = summarise(values);
+        largest = std::max(largest, std::abs(per[mapper].mean));
+      }
+      units.push_back(m->time ? time_unit(largest) : std::pair<const char*, double>{"", 1});
+      stats.push_back(per);
+      out << "<th>" << html(m->label) << (m->time ? std::string(" (") + units.back().first + ")" : "") << "</th>";
+    }
+    out << "</tr>\n";
+    for (const std::string& mapper : names) {
+      out << "<tr><td>" << html(mapper) << "</td><td>" << (stats.empty() ? 0 : stats.front()[mapper].n) << "</td>";
+      for (size_t k = 0; k < metrics.size(); ++k) out << "<td>" << cell(stats[k][mapper], units[k].second) << "</td>";
+      out << "</tr>\n";
+    }
+    out << "</table>\n<h2>Figures</h2>\n";
+    const bool simulated = results_.column("sim_makespan") >= 0;
+    const bool traffic = results_.column("traffic_accepted") >= 0;
+    const std::vector<std::string> shown = traffic     ? std::vector<std::string>{"traffic_accepted", "traffic_latency_mean"}
+                                           : simulated ? std::vector<std::string>{"sim_makespan", "sim_avg_latency"}
+                                                       : std::vector<std::string>{"weighted_cardinality", "max_link_load"};
+    for (size_t k = 0; k < metrics.size(); ++k) {
+      if (std::find(shown.begin(), shown.end(), metrics[k]->key) == shown.end()) continue;
+      const std::string unit = metrics[k]->time ? std::string(" (") + units[k].first + ")" : "";
+      std::ostringstream s;
+      s << gnuplot_head(std::string(metrics[k]->label) + " per mapper") << "set ylabel " << gp(metrics[k]->label + unit)
+        << "\nset style fill solid 0.6 border -1\nset boxwidth 0.6\nset yrange [0:*]\nset xrange [-0.6:" << names.size() - 0.4
+        << "]\nset xtics rotate by -30\n$D << EOD\n";
+      for (const std::string& mapper : names) {
+        const Statistics& st = stats[k][mapper];
+        s << "\"" << mapper << "\" " << format_exact(st.mean * units[k].second) << " " << format_exact(st.ci95 * units[k].second) << "\n";
+      }
+      s << "EOD\nplot $D using 0:2:3:xtic(1) with boxerrorbars linecolor rgb '#4a7bd0' notitle\n";
+      figure(out, std::string("fig-") + metrics[k]->key, std::string(metrics[k]->label) + " per mapper (mean, 95 % CI)",
+             "gnuplot", {}, s.str());
+    }
+  }
+
+  void sweep_sections(std::ostream& out) {
+    const fs::path dir = dir_;
+    const CsvTable aggregate = read_csv((dir / "aggregate.csv").string());
+    // The varied keys sit between "point" and "mapper" (their _si companions left out).
+    std::vector<std::string> keys;
+    for (size_t c = 1; c < aggregate.header.size() && aggregate.header[c] != "mapper"; ++c)
+      if (aggregate.header[c].size() < 3 || aggregate.header[c].compare(aggregate.header[c].size() - 3, 3, "_si") != 0)
+        keys.push_back(aggregate.header[c]);
+    std::map<std::string, std::vector<std::string>> values;
+    for (const std::string& key : keys)
+      for (const auto& row : aggregate.rows) {
+        auto& list = values[key];
+        const std::string& v = row[aggregate.column(key)];
+        if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
+      }
+    out << "<h2>Sweep</h2>\n<p>" << aggregate.rows.size() << " point x mapper rows; varied:</p><ul>";
+    for (const std::string& key : keys) {
+      out << "<li>" << html(key) << ": ";
+      for (size_t i = 0; i < values[key].size(); ++i) out << (i ? ", " : "") << html(values[key][i]);
+      out << "</li>";
+    }
+    out << "</ul>\n";
+    const std::vector<const Metric*> metrics = present(aggregate, "_mean");
+    out << "<h2>Results per point and mapper</h2>\n<p>Mean ± half-width of the 95 % confidence interval.</p>\n"
+        << "<table id=\"points\"><tr><th>point</th>";
+    for (const std::string& key : keys) out << "<th>" << html(key) << "</th>";
+    out << "<th>mapper</th><th>n</th>";
+    for (const Metric* m : metrics) out << "<th>" << html(m->label) << (m->time ? " (s)" : "") << "</th>";
+    out << "</tr>\n";
+    for (const auto& row : aggregate.rows) {
+      out << "<tr><td>" << html(row[0]) << "</td>";
+      for (const std::string& key : keys) out << "<td>" << html(row[aggregate.column(key)]) << "</td>";
+      out << "<td>" << html(row[aggregate.column("mapper")]) << "</td><td>" << html(row[aggregate.column("n")]) << "</td>";
+      for (const Metric* m : metrics) {
+        Statistics st;
+        st.mean = std::strtod(row[aggregate.column(m->key + std::string("_mean"))].c_str(), nullptr);
+        st.ci95 = std::strtod(row[aggregate.column(m->key + std::string("_ci95"))].c_str(), nullptr);
+        st.n = std::strtol(row[aggregate.column("n")].c_str(), nullptr, 10);
+        out << "<td>" << cell(st, 1) << "</td>";
+      }
+      out << "</tr>\n";
+    }
+    out << "</table>\n<h2>Figures</h2>\n";
+    const std::string y = aggregate.column("sim_makespan_mean") >= 0 ? "sim_makespan" : "weighted_cardinality";
+    for (const std::string& key : keys) {
+      if (values[key].size() < 2) continue;
+      PlotOptions o;
+      o.x = key;
+      o.y = y;
+      for (const std::string& other : keys)
+        if (other != key) o.where.push_back(other + "=" + values[other].front());
+      const PlotData data = collect_plot((dir / "aggregate.csv").string(), o);
+      std::string caption = y + " against " + key + " per mapper";
+      for (const std::string& w : o.where) caption += ", " + w;
+      figure(out, "fig-sweep-" + std::to_string(figures_), caption, "gnuplot", {}, gnuplot_script(data, o, "report.svg"));
+    }
+  }
+
+  // Link loads of replicate 0: CDFs per switch level and a picture per mapper on one scale.
+  void load_sections(std::ostream& out, const CsvTable& links) {
+    const int rep = links.column("replicate"), mapper = links.column("mapper"), kind = links.column("kind"),
+              from = links.column("from"), to = links.column("to"), bytes = links.column("bytes");
+    if (rep < 0 || mapper < 0 || kind < 0 || from < 0 || to < 0 || bytes < 0) return;
+    // Switch levels: 0 for switches with compute nodes, then hops away from the nearest of them.
+    std::map<std::string, int> level;
+    std::map<std::string, std::set<std::string>> adjacent;
+    std::vector<std::string> frontier;
+    for (const auto& row : links.rows) {
+      if (row[rep] != "0") continue;
+      if (row[kind] == "nic-out" && level.emplace(row[to], 0).second) frontier.push_back(row[to]);
+      if (row[kind] == "link") adjacent[row[from]].insert(row[to]), adjacent[row[to]].insert(row[from]);
+    }
+    for (size_t i = 0; i < frontier.size(); ++i)
+      for (const std::string& next : adjacent[frontier[i]])
+        if (level.emplace(next, level[frontier[i]] + 1).second) frontier.push_back(next);
+    std::map<std::string, std::map<std::string, std::vector<double>>> loads;  // level name -> mapper -> bytes per channel
+    std::map<std::string, std::map<std::pair<std::string, std::string>, double>> link_load;  // mapper -> switch pair -> busier direction
+    double largest = 0;
+    for (const auto& row : links.rows) {
+      if (row[rep] != "0") continue;
+      const double b = std::strtod(row[bytes].c_str(), nullptr);
+      std::string name = "node links";
+      if (row[kind] == "link") {
+        const int low = std::min(level.count(row[from]) ? level[row[from]] : 99, level.count(row[to]) ? level[row[to]] : 99);
+        const int high = std::max(level.count(row[from]) ? level[row[from]] : 99, level.count(row[to]) ? level[row[to]] : 99);
+        name = "switch links, levels " + std::to_string(low) + "-" + std::to_string(high);
+        auto key = std::minmax(row[from], row[to]);
+        double& l = link_load[row[mapper]][{key.first, key.second}];
+        l = std::max(l, b);
+        largest = std::max(largest, b);
+      }
+      loads[name][row[mapper]].push_back(b);
+    }
+    const bool simulated = results_.column("sim_makespan") >= 0;
+    const std::string unit = simulated ? "bytes" : "routed volume";
+    out << "<h2>Link loads (replicate 0)</h2>\n<p>Per directed channel: " << unit
+        << ". Switch levels count hops from the switches that hold compute nodes.</p>\n";
+    for (const auto& [name, per_mapper] : loads) {
+      std::ostringstream s;
+      s << gnuplot_head("link loads: " + name + " (CDF)") << "set xlabel " << gp(unit) << "\nset ylabel 'fraction of channels'\n"
+        << "set yrange [0:1.05]\nset key bottom right\n";
+      size_t k = 0;
+      for (const auto& [m, values] : per_mapper) {
+        std::vector<double> sorted = values;
+        std::sort(sorted.begin(), sorted.end());
+        s << "$S" << k++ << " << EOD\n";
+        for (size_t i = 0; i < sorted.size(); ++i)
+          s << format_exact(sorted[i]) << " " << format_exact(static_cast<double>(i + 1) / sorted.size()) << "\n";
+        s << "EOD\n";
+      }
+      s << "plot ";
+      k = 0;
+      for (const auto& [m, values] : per_mapper) s << (k ? ", " : "") << "$S" << k << " using 1:2 with steps linewidth 2 title " << gp(m), ++k;
+      s << "\n";
+      figure(out, "fig-load-" + std::to_string(figures_), "Link-load distribution: " + name, "gnuplot", {}, s.str());
+    }
+    if (link_load.empty() || link_load.begin()->second.size() > 2000) return;  // a picture of that many links says little
+    for (const auto& [m, per_link] : link_load) {
+      std::ostringstream dot;
+      dot << "graph loads {\n  graph [layout=neato, overlap=false, fontname=\"sans\"];\n"
+          << "  node [shape=box, style=filled, fillcolor=lightsteelblue, fontname=\"sans\", fontsize=9];\n";
+      for (const auto& [pair, load] : per_link) {
+        const double x = largest > 0 ? load / largest : 0;
+        char colour[32];
+        std::snprintf(colour, sizeof colour, "%.3f 0.9 0.85", (1 - x) / 3);
+        dot << "  \"" << pair.first << "\" -- \"" << pair.second << "\" [color=\"" << (x > 0 ? colour : "gray80")
+            << "\", penwidth=" << format_number(1 + 7 * x, 3) << ", tooltip=\"" << format_number(load) << "\"];\n";
+      }
+      dot << "}\n";
+      figure(out, "fig-network-" + std::to_string(figures_),
+             m + ": switch links coloured green (idle) to red and widened by the " + unit + " of their busier direction, "
+             "on one scale for every mapper (red: " + format_number(largest) + ")",
+             "dot", {"-Tsvg", "-o", "{out}"}, dot.str());
+    }
+  }
+
+  // Compute (green), point-to-point waits (red) and collective waits (blue) of up to 64 ranks.
+  void timeline_section(std::ostream& out, const CsvTable& timeline) {
+    const int mapper = timeline.column("mapper"), rank = timeline.column("rank"), state = timeline.column("state"),
+              start = timeline.column("start"), end = timeline.column("end");
+    if (mapper < 0 || rank < 0 || state < 0 || start < 0 || end < 0) return;
+    static const std::set<std::string> point_to_point = {"send", "recv", "wait", "waitall", "test", "sendrecv"};
+    out << "<h2>Per-rank timeline (replicate 0)</h2>\n";
+    for (const std::string& m : mappers(timeline)) {
+      double last = 0;
+      std::ostringstream data[3];
+      long shown = 0;
+      for (const auto& row : timeline.rows) {
+        if (row[mapper] != m || std::strtol(row[rank].c_str(), nullptr, 10) >= 64 || shown >= 20000) continue;
+        const double a = std::strtod(row[start].c_str(), nullptr), b = std::strtod(row[end].c_str(), nullptr);
+        last = std::max(last, b);
+        const int k = row[state] == "compute" ? 0 : point_to_point.count(row[state]) ? 1 : 2;
+        data[k] << format_exact((a + b) / 2) << " " << row[rank] << " " << format_exact((b - a) / 2) << " 0.4\n";
+        ++shown;
+      }
+      const auto [unit, scale] = time_unit(last);
+      std::ostringstream s;
+      s << gnuplot_head(m + ": what each rank does", 900, 420) << "set xlabel " << gp(std::string("simulated time (") + unit + ")")
+        << "\nset ylabel 'rank'\nset yrange [-1:*] reverse\nset key outside top center horizontal\n";
+      const char* names[] = {"compute", "point-to-point wait", "collective wait"};
+      const char* colours[] = {"#33b233", "#d94d4d", "#4d66d9"};
+      for (int k = 0; k < 3; ++k) s << "$S" << k << " << EOD\n" << data[k].str() << "EOD\n";
+      s << "plot ";
+      bool first = true;
+      for (int k = 0; k < 3; ++k)
+        if (!data[k].str().empty())
+          s << (std::exchange(first, false) ? "" : ", ") << "$S" << k << " using ($1*" << format_exact(scale) << "):2:($3*" << format_exact(scale)
+          << "):4 with boxxyerror fillstyle solid 0.8 noborder linecolor rgb '" << colours[k] << "' title '" << names[k] << "'";
+      s << "\n";
+      figure(out, "fig-timeline-" + std::to_string(figures_), m + ": per-rank timeline (first 64 ranks)", "gnuplot", {}, s.str());
+    }
+  }
+
+  std::string dir_;
+  const SvgRenderer& render_;
+  CsvTable results_;
+  nlohmann::ordered_json summary_ = nlohmann::ordered_json::object();
+  std::string name_;
+  int figures_ = 0;
+};
+
+}  // namespace
+
+std::string html_report(const std::string& dir, const SvgRenderer& render) { return Report(dir, render).build(); }
+
+}  // namespace mapsim

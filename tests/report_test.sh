@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# mapsim report as a user sees it: the page of a run (with a timeline) and of a sweep, rendered by
+# headless Chromium; every figure must be in the rendered DOM with its SVG, and a screenshot taken.
+# Usage: report_test.sh MAPSIM SOURCE_DIR [SCREENSHOT.png]
+set -uo pipefail
+mapsim=$1
+src=$2
+shot=${3:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+chromium=$(command -v chromium || command -v chromium-browser) || { echo "FAIL: chromium is not installed (scripts/setup.sh installs it)" >&2; exit 1; }
+passed=0 failed=0
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name" >&2; fi
+}
+# Headless, with no network and a fresh profile (the flags this machine's Chromium needs).
+browse() {  # browse PAGE ARGS...
+  local page=$1; shift
+  "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+    --disable-component-update --disable-sync --user-data-dir="$tmp/profile" --hide-scrollbars "$@" "file://$page" 2>/dev/null
+}
+# The figures of the rendered page: id, and whether an <svg> with a size is inside.
+figures() {
+  python3 - "$1" <<'PY'
+import sys, html.parser
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.fig = None; self.found = []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "figure": self.fig = [a.get("id", ""), False]
+        if tag == "svg" and self.fig and (a.get("viewbox") or (a.get("width") and a.get("height"))): self.fig[1] = True
+    def handle_endtag(self, tag):
+        if tag == "figure" and self.fig: self.found.append(self.fig); self.fig = None
+p = P(); p.feed(open(sys.argv[1]).read())
+for fid, svg in p.found: print(fid, "svg" if svg else "EMPTY")
+PY
+}
+
+cat >"$tmp/run.yaml" <<'YAML'
+name: report-run
+network: irregular:nodes=32,switches=10,seed=4
+workload: {process: mesh:4x8, pattern: "exchange:iterations=3,size=16KiB,compute=2e4"}
+mapping: [default, random, binary]
+model: store-and-forward
+replicates: 3
+YAML
+"$mapsim" run "$tmp/run.yaml" -o "$tmp/run" --timeline >/dev/null 2>&1
+"$mapsim" report "$tmp/run" >/dev/null 2>&1
+check "report written" test -s "$tmp/run/report.html"
+check "self-contained: no external resources" bash -c "! grep -Eq '(src|href)=\"(https?:)?//' '$tmp/run/report.html'"
+"$mapsim" report "$tmp/run" -o "$tmp/again.html" >/dev/null 2>&1
+check "deterministic" cmp -s "$tmp/run/report.html" "$tmp/again.html"
+browse "$tmp/run/report.html" --dump-dom >"$tmp/run-dom.html"
+figures "$tmp/run-dom.html" >"$tmp/run-figures.txt"
+check "rendered: makespan per mapper" grep -q "^fig-sim_makespan svg$" "$tmp/run-figures.txt"
+check "rendered: latency per mapper" grep -q "^fig-sim_avg_latency svg$" "$tmp/run-figures.txt"
+check "rendered: link-load CDFs per level" test "$(grep -c '^fig-load-[0-9]* svg$' "$tmp/run-figures.txt")" -ge 2
+check "rendered: a network picture per mapper" test "$(grep -c '^fig-network-[0-9]* svg$' "$tmp/run-figures.txt")" -eq 3
+check "rendered: a timeline per mapper" test "$(grep -c '^fig-timeline-[0-9]* svg$' "$tmp/run-figures.txt")" -eq 3
+check "rendered: no empty figure" bash -c "! grep -q EMPTY '$tmp/run-figures.txt'"
+check "rendered: the per-mapper table" grep -q '<table id="mappers">' "$tmp/run-dom.html"
+browse "$tmp/run/report.html" --window-size=1000,2200 --screenshot="$tmp/report.png" >/dev/null
+check "screenshot" test "$(stat -c %s "$tmp/report.png" 2>/dev/null || echo 0)" -gt 20000
+[ -n "$shot" ] && cp "$tmp/report.png" "$shot"
+
+cat >"$tmp/sweep.yaml" <<'YAML'
+scenario: run.yaml
+replicates: 2
+vary:
+  model.link_bandwidth: [2.5Gbps, 10Gbps]
+  workload.process: [mesh:4x8, ring:32]
+YAML
+"$mapsim" sweep "$tmp/sweep.yaml" -o "$tmp/sweep" >/dev/null 2>&1
+"$mapsim" report "$tmp/sweep" >/dev/null 2>&1
+browse "$tmp/sweep/report.html" --dump-dom >"$tmp/sweep-dom.html"
+figures "$tmp/sweep-dom.html" >"$tmp/sweep-figures.txt"
+check "sweep: a figure per swept key" test "$(grep -c '^fig-sweep-[0-9]* svg$' "$tmp/sweep-figures.txt")" -eq 2
+check "sweep: the per-point table" grep -q '<table id="points">' "$tmp/sweep-dom.html"
+"$mapsim" report "$tmp/nothing" >"$tmp/out" 2>"$tmp/err"
+check "not a results directory: exit 1" test $? -eq 1
+check "not a results directory: one line" grep -q "not a run or sweep directory" "$tmp/err"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
