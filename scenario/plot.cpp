@@ -34,12 +34,6 @@ int require_column(const CsvTable& table, const std::string& name, const std::st
               "; columns: " + all);
 }
 
-// A gnuplot single-quoted string.
-std::string gp(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
-  return quoted + "'";
-}
 
 // `digits` significant digits, in fixed notation when the number has that many integer digits
 // (15650 rather than 1.565e+04).
@@ -53,7 +47,19 @@ std::string significant(double value, int digits) {
   return text;
 }
 
+std::string gp(const std::string& text) { return gnuplot_quote(text); }
+
 }  // namespace
+
+std::string gnuplot_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'') quoted += "''";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) quoted += ' ';  // a newline would end the command
+    else quoted += c;
+  }
+  return quoted + "'";
+}
 
 PlotData collect_plot(const std::string& path, const PlotOptions& o) {
   const CsvTable table = read_csv(path);

@@ -31,6 +31,10 @@ struct PlotData {
   std::vector<std::pair<std::string, std::vector<PlotPoint>>> series;  // label -> points in x order
 };
 
+// `text` as a gnuplot single-quoted string: quotes doubled, control characters (a newline would end
+// the command and let the next line run, `!` a shell) turned into spaces.
+std::string gnuplot_quote(const std::string& text);
+
 PlotData collect_plot(const std::string& csv_path, const PlotOptions& options);
 // A gnuplot script drawing `data` into `output` with the terminal its extension names (.svg, .png, .pdf).
 // Its `set output` names the placeholder {out} (the figure is written atomically through a temporary

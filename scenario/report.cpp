@@ -15,6 +15,8 @@
 #include "scenario/csv_table.h"
 #include "scenario/plot.h"
 #include "scenario/statistics.h"
+#include "sim/timeline.h"
+#include "topologies/export.h"
 #include "support/error.h"
 #include "support/units.h"
 
@@ -29,11 +31,13 @@ std::string html(const std::string& text) {
   return out;
 }
 
-// A gnuplot single-quoted string.
-std::string gp(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("''") : c == '\n' ? std::string(" ") : std::string(1, c);
-  return quoted + "'";
+std::string gp(const std::string& text) { return gnuplot_quote(text); }
+
+// A Graphviz quoted ID.
+std::string dot_quote(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) out += c == '"' || c == '\\' ? std::string("\\") + c : static_cast<unsigned char>(c) < 0x20 ? " " : std::string(1, c);
+  return out + "\"";
 }
 
 // The <svg> element of a tool's output, without its XML prologue.
@@ -193,12 +197,14 @@ class Report {
       std::ostringstream s;
       s << gnuplot_head(std::string(metrics[k]->label) + " per mapper") << "set ylabel " << gp(metrics[k]->label + unit)
         << "\nset style fill solid 0.6 border -1\nset boxwidth 0.6\nset yrange [0:*]\nset xrange [-0.6:" << names.size() - 0.4
-        << "]\nset xtics rotate by -30\n$D << EOD\n";
-      for (const std::string& mapper : names) {
-        const Statistics& st = stats[k][mapper];
-        s << "\"" << mapper << "\" " << format_exact(st.mean * units[k].second) << " " << format_exact(st.ci95 * units[k].second) << "\n";
+        << "]\nset xtics rotate by -30 (";
+      for (size_t i = 0; i < names.size(); ++i) s << (i ? ", " : "") << gp(names[i]) << " " << i;
+      s << ")\n$D << EOD\n";
+      for (size_t i = 0; i < names.size(); ++i) {
+        const Statistics& st = stats[k][names[i]];
+        s << i << " " << format_exact(st.mean * units[k].second) << " " << format_exact(st.ci95 * units[k].second) << "\n";
       }
-      s << "EOD\nplot $D using 0:2:3:xtic(1) with boxerrorbars linecolor rgb '#4a7bd0' notitle\n";
+      s << "EOD\nplot $D using 1:2:3 with boxerrorbars linecolor rgb '#4a7bd0' notitle\n";
       figure(out, std::string("fig-") + metrics[k]->key, std::string(metrics[k]->label) + " per mapper (mean, 95 % CI)",
              "gnuplot", {}, s.str());
     }
@@ -327,9 +333,7 @@ class Report {
           << "  node [shape=box, style=filled, fillcolor=lightsteelblue, fontname=\"sans\", fontsize=9];\n";
       for (const auto& [pair, load] : per_link) {
         const double x = largest > 0 ? load / largest : 0;
-        char colour[32];
-        std::snprintf(colour, sizeof colour, "%.3f 0.9 0.85", (1 - x) / 3);
-        dot << "  \"" << pair.first << "\" -- \"" << pair.second << "\" [color=\"" << (x > 0 ? colour : "gray80")
+        dot << "  " << dot_quote(pair.first) << " -- " << dot_quote(pair.second) << " [color=\"" << (x > 0 ? load_colour(x) : "gray80")
             << "\", penwidth=" << format_number(1 + 7 * x, 3) << ", tooltip=\"" << format_number(load) << "\"];\n";
       }
       dot << "}\n";
@@ -345,18 +349,20 @@ class Report {
     const int mapper = timeline.column("mapper"), rank = timeline.column("rank"), state = timeline.column("state"),
               start = timeline.column("start"), end = timeline.column("end");
     if (mapper < 0 || rank < 0 || state < 0 || start < 0 || end < 0) return;
-    static const std::set<std::string> point_to_point = {"send", "recv", "wait", "waitall", "test", "sendrecv"};
     out << "<h2>Per-rank timeline (replicate 0)</h2>\n";
     for (const std::string& m : mappers(timeline)) {
       double last = 0;
       std::ostringstream data[3];
       long shown = 0;
       for (const auto& row : timeline.rows) {
-        if (row[mapper] != m || std::strtol(row[rank].c_str(), nullptr, 10) >= 64 || shown >= 20000) continue;
+        const long r = std::strtol(row[rank].c_str(), nullptr, 10);
+        if (row[mapper] != m || r < 0 || r >= 64 || shown >= 20000) continue;
         const double a = std::strtod(row[start].c_str(), nullptr), b = std::strtod(row[end].c_str(), nullptr);
         last = std::max(last, b);
-        const int k = row[state] == "compute" ? 0 : point_to_point.count(row[state]) ? 1 : 2;
-        data[k] << format_exact((a + b) / 2) << " " << row[rank] << " " << format_exact((b - a) / 2) << " 0.4\n";
+        const StateKind kind = state_kind(row[state]);
+        if (kind == StateKind::Other) continue;
+        const int k = kind == StateKind::Compute ? 0 : kind == StateKind::PointToPointWait ? 1 : 2;
+        data[k] << format_exact((a + b) / 2) << " " << r << " " << format_exact((b - a) / 2) << " 0.4\n";
         ++shown;
       }
       const auto [unit, scale] = time_unit(last);

@@ -84,10 +84,13 @@ std::string quoted(const std::string& text) {
 
 // Compute green, point-to-point waits red, collectives blue, the time between them grey.
 const char* colour(const std::string& state) {
-  static const std::set<std::string> point_to_point = {"send", "recv", "wait", "waitall", "test", "sendrecv", "isend", "irecv"};
-  if (state == "compute") return "0.2 0.7 0.2";
-  if (state == "run") return "0.8 0.8 0.8";
-  return point_to_point.count(state) ? "0.85 0.3 0.3" : "0.3 0.4 0.85";
+  switch (state_kind(state)) {
+    case StateKind::Compute: return "0.2 0.7 0.2";
+    case StateKind::PointToPointWait: return "0.85 0.3 0.3";
+    case StateKind::CollectiveWait: return "0.3 0.4 0.85";
+    case StateKind::Other: break;
+  }
+  return "0.8 0.8 0.8";
 }
 
 struct Event {
@@ -97,6 +100,13 @@ struct Event {
 };
 
 }  // namespace
+
+StateKind state_kind(const std::string& state) {
+  static const std::set<std::string> point_to_point = {"send", "recv", "wait", "waitall", "test", "sendrecv", "isend", "irecv"};
+  if (state == "compute") return StateKind::Compute;
+  if (state == "run") return StateKind::Other;
+  return point_to_point.count(state) ? StateKind::PointToPointWait : StateKind::CollectiveWait;
+}
 
 void write_paje(const SimResult& result, const std::vector<std::string>& rank_labels, std::ostream& out) {
   out << kPajeHeader;

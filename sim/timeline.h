@@ -11,6 +11,10 @@
 
 namespace mapsim {
 
+// The three kinds of a rank's state, as the pictures colour them.
+enum class StateKind { Compute, PointToPointWait, CollectiveWait, Other };
+StateKind state_kind(const std::string& state);
+
 // `rank_labels`: a name per rank ("rank 3 on node-17").
 void write_paje(const SimResult& result, const std::vector<std::string>& rank_labels, std::ostream& out);
 // The same intervals as CSV rows "rank,state,start,end" (seconds), each led by `prefix`; the

@@ -1,5 +1,7 @@
-// Write a file atomically (temp file + rename) so that an
-// interrupted or failed run never leaves a partial file that looks complete.
+// Write a file atomically (temp file + rename) so that an interrupted or failed run never leaves a
+// partial file that looks complete. A symlink is written through (its target is replaced, the link
+// kept); a device or pipe (/dev/null, /dev/stdout) is written directly, never replaced; a directory
+// is an error.
 #pragma once
 #include <functional>
 #include <ostream>

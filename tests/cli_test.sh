@@ -140,6 +140,29 @@ check "trace stats" python3 -c "import json; d=json.load(open('$tmp/trstats.json
 "$mapsim" trace convert "$tmp/shared.txt" -o "$tmp/split" >/dev/null
 check "trace convert round trip" cmp -s "$tmp/tr/rank-5.txt" "$tmp/split/rank-5.txt"
 "$mapsim" trace matrix "$tmp/shared.txt" -o "$tmp/matrix.csv" >/dev/null
+check "no staging directory left" test ! -e "$tmp/split/.mapsim-partial"
+# Converting a trace onto itself is refused and leaves the input as it was.
+cp "$tmp/shared.txt" "$tmp/keep.txt"
+expect_error "convert onto the input file" "is the input trace file" trace convert "$tmp/shared.txt" -o "$tmp/shared.txt" --shared
+expect_error "convert into the input's directory" "is the directory of the input file" trace convert "$tmp/tr/index.txt" -o "$tmp/tr"
+check "input untouched" cmp -s "$tmp/shared.txt" "$tmp/keep.txt"
+check "rank files untouched" test -s "$tmp/tr/rank-5.txt"
+# A bad trace leaves no output that looks complete.
+printf '0 send 1 0 10\n1 recv 0 0 10\n1 frobnicate\n' >"$tmp/bad-trace.txt"
+"$mapsim" trace convert "$tmp/bad-trace.txt" -o "$tmp/bad-out" >/dev/null 2>&1
+check "failed convert leaves no index" test ! -e "$tmp/bad-out/index.txt" -a ! -e "$tmp/bad-out/rank-0.txt"
+"$mapsim" trace convert "$tmp/bad-trace.txt" -o "$tmp/bad-shared.txt" --shared >/dev/null 2>&1
+check "failed shared convert leaves no file" test ! -e "$tmp/bad-shared.txt" -a ! -e "$tmp/bad-shared.txt.partial"
+# -o through a symlink replaces its target and keeps the link; a device is written, not replaced.
+echo old >"$tmp/target.csv"
+ln -s target.csv "$tmp/link.csv"
+"$mapsim" trace matrix "$tmp/shared.txt" -o "$tmp/link.csv" >/dev/null
+check "-o through a symlink keeps the link" test -L "$tmp/link.csv"
+check "-o through a symlink writes its target" cmp -s "$tmp/target.csv" "$tmp/matrix.csv"
+"$mapsim" trace matrix "$tmp/shared.txt" -o /dev/null >/dev/null
+check "-o /dev/null stays a device" test -c /dev/null
+expect_error "-o a directory" "is a directory; expected a file name" trace matrix "$tmp/shared.txt" -o "$tmp"
+
 check "trace matrix" grep -q "^src,dst,bytes,messages,p2p_bytes" "$tmp/matrix.csv"
 printf '0 send 1 0 10\n0 send 1 0 10\n1 recv 0 0 10\n' >"$tmp/unmatched.txt"
 expect_error "trace check" "unmatched.txt:2: 1 send(s) from rank 0 to rank 1 tag 0 have no matching receive" trace check "$tmp/unmatched.txt"
@@ -332,6 +355,10 @@ check "unit axis has an SI column" grep -q "^0,10Gbps,1.25e+09,0," "$tmp/bw/resu
 "$mapsim" plot "$tmp/bw/results.csv" --x model.link_bandwidth --y sim_makespan --logx -o "$tmp/bw.svg" --script "$tmp/bw.gp" 2>/dev/null
 check "unit axis placed by value" grep -q "^set xtics ('2.5Gbps' 312500000, '10Gbps' 1.25e+09, '40Gbps' 5e+09)$" "$tmp/bw.gp"
 expect_error "--logx on categories" "--logx needs a numeric workload.process" plot "$tmp/sw/results.csv" --x workload.process --y cardinality --logx --table
+# Text from a CSV or the command line never runs as gnuplot commands (a newline, then "!" runs a shell).
+printf 'x,mapper,y\n1,"a\n!touch %s/pwned1\n",2\n2,b,3\n' "$tmp" >"$tmp/evil.csv"
+"$mapsim" plot "$tmp/evil.csv" --x x --y y -o "$tmp/evil.svg" --title "$(printf 't\n!touch %s/pwned2' "$tmp")" >/dev/null 2>&1
+check "plot: no gnuplot injection from a CSV field or --title" test ! -e "$tmp/pwned1" -a ! -e "$tmp/pwned2" -a -s "$tmp/evil.svg"
 expect_error "plot column" "no such column (did you mean 'cardinality'?)" plot "$tmp/sw/results.csv" --x workload.process --y cardinalty --table
 
 # Networks of today's machines and open-loop traffic (issue 16).

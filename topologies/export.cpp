@@ -14,9 +14,11 @@ namespace {
 
 std::string exact(double value) { return format_number(value, 17); }
 
+// A Graphviz quoted string; control characters (a name from a file) become spaces.
 std::string quote(const std::string& text) {
   std::string out = "\"";
-  for (char ch : text) out += ch == '"' ? std::string("\\\"") : std::string(1, ch);
+  for (char ch : text)
+    out += ch == '"' || ch == '\\' ? std::string("\\") + ch : static_cast<unsigned char>(ch) < 0x20 ? " " : std::string(1, ch);
   return out + "\"";
 }
 
@@ -61,15 +63,15 @@ void export_dot(const RoutedNetwork& routed, std::ostream& out) {
   out << "}\n";
 }
 
-namespace {
-
-// Green (idle) to red (the scale's load), as Graphviz HSV and as HTML hex for the legend.
-std::string load_hsv(double x) {
+std::string load_colour(double fraction) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.3f 0.9 0.85", (1 - x) / 3);
+  std::snprintf(text, sizeof text, "%.3f 0.9 0.85", (1 - fraction) / 3);
   return text;
 }
 
+namespace {
+
+// load_colour() as HTML hex, for the legend.
 std::string load_hex(double x) {
   const double h = (1 - x) / 3 * 6, v = 0.85, c = v * 0.9, m = v - c;  // hue in [0, 2]: red to green
   const double rise = c * (1 - std::abs(std::fmod(h, 2.0) - 1));
@@ -138,7 +140,7 @@ void export_load_dot(const RoutedNetwork& routed, const std::vector<double>& loa
   for (int l = 0; l < net.num_links(); ++l) {
     const Link& link = net.link(l);
     const double x = scale > 0 ? std::min(1.0, std::max(load[2 * l], load[2 * l + 1]) / scale) : 0;
-    out << "  " << dot_switch(link.a) << " -- " << dot_switch(link.b) << " [color=" << quote(x > 0 ? load_hsv(x) : "gray80")
+    out << "  " << dot_switch(link.a) << " -- " << dot_switch(link.b) << " [color=" << quote(x > 0 ? load_colour(x) : "gray80")
         << ", penwidth=" << format_number(1 + 7 * x, 3) << ", tooltip="
         << quote(load_text(load[2 * l], picture.bytes) + " / " + load_text(load[2 * l + 1], picture.bytes)) << "];\n";
   }

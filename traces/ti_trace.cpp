@@ -5,9 +5,11 @@
 #include <functional>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
+#include "support/atomic_file.h"
 #include "support/error.h"
 #include "support/units.h"
 
@@ -430,9 +432,9 @@ std::filesystem::path rank_file(const std::string& directory, int rank) {
 // index.txt naming rank-0.txt .. rank-(N-1).txt by absolute path, as SMPI opens them.
 std::string write_index(const std::string& directory, int ranks) {
   const std::filesystem::path index = std::filesystem::path(directory) / "index.txt";
-  std::ofstream out(index);
-  for (int r = 0; r < ranks; ++r) out << std::filesystem::absolute(rank_file(directory, r)).string() << "\n";
-  if (!out) throw Error("cannot write '" + index.string() + "'");
+  write_file_atomically(index.string(), [&](std::ostream& out) {
+    for (int r = 0; r < ranks; ++r) out << std::filesystem::absolute(rank_file(directory, r)).string() << "\n";
+  });
   return index.string();
 }
 
@@ -440,56 +442,101 @@ void check_written(const std::ofstream& out, const std::string& path) {
   if (!out) throw Error("cannot write trace file '" + path + "'");
 }
 
+// Rank files are written under DIR/.mapsim-partial/ and moved into DIR once all are complete,
+// index.txt last: a failed or interrupted write leaves no trace that looks complete.
+class StagedTrace {
+ public:
+  explicit StagedTrace(const std::string& directory) : dir_(directory), stage_(std::filesystem::path(directory) / ".mapsim-partial") {
+    std::filesystem::remove_all(stage_);
+    std::filesystem::create_directories(stage_);
+  }
+  ~StagedTrace() {
+    std::error_code ignored;
+    std::filesystem::remove_all(stage_, ignored);
+  }
+  std::filesystem::path file(int rank) const { return rank_file(stage_.string(), rank); }
+  std::string commit(int ranks) {
+    for (int r = 0; r < ranks; ++r) std::filesystem::rename(file(r), rank_file(dir_, r));
+    return write_index(dir_, ranks);
+  }
+
+ private:
+  std::string dir_;
+  std::filesystem::path stage_;
+};
+
+// The input's own files: the trace file, and for an index the files it lists.
+std::vector<std::filesystem::path> input_files(const std::string& path) {
+  std::vector<std::filesystem::path> files{path};
+  if (!looks_like_index(path)) return files;
+  std::ifstream in(path);
+  for (std::string text; std::getline(in, text);) {
+    auto tokens = split(text);
+    if (tokens.size() != 1 || tokens[0][0] == '#') continue;
+    std::filesystem::path file = tokens[0];
+    files.push_back(file.is_relative() ? std::filesystem::path(path).parent_path() / file : file);
+  }
+  return files;
+}
+
+// Converting a trace onto itself would empty it while it is read: refuse the input's files and
+// their directories as outputs.
+void refuse_in_place(const std::string& input, const std::string& output, bool shared) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const fs::path& file : input_files(input)) {
+    const fs::path dir = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+    if (fs::equivalent(file, output, ec) || (!shared && fs::equivalent(dir, output, ec)))
+      throw Error("trace convert: the output " + output + " is " + (shared ? "the input trace file " : "the directory of the input file ") +
+                  file.string() + "; write to another " + (shared ? "file" : "directory"));
+  }
+}
+
 }  // namespace
 
 std::string write_ti_trace(const Trace& trace, const std::string& directory) {
-  std::filesystem::create_directories(directory);
+  StagedTrace staged(directory);
   const int n = trace.num_ranks();
   for (int r = 0; r < n; ++r) {
-    std::ofstream out(rank_file(directory, r));
+    std::ofstream out(staged.file(r));
     for (const Action& a : trace.ranks[r].actions) write_action(out, r, a, trace.ranks[r], n);
-    check_written(out, rank_file(directory, r).string());
+    check_written(out, staged.file(r).string());
   }
-  return write_index(directory, n);
+  return staged.commit(n);
 }
 
 std::string convert_ti_trace(const std::string& input, bool legacy, const std::string& output, bool shared) {
-  std::ofstream single;
+  refuse_in_place(input, output, shared);
+  if (shared) {  // one file, written atomically
+    write_file_atomically(output, [&](std::ostream& out) {
+      visit_ti_trace(input, legacy, [&](int r, const Action& a, const RankTrace& context, int n) { write_action(out, r, a, context, n); });
+    });
+    return output;
+  }
+  std::optional<StagedTrace> staged;
   std::map<int, std::ofstream> open_files;  // per-rank outputs; reopened in append mode when too many
   auto close_all = [&] {
-    for (const auto& [r, out] : open_files) check_written(out, rank_file(output, r).string());
+    for (const auto& [r, out] : open_files) check_written(out, staged->file(r).string());
     open_files.clear();
   };
   int ranks = 0;
   visit_ti_trace(input, legacy, [&](int r, const Action& a, const RankTrace& context, int n) {
     if (ranks == 0) {  // first action: create the outputs
       ranks = n;
-      if (shared) {
-        single.open(output);
-        check_written(single, output);
-      } else {
-        std::filesystem::create_directories(output);
-        for (int k = 0; k < n; ++k) std::ofstream(rank_file(output, k), std::ios::trunc);
-      }
-    }
-    if (shared) {
-      write_action(single, r, a, context, n);
-      return;
+      staged.emplace(output);
+      for (int k = 0; k < n; ++k) std::ofstream(staged->file(k), std::ios::trunc);
     }
     auto it = open_files.find(r);
     if (it == open_files.end()) {
       if (open_files.size() >= 256) close_all();
-      it = open_files.emplace(r, std::ofstream(rank_file(output, r), std::ios::app)).first;
-      check_written(it->second, rank_file(output, r).string());
+      it = open_files.emplace(r, std::ofstream(staged->file(r), std::ios::app)).first;
+      check_written(it->second, staged->file(r).string());
     }
     write_action(it->second, r, a, context, n);
   });
-  if (shared) {
-    check_written(single, output);
-    return output;
-  }
+  if (!staged) throw Error(input + ": the trace has no actions to convert");
   close_all();
-  return write_index(output, ranks);
+  return staged->commit(ranks);
 }
 
 }  // namespace mapsim
