@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "support/error.h"
+#include "support/input_file.h"
 #include "topologies/node_list.h"
 #include "support/random.h"
 #include "support/spec.h"
@@ -17,8 +18,7 @@ int MappingProblem::total_slots() const { return std::accumulate(slots.begin(), 
 
 
 Placement read_placement(const std::string& path, const Network& net) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open placement file");
+  std::ifstream in = open_input(path, "placement file");
   const NodeLookup lookup(net);
   std::map<long, int> node_of;
   std::string line;

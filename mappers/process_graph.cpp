@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "support/error.h"
+#include "support/input_file.h"
 #include "support/random.h"
 #include "support/spec.h"
 
@@ -69,8 +70,7 @@ ProcessGraph grid(const std::vector<int>& dims, bool torus, double volume) {
 // Edge list: "a b [volume]" per line, '#' comments; or METIS: header "n m [fmt]" then one line of
 // 1-based neighbours (with weights if fmt ends in 1) per vertex.
 ProcessGraph load_graph(const std::string& path, double volume) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open file");
+  std::ifstream in = open_input(path, "graph file");
   std::vector<std::string> lines;
   std::string line;
   while (std::getline(in, line)) lines.push_back(line);

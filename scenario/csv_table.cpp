@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "support/error.h"
+#include "support/input_file.h"
 
 namespace mapsim {
 namespace {
@@ -48,8 +49,7 @@ int CsvTable::column(const std::string& name) const {
 }
 
 CsvTable read_csv(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot open file");
+  std::ifstream in = open_input(path, "CSV file", std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   const std::string data = text.str();

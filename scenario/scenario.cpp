@@ -289,11 +289,14 @@ std::pair<std::string, YAML::Node> parse_assignment(const std::string& text, con
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
     throw Error(origin + ": expected KEY.PATH=VALUE, got '" + text + "'");
+  YAML::Node value;
   try {
-    return {text.substr(0, eq), YAML::Load(text.substr(eq + 1))};
+    value = YAML::Load(text.substr(eq + 1));
   } catch (const YAML::Exception& e) {
     throw Error(origin + ": value of '" + text.substr(0, eq) + "' is not valid YAML: " + e.msg);
   }
+  YamlReader(origin + ": value of '" + text.substr(0, eq) + "'").check_document(value);
+  return {text.substr(0, eq), value};
 }
 
 void set_key_path(YAML::Node& document, const std::string& path, const YAML::Node& value, const std::string& origin) {
@@ -359,9 +362,13 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source) {
     s.mappers = {"default"};
   } else if (mapping.IsSequence()) {
     if (mapping.size() == 0) reader.fail(mapping, "mapping: the list is empty");
-    for (size_t i = 0; i < mapping.size(); ++i)
-      s.mappers.push_back(resolve_spec_path(spec_text(reader, mapping[i], kMapping, "mapping[" + std::to_string(i) + "]"),
-                                            kMapping, source));
+    for (size_t i = 0; i < mapping.size(); ++i) {
+      std::string mapper = resolve_spec_path(spec_text(reader, mapping[i], kMapping, "mapping[" + std::to_string(i) + "]"),
+                                             kMapping, source);
+      if (std::find(s.mappers.begin(), s.mappers.end(), mapper) != s.mappers.end())  // its rows would pool as one mapper
+        reader.fail(mapping[i], "mapping: '" + mapper + "' is listed twice");
+      s.mappers.push_back(std::move(mapper));
+    }
   } else {
     s.mappers = {resolve_spec_path(spec_text(reader, mapping, kMapping, "mapping"), kMapping, source)};
   }

@@ -37,7 +37,11 @@ double parse_with(const std::string& text, const std::vector<Unit>& units, const
                   const char* expected) {
   auto [value, suffix] = split_number(text, what, expected);
   for (const Unit& unit : units)
-    if (suffix == unit.suffix) return value * unit.mul / unit.div;
+    if (suffix == unit.suffix) {
+      const double result = value * unit.mul / unit.div;
+      if (!std::isfinite(result)) throw Error("bad " + std::string(what) + " '" + text + "': too large");
+      return result;
+    }
   throw Error("bad " + std::string(what) + " '" + text + "': expected " + expected);
 }
 
@@ -50,9 +54,11 @@ double parse_bandwidth(const std::string& text) {
       {"Tbps", 1e12, 8}, {"kB/s", 1e3},    {"KB/s", 1e3},     {"MB/s", 1e6},
       {"GB/s", 1e9},   {"TB/s", 1e12},    {"KiB/s", 1024.0}, {"MiB/s", 1048576.0},
       {"GiB/s", 1073741824.0}};
-  return parse_with(text, units, "bandwidth",
-                    "a number with bps, kbps, Mbps, Gbps, Tbps, B/s, kB/s, MB/s, GB/s, TB/s, "
-                    "KiB/s, MiB/s or GiB/s (e.g. 10Gbps)");
+  const double value = parse_with(text, units, "bandwidth",
+                                  "a number with bps, kbps, Mbps, Gbps, Tbps, B/s, kB/s, MB/s, GB/s, TB/s, "
+                                  "KiB/s, MiB/s or GiB/s (e.g. 10Gbps)");
+  if (!(value > 0)) throw Error("bad bandwidth '" + text + "': must be above 0 (a link that carries nothing)");
+  return value;
 }
 
 double parse_time(const std::string& text) {

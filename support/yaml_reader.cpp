@@ -1,23 +1,52 @@
 #include "support/yaml_reader.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 
 #include "support/error.h"
+#include "support/input_file.h"
 #include "support/units.h"
 
 namespace mapsim {
 
 YAML::Node YamlReader::load() const {
-  std::ifstream in(path_);
-  if (!in) throw Error(path_ + ": cannot open file");
+  std::ifstream in = open_input(path_, "YAML file");
+  YAML::Node document;
   try {
-    return YAML::Load(in);
+    document = YAML::Load(in);
   } catch (const YAML::ParserException& e) {
     throw Error(path_ + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                 ": malformed YAML: " + e.msg);
+  }
+  check_document(document);
+  return document;
+}
+
+void YamlReader::check_document(const YAML::Node& document) const {
+  long visited = 0;
+  std::vector<YAML::Node> pending{document};  // aliases share nodes: a bomb is a small file that walks forever
+  while (!pending.empty()) {
+    const YAML::Node node = pending.back();
+    pending.pop_back();
+    if (++visited > kMaxYamlNodes)
+      fail(document, "the document expands to more than " + std::to_string(kMaxYamlNodes) + " values (YAML aliases?)");
+    if (node.IsSequence())
+      for (const auto& item : node) pending.push_back(item);
+    if (!node.IsMap()) continue;
+    std::vector<std::pair<std::string, YAML::Mark>> keys;
+    for (const auto& entry : node) {
+      if (entry.first.IsScalar()) {
+        for (const auto& [key, mark] : keys)
+          if (key == entry.first.Scalar())
+            fail(entry.first, "key '" + key + "' is given twice in this mapping (first on line " + std::to_string(mark.line + 1) + ")");
+        keys.emplace_back(entry.first.Scalar(), entry.first.Mark());
+      }
+      pending.push_back(entry.second);
+    }
   }
 }
 
@@ -53,11 +82,15 @@ std::string YamlReader::scalar(const YAML::Node& node, const std::string& what) 
   return node.Scalar();
 }
 
-long YamlReader::integer(const YAML::Node& node, const std::string& what) const {
+long YamlReader::integer(const YAML::Node& node, const std::string& what, long min, long max) const {
   std::string text = scalar(node, what);
   char* end = nullptr;
+  errno = 0;
   long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0') fail(node, "expected " + what + " to be an integer, got '" + text + "'");
+  if (text.empty() || *end != '\0' || errno == ERANGE || value < min || value > max)
+    fail(node, "expected " + what + " to be an integer" +
+                   (min > LONG_MIN || max < LONG_MAX ? " in " + std::to_string(min) + ".." + std::to_string(max) : "") +
+                   ", got '" + text + "'");
   return value;
 }
 

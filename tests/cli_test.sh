@@ -60,7 +60,7 @@ expect_error "unknown generator" "unknown network 'butterfly'" topo butterfly:k=
 expect_error "bad key" "unknown key 'nodez' for irregular" topo irregular:nodez=4
 expect_error "bad unit" "bad time '3parsecs'" topo mesh:4x4,t_p=3parsecs
 expect_error "impossible irregular" "needs at least 148" topo irregular:connectivity=0.5
-expect_error "missing file" "cannot open file" topo file:/nonexistent.yaml
+expect_error "missing file" "/nonexistent.yaml: no such YAML file" topo file:/nonexistent.yaml
 printf 'switches: [a\nnodes: []\n' >"$tmp/bad.yaml"
 expect_error "malformed yaml" "bad.yaml:2:6: malformed YAML" topo "file:$tmp/bad.yaml"
 expect_error "wrong routing" "ecube routing needs" topo irregular:nodes=32,switches=10 --routing ecube
@@ -286,6 +286,30 @@ fi
 "$mapsim" simulate --topology mesh:2x2 --process ring:4 --timeline "$tmp/run.csv" >/dev/null 2>&1
 check "timeline as csv" grep -q "^0,waitall,0," "$tmp/run.csv"
 expect_error "timeline format" "expected a .paje (or .trace) or .csv file" simulate --topology mesh:2x2 --process ring:4 --timeline "$tmp/x.otf"
+# Hostile input (issue 17): each is one line naming the file and what was expected, exit 1, no output.
+printf 'network: mesh:2x2\nnetwork: mesh:4x4\nworkload: {process: ring:4}\n' >"$tmp/dupkey.yaml"
+expect_error "duplicate YAML key" "dupkey.yaml:2:1: key 'network' is given twice in this mapping (first on line 1)" run "$tmp/dupkey.yaml" -o "$tmp/h1"
+printf 'network: mesh:2x2\nworkload: {process: ring:4}\nmapping: [random, random]\n' >"$tmp/dupmap.yaml"
+expect_error "a mapper listed twice" "mapping: 'random' is listed twice" run "$tmp/dupmap.yaml" -o "$tmp/h2"
+python3 - "$tmp/bomb.yaml" <<'PY'
+import sys
+lines = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]']
+for prev, n in zip('abcdefgh', 'bcdefghi'):
+    lines.append(f'{n}: &{n} [' + ', '.join(['*' + prev] * 9) + ']')
+open(sys.argv[1], 'w').write('\n'.join(lines) + '\n')
+PY
+expect_error "YAML alias bomb in a file" "expands to more than 5000000 values" run "$tmp/bomb.yaml" -o "$tmp/h3"
+expect_error "YAML alias bomb in --set" "expands to more than 5000000 values" run "$src/configs/default.yaml" -o "$tmp/h4" \
+  --set "seed=[&a [x,x,x,x,x,x,x,x,x,x], &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a], &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b], &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c], &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d], &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e], &g [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]]"
+expect_error "a device as a trace" "/dev/zero: not a regular file (a device or pipe); expected a trace file" trace stats /dev/zero
+expect_error "a directory as a trace" ": is a directory; expected a trace file" trace stats "$tmp"
+expect_error "a directory as a scenario" ": is a directory; expected a YAML file" run "$tmp"
+expect_error "a device as a graph" "not a regular file (a device or pipe); expected a graph file" map --topology mesh:2x2 --process graph:/dev/zero
+expect_error "zero bandwidth" "bad bandwidth '0': must be above 0" topo irregular:nodes=16,switches=4,link_bw=0
+expect_error "infinite bandwidth" "bad bandwidth '1e400Gbps'" topo irregular:nodes=16,switches=4,link_bw=1e400Gbps
+printf 'switches:\n  - {name: a, ports: 4294967304}\nnodes: []\nlinks: []\n' >"$tmp/wrap.yaml"
+expect_error "integer that would wrap" "expected ports to be an integer in 1..65536, got '4294967304'" topo "file:$tmp/wrap.yaml"
+check "no output from hostile runs" test ! -e "$tmp/h1" -a ! -e "$tmp/h2" -a ! -e "$tmp/h3" -a ! -e "$tmp/h4"
 # Progress lines on stderr when it is not a terminal; --no-progress silences them.
 "$mapsim" simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=60 \
   --model store-and-forward --progress=0.01 >/dev/null 2>"$tmp/progress.err"

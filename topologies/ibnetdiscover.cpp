@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "support/error.h"
+#include "support/input_file.h"
 
 namespace mapsim {
 namespace {
@@ -55,8 +56,7 @@ struct PortMap {
 // ibroute / dump_lfts.sh output: per switch a "Unicast lids [...] of switch ... guid 0x...:" header,
 // then "0xLID PORT : (Channel Adapter|Switch portguid 0xGUID: 'description')" lines.
 void read_forwarding_tables(const std::string& path, Network& net, const PortMap& ports) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open file");
+  std::ifstream in = open_input(path, "file");
   static const std::regex header(R"re(^Unicast lids .* guid 0x([0-9a-fA-F]+).*:\s*$)re");
   static const std::regex entry(R"re(^0x([0-9a-fA-F]+)\s+(\d{1,3})\s*:\s*\((Channel Adapter|Switch|Router) portguid 0x([0-9a-fA-F]+).*$)re");
   static const std::regex ignored(R"re(^\s*(Lid\s+Out.*|Port\s+Info.*|\d+ (valid )?lids dumped.*|#.*)?\s*$)re");
@@ -97,8 +97,7 @@ void read_forwarding_tables(const std::string& path, Network& net, const PortMap
 }  // namespace
 
 Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults, const std::string& lft_path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open file");
+  std::ifstream in = open_input(path, "file");
   static const std::regex header(R"re(^(Switch|Ca|Rt)\s+(\d{1,6})\s+"([SHR]-[0-9a-fA-F]+)"(?:\s*#\s*"([^"]*)".*)?\s*$)re");
   static const std::regex port(
       R"re(^\[(\d{1,6})\](?:\(([0-9a-fA-F]+)\))?\s+"([SHR]-[0-9a-fA-F]+)"\[(\d{1,6})\](?:\(([0-9a-fA-F]+)\))?\s*(#.*)?$)re");

@@ -38,7 +38,7 @@ FileDefaults read_defaults(const YamlReader& r, const YAML::Node& node) {
     if (!given.empty())
       d.link.*p.field = p.param.type == ParamType::Time ? r.time(node[given]) : r.bandwidth(node[given]);
   }
-  if (node["ports"]) d.ports = static_cast<int>(r.integer(node["ports"], "ports"));
+  if (node["ports"]) d.ports = static_cast<int>(r.integer(node["ports"], "ports", 1, 1 << 16));
   return d;
 }
 
@@ -51,12 +51,12 @@ Shape read_shape(const YamlReader& r, const YAML::Node& node) {
   if (node["family"]) shape.family = r.scalar(node["family"], "shape family");
   if (node["dims"]) {
     r.expect_sequence(node["dims"], "shape dims");
-    for (const auto& extent : node["dims"]) shape.dims.push_back(static_cast<int>(r.integer(extent, "a dimension")));
+    for (const auto& extent : node["dims"]) shape.dims.push_back(static_cast<int>(r.integer(extent, "a dimension", 1, 1 << 20)));
   }
-  if (node["k"]) shape.k = static_cast<int>(r.integer(node["k"], "k"));
-  if (node["levels"]) shape.levels = static_cast<int>(r.integer(node["levels"], "levels"));
-  if (node["c"]) shape.clusters_per_side = static_cast<int>(r.integer(node["c"], "c"));
-  if (node["d"]) shape.nodes_per_cluster = static_cast<int>(r.integer(node["d"], "d"));
+  if (node["k"]) shape.k = static_cast<int>(r.integer(node["k"], "k", 1, 1 << 16));
+  if (node["levels"]) shape.levels = static_cast<int>(r.integer(node["levels"], "levels", 1, 64));
+  if (node["c"]) shape.clusters_per_side = static_cast<int>(r.integer(node["c"], "c", 1, 1 << 16));
+  if (node["d"]) shape.nodes_per_cluster = static_cast<int>(r.integer(node["d"], "d", 1, 1 << 20));
   if (node["alpha"]) shape.alpha = r.number(node["alpha"], "alpha");
   return shape;
 }
@@ -97,7 +97,7 @@ Network load_network_file(const std::string& path) {
       r.check_keys(entry, {"name", "ports", "router_delay"});
       if (!entry["name"]) r.fail(entry, "switch without a name");
       name = r.scalar(entry["name"], "switch name");
-      if (entry["ports"]) ports = static_cast<int>(r.integer(entry["ports"], "ports"));
+      if (entry["ports"]) ports = static_cast<int>(r.integer(entry["ports"], "ports", 1, 1 << 16));
       if (entry["router_delay"]) delay = r.time(entry["router_delay"]);
     }
     if (ports < 1) r.fail(entry, "switch '" + name + "' needs at least one port");

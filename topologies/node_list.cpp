@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "support/error.h"
+#include "support/input_file.h"
 
 namespace mapsim {
 
@@ -76,8 +77,7 @@ std::vector<std::string> expand_hostlist(const std::string& text) {
 }
 
 std::vector<int> read_node_list(const std::string& path, const Network& net) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open file");
+  std::ifstream in = open_input(path, "node list file");
   const NodeLookup lookup(net);
   std::vector<int> nodes;
   std::vector<bool> seen(net.num_nodes(), false);

@@ -11,6 +11,7 @@
 
 #include "support/atomic_file.h"
 #include "support/error.h"
+#include "support/input_file.h"
 #include "support/units.h"
 
 namespace mapsim {
@@ -248,7 +249,7 @@ Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, boo
 }
 
 bool looks_like_index(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in = open_input(path, "trace file");
   for (std::string line; std::getline(in, line);) {
     auto tokens = split(line);
     if (tokens.empty() || tokens[0][0] == '#') continue;
@@ -258,9 +259,11 @@ bool looks_like_index(const std::string& path) {
 }
 
 std::ifstream open(const std::string& path, const std::string& referrer) {
-  std::ifstream in(path);
-  if (!in) throw Error(referrer + "cannot read trace file '" + path + "'");
-  return in;
+  try {
+    return open_input(path, "trace file");
+  } catch (const Error& e) {
+    throw Error(referrer + e.what());
+  }
 }
 
 // Parses every line of `path` whose rank field is `only_rank` (or all when -1), handing each action

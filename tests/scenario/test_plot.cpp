@@ -82,7 +82,9 @@ TEST_CASE("tables print large numbers in fixed notation with 4 significant digit
 TEST_CASE("CSV errors name the file and line") {
   CHECK_THROWS_WITH_AS(read_csv(temp_file("plot-bad.csv", "a,b\n1,2\n3\n")), (temp_path("plot-bad.csv") + ":3: expected 2 fields as in the header, got 1").c_str(), Error);
   CHECK_THROWS_WITH_AS(read_csv(temp_file("plot-q.csv", "a,b\n\"1,2\n")), doctest::Contains("malformed CSV"), Error);
-  CHECK_THROWS_WITH_AS(read_csv(temp_path("plot-none.csv")), doctest::Contains("cannot open"), Error);
+  CHECK_THROWS_WITH_AS(read_csv(temp_path("plot-none.csv")), doctest::Contains("no such CSV file"), Error);
+  CHECK_THROWS_WITH_AS(read_csv("/dev/zero"), "/dev/zero: not a regular file (a device or pipe); expected a CSV file", Error);
+  CHECK_THROWS_WITH_AS(read_csv("/tmp"), "/tmp: is a directory; expected a CSV file", Error);
   const CsvTable t = read_csv(temp_file("plot-ok.csv", "a,b\n\"x,\"\"y\"\"\",2\n"));
   CHECK(t.rows[0][0] == "x,\"y\"");
 }

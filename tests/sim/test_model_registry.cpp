@@ -54,7 +54,7 @@ TEST_CASE("a registered toy model runs with an option of its own") {
   options.model_options = {{"bandwidth", "2GB/s"}};
   CHECK(simulate(routed, {0, 3}, trace, options).makespan == doctest::Approx(latency + 10000 / 2e9).epsilon(1e-12));
   options.model_options = {{"bandwidth", "0Gbps"}};
-  CHECK_THROWS_WITH_AS(model_spec(options), doctest::Contains("bandwidth must be > 0"), Error);
+  CHECK_THROWS_WITH_AS(model_spec(options), doctest::Contains("bad bandwidth '0Gbps': must be above 0"), Error);
   options.model_options = {{"credits", "4"}};
   CHECK_THROWS_WITH_AS(model_spec(options), doctest::Contains("unknown key 'credits' for ideal"), Error);
   CHECK(parse_model("ideal") == "ideal");

@@ -81,7 +81,7 @@ TEST_CASE("ocs spec: defaults, optical node sets, errors") {
   CHECK(error_of([] { parse_ocs("ocs:policy=xp", tree()); }).find("policy must be sp, cp or dynamic") != std::string::npos);
   CHECK(error_of([] { parse_ocs("ocs:nodes=1.5", tree()); }).find("nodes must be all, a fraction") != std::string::npos);
   CHECK(error_of([] { parse_ocs("ocs:pathway=3", tree()); }).find("did you mean 'pathways'") != std::string::npos);
-  CHECK(error_of([] { parse_ocs("ocs:bandwidth=0Gbps", tree()); }).find("bandwidth must be > 0") != std::string::npos);
+  CHECK(error_of([] { parse_ocs("ocs:bandwidth=0Gbps", tree()); }).find("bad bandwidth '0Gbps': must be above 0") != std::string::npos);
 }
 
 TEST_CASE("large-message traffic counts sends above the threshold per rank pair") {

@@ -69,7 +69,7 @@ TEST_CASE("network file errors carry file, line and what was expected") {
 
   CHECK(error_of("missing.yaml", "switches: [a]\nnodes: []\n").find("missing 'links' list") != std::string::npos);
   CHECK(error_of("empty.yaml", "").find("empty network file") != std::string::npos);
-  CHECK_THROWS_WITH_AS(load_network_file("/nonexistent/net.yaml"), doctest::Contains("cannot open file"), Error);
+  CHECK_THROWS_WITH_AS(load_network_file("/nonexistent/net.yaml"), doctest::Contains("/nonexistent/net.yaml: no such YAML file"), Error);
 }
 
 TEST_CASE("nearest key suggestions") {
