@@ -36,6 +36,12 @@ Scenario map_scenario(const MapOptions& o) {
 }
 
 void run_map(const MapOptions& o) {
+  // Two outputs on one path would leave only the last.
+  const std::vector<std::pair<std::string, std::string>> outputs = {{"-o", o.output}, {"--rankfile", o.rankfile}, {"--hostlist", o.hostlist}};
+  for (size_t i = 0; i < outputs.size(); ++i)
+    for (size_t j = i + 1; j < outputs.size(); ++j)
+      if (!outputs[i].second.empty() && outputs[i].second == outputs[j].second)
+        throw Error(outputs[i].first + " and " + outputs[j].first + " name the same file " + outputs[i].second);
   const Scenario scenario = map_scenario(o);
   RunPipeline pipeline(scenario);
   const ReplicateParts& parts = pipeline.replicate(0);

@@ -59,7 +59,11 @@ void draw(const std::string& path, const std::vector<RunRow>& rows) {
 int run(const RunCommandOptions& o) {
   Scenario scenario = load_scenario(o.scenario, o.sets);
   if (!o.output.empty()) scenario.output = o.output;
-  if (!o.draw.empty()) draw_format(o.draw);
+  if (!o.draw.empty()) {  // checked before the run, not after it
+    draw_format(o.draw);
+    const std::filesystem::path folder = std::filesystem::absolute(o.draw).parent_path();
+    if (!std::filesystem::is_directory(folder)) throw Error("--draw " + o.draw + ": the folder " + folder.string() + " does not exist");
+  }
   const std::filesystem::path dir = scenario.output;
   std::filesystem::remove(dir / "summary.json");  // the completeness marker goes until this run is complete
   RunCheckpoint kept;

@@ -65,6 +65,9 @@ CsvTable read_csv(const std::string& path) {
   if (failed) throw Error(path + ":" + std::to_string(reader.line + 1) + ": malformed CSV: " + message);
   if (!reader.error.empty()) throw Error(reader.error);
   if (table.header.empty()) throw Error(path + ": empty file, expected a header line");
+  for (size_t c = 0; c < table.header.size(); ++c)
+    if (std::find(table.header.begin(), table.header.begin() + c, table.header[c]) != table.header.begin() + c)
+      throw Error(path + ":1: column '" + table.header[c] + "' appears twice in the header");
   return table;
 }
 

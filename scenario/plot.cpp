@@ -87,10 +87,13 @@ PlotData collect_plot(const std::string& path, const PlotOptions& o) {
   std::map<std::pair<std::string, std::string>, Group> groups;
   PlotData data;
   std::vector<std::string> labels;
-  for (const auto& row : table.rows) {
+  for (size_t r = 0; r < table.rows.size(); ++r) {
+    const auto& row = table.rows[r];
     if (std::any_of(filters.begin(), filters.end(), [&](const auto& f) { return row[f.first] != f.second; })) continue;
     double value = 0;
-    if (!parse_number(row[y], value)) continue;  // an empty cell: this row has no such result
+    if (row[y].empty()) continue;  // this row has no such result
+    if (!parse_number(row[y], value))  // nan, inf or text: never dropped silently
+      throw Error(path + ": row " + std::to_string(r + 1) + ": " + table.header[y] + " is '" + row[y] + "', not a finite number");
     const std::string label = by < 0 ? o.y : row[by];
     if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
     if (std::find(data.x_values.begin(), data.x_values.end(), row[x]) == data.x_values.end()) data.x_values.push_back(row[x]);

@@ -153,13 +153,16 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
     for (const std::string& key : axis.keys) {
       if (std::find(sweep.varied_keys.begin(), sweep.varied_keys.end(), key) != sweep.varied_keys.end())
         throw Error(path + ": key '" + key + "' is varied twice");
+      if (key == "seed")  // results.csv has a seed column of its own, per replicate
+        throw Error(path + ": vary: 'seed' cannot be varied; give replicates (seeds seed, seed+1, ...) or vary a spec's own seed= key");
       sweep.varied_keys.push_back(key);
     }
 
   size_t total = 1;
   for (const Axis& axis : axes) {
     total *= axis.values.size();
-    if (total > 1000000) throw Error(path + ": the sweep has more than 1000000 points");
+    if (total > kMaxSweepPoints)
+      throw Error(path + ": the sweep has more than " + std::to_string(kMaxSweepPoints) + " points (the product of its axes)");
   }
   // Cartesian product, the last axis varying fastest.
   for (size_t p = 0; p < total; ++p) {

@@ -13,6 +13,8 @@
 
 namespace mapsim {
 
+constexpr size_t kMaxSweepPoints = 100000;  // each point holds its scenario document
+
 struct SweepPoint {
   int index = 0;
   std::vector<std::pair<std::string, std::string>> values;  // varied key path -> value as written
