@@ -153,8 +153,6 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
     for (const std::string& key : axis.keys) {
       if (std::find(sweep.varied_keys.begin(), sweep.varied_keys.end(), key) != sweep.varied_keys.end())
         throw Error(path + ": key '" + key + "' is varied twice");
-      if (key == "seed")  // results.csv has a seed column of its own, per replicate
-        throw Error(path + ": vary: 'seed' cannot be varied; give replicates (seeds seed, seed+1, ...) or vary a spec's own seed= key");
       sweep.varied_keys.push_back(key);
     }
 

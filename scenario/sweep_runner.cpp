@@ -69,9 +69,11 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
     for (const auto& c : j["columns"]) position.push_back(std::find(columns.begin(), columns.end(), c) - columns.begin());
     return position;
   };
-  auto varied = [&](std::ostream& out, const Json& j) {
+  // results.csv has a seed column per replicate: a varied `seed` (replicate 0's seed) is not repeated there.
+  auto varied = [&](std::ostream& out, const Json& j, bool with_seed) {
     out << j["index"].get<int>();
     for (const std::string& key : sweep.varied_keys) {
+      if (key == "seed" && !with_seed) continue;
       const std::string text = j["values"].value(key, "");
       out << "," << csv_field(text);
       double value = 0;
@@ -79,19 +81,23 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
       if (sweep.si_keys.count(key)) out << "," << (parse_quantity(text, value, kind) ? format_exact(value) : "");
     }
   };
-  std::string header = "point";
-  for (const std::string& key : sweep.varied_keys)
-    header += "," + csv_field(key) + (sweep.si_keys.count(key) ? "," + csv_field(key + "_si") : "");
+  auto header = [&](bool with_seed) {
+    std::string text = "point";
+    for (const std::string& key : sweep.varied_keys)
+      if (key != "seed" || with_seed)
+        text += "," + csv_field(key) + (sweep.si_keys.count(key) ? "," + csv_field(key + "_si") : "");
+    return text;
+  };
   const std::filesystem::path dir = sweep.output;
   write_file_atomically((dir / "results.csv").string(), [&](std::ostream& out) {
-    out << header << ",replicate,seed,mapper";
+    out << header(false) << ",replicate,seed,mapper";
     for (const std::string& c : columns) out << "," << c;
     out << "\n";
     for (const auto& [index, j] : outcomes) {
       if (j["status"] != "ok") continue;
       const std::vector<size_t> position = positions(j);
       for (const auto& row : j["rows"]) {
-        varied(out, j);
+        varied(out, j, false);
         out << "," << row[0].get<int>() << "," << row[1].get<uint64_t>() << "," << csv_field(row[2].get<std::string>());
         std::vector<std::string> cells(columns.size());
         for (size_t k = 0; k < position.size(); ++k) cells[position[k]] = format_exact(row[3 + k].get<double>());
@@ -101,7 +107,7 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
     }
   });
   write_file_atomically((dir / "aggregate.csv").string(), [&](std::ostream& out) {
-    out << header << ",mapper,n";
+    out << header(true) << ",mapper,n";
     for (const std::string& c : columns) out << "," << c << "_mean," << c << "_sd," << c << "_ci95";
     out << "\n";
     for (const auto& [index, j] : outcomes) {
@@ -111,7 +117,7 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
       for (const auto& row : j["rows"])
         if (std::find(mappers.begin(), mappers.end(), row[2].get<std::string>()) == mappers.end()) mappers.push_back(row[2]);
       for (const std::string& mapper : mappers) {
-        varied(out, j);
+        varied(out, j, true);
         std::vector<std::vector<double>> values(columns.size());
         long n = 0;
         for (const auto& row : j["rows"]) {
@@ -134,16 +140,16 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
   });
   // Whole points that failed (no replicate, no mapper), and single mappers of points that ran.
   write_file_atomically((dir / "failed.csv").string(), [&](std::ostream& out) {
-    out << header << ",hash,replicate,mapper,error\n";
+    out << header(true) << ",hash,replicate,mapper,error\n";
     for (const auto& [index, j] : outcomes) {
       const std::string hash = j["hash"].get<std::string>();
       if (j["status"] != "ok") {
-        varied(out, j);
+        varied(out, j, true);
         out << "," << hash << ",,," << csv_field(j["error"].get<std::string>()) << "\n";
         continue;
       }
       for (const auto& f : j.value("failed", Json::array())) {
-        varied(out, j);
+        varied(out, j, true);
         out << "," << hash << "," << f[0].get<int>() << "," << csv_field(f[1].get<std::string>()) << ","
             << csv_field(f[2].get<std::string>()) << "\n";
       }
