@@ -320,6 +320,13 @@ expect_error "a CSV column twice" "dupcol.csv:1: column 'a' appears twice in the
 printf 'x,mapper,y\n1,a,nan\n2,a,3\n' >"$tmp/nan.csv"
 expect_error "NaN in a plotted column" "nan.csv: row 1: y is 'nan', not a finite number" plot "$tmp/nan.csv" --x x --y y --table
 expect_error "--draw into a missing folder" "the folder /nonexistent-dir does not exist" run "$src/configs/default.yaml" -o "$tmp/h6" --draw /nonexistent-dir/net.svg
+# Sizes are checked in 64 bits before anything is built.
+expect_error "fattree that overflows" "fattree would have over 4611686018427387904 switches (limit 1048576)" topo fattree:k=100,levels=10
+expect_error "suprenum too large" "suprenum would have 68719476736 processors (limit 16777216)" topo suprenum:c=4096,d=4096
+expect_error "tree2 too large" "tree2 would have 16777217 switches (limit 1048576)" topo tree2:switches=16777216,nodes_per_switch=32
+expect_error "hyperx too many links" "hyperx would have 999000000 links (limit 16777216)" topo hyperx:1000x1000
+printf '0 send 1 0 10\n100000000 recv 0 0 10\n' >"$tmp/hugerank.txt"
+expect_error "a rank past the limit" "hugerank.txt:2: rank 100000000 is above the limit of 4194304 ranks" trace stats "$tmp/hugerank.txt"
 check "no output from hostile runs" test ! -e "$tmp/h1" -a ! -e "$tmp/h2" -a ! -e "$tmp/h3" -a ! -e "$tmp/h4" -a ! -e "$tmp/h6"
 # Progress lines on stderr when it is not a terminal; --no-progress silences them.
 "$mapsim" simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=60 \

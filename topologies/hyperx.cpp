@@ -24,6 +24,9 @@ Network make_hyperx(const std::vector<int>& dims, int nodes_per_router, const Li
     ports += extent - 1;
   }
   if (count > (1L << 20)) throw Error("hyperx would have " + std::to_string(count) + " routers (limit 2^20)");
+  if (count * (ports - nodes_per_router) / 2 > kMaxNetworkLinks)
+    throw Error("hyperx would have " + std::to_string(count * (ports - nodes_per_router) / 2) + " links (limit " +
+                std::to_string(kMaxNetworkLinks) + ")");
   Network net;
   net.shape.family = "hyperx";
   net.shape.dims = dims;

@@ -7,7 +7,15 @@
 
 namespace mapsim {
 
+namespace {
+void check_limit(size_t count, long limit, const char* what) {
+  if (static_cast<long>(count) >= limit)
+    throw Error("the network would have more than " + std::to_string(limit) + " " + what + " (mapsim's limit)");
+}
+}  // namespace
+
 int Network::add_switch(std::string name, int ports, double router_delay) {
+  check_limit(switches_.size(), kMaxNetworkSwitches, "switches");
   switches_.push_back({std::move(name), ports, router_delay});
   adjacency_.emplace_back();
   attached_.emplace_back();
@@ -15,6 +23,7 @@ int Network::add_switch(std::string name, int ports, double router_delay) {
 }
 
 int Network::add_node(std::string name, int switch_id, double bandwidth, double latency) {
+  check_limit(nodes_.size(), kMaxNetworkNodes, "nodes");
   nodes_.push_back({std::move(name), switch_id, bandwidth, latency});
   attached_[switch_id].push_back(num_nodes() - 1);
   return num_nodes() - 1;
@@ -22,6 +31,7 @@ int Network::add_node(std::string name, int switch_id, double bandwidth, double 
 
 int Network::add_link(int a, int b, double bandwidth, double latency) {
   if (a == b) throw Error("link from switch '" + switches_[a].name + "' to itself");
+  check_limit(links_.size(), kMaxNetworkLinks, "links");
   links_.push_back({a, b, bandwidth, latency});
   int id = num_links() - 1;
   auto insert_sorted = [](std::vector<Port>& ports, Port port) {

@@ -9,6 +9,11 @@
 
 namespace mapsim {
 
+// The largest networks mapsim builds (docs/topologies.md): beyond them memory, not time, runs out.
+constexpr long kMaxNetworkSwitches = 1L << 20;
+constexpr long kMaxNetworkNodes = 1L << 24;
+constexpr long kMaxNetworkLinks = 1L << 24;
+
 // Defaults shared by all generators (moh2001 section 5.1: t_s=2us, t_p=20ns, t_r=300ns).
 struct LinkDefaults {
   double link_bandwidth = 1.25e9;  // switch-to-switch, bytes/s (10 Gbps)
@@ -63,6 +68,7 @@ class Network {
   // switch forwards each destination node to, [node * num_switches() + switch], -1 at its switch.
   std::vector<int32_t> forwarding;
 
+  // Each throws Error past the limits below (a guard behind the generators' own size checks).
   int add_switch(std::string name, int ports, double router_delay);
   int add_node(std::string name, int switch_id, double bandwidth, double latency);
   int add_link(int a, int b, double bandwidth, double latency);

@@ -18,13 +18,17 @@ void attach_nodes(Network& net, int per_switch, const LinkDefaults& d) {
       net.add_node("node-" + std::to_string(net.num_nodes()), s, d.node_bandwidth, d.node_latency);
 }
 
-void check_size(long count, long limit, const std::string& what) {
+constexpr long kTooMany = 1L << 62;  // far above every limit: products saturate here, never overflow
+
+long times(long a, long b) { return b != 0 && a > kTooMany / b ? kTooMany : a * b; }
+
+void check_size(long count, long limit, const std::string& what, const char* unit = "switches") {
   if (count > limit)
-    throw Error(what + " would have " + std::to_string(count) + " switches (limit " +
-                std::to_string(limit) + ")");
+    throw Error(what + " would have " + (count >= kTooMany ? "over " + std::to_string(kTooMany) : std::to_string(count)) + " " +
+                unit + " (limit " + std::to_string(limit) + ")");
 }
 
-constexpr long kMaxSwitches = 1L << 20;
+constexpr long kMaxSwitches = kMaxNetworkSwitches;
 
 }  // namespace
 
@@ -49,8 +53,9 @@ Network make_mesh(const std::vector<int>& dims, bool torus, const LinkDefaults& 
   if (dims.empty() || dims.size() > 3) throw Error(family + ": expected 1 to 3 dimensions");
   if (nodes_per_router < 1) throw Error(family + ": nodes_per_router must be >= 1");
   long count = 1;
-  for (int extent : dims) count *= extent;
+  for (int extent : dims) count = times(count, extent);
   check_size(count, kMaxSwitches, family);
+  check_size(times(count, nodes_per_router), kMaxNetworkNodes, family, "nodes");
   Network net;
   net.shape.family = family;
   net.shape.dims = dims;
@@ -75,8 +80,8 @@ Network make_mesh(const std::vector<int>& dims, bool torus, const LinkDefaults& 
 Network make_fattree(int k, int levels, const LinkDefaults& d) {
   if (k < 2 || levels < 1) throw Error("fattree: need k >= 2 and levels >= 1");
   long per_level = 1;
-  for (int i = 1; i < levels; ++i) per_level *= k;
-  check_size(per_level * levels, kMaxSwitches, "fattree");
+  for (int i = 1; i < levels; ++i) per_level = times(per_level, k);
+  check_size(times(per_level, levels), kMaxSwitches, "fattree");
   Network net;
   net.shape.family = "fattree";
   net.shape.k = k;
@@ -102,6 +107,8 @@ Network make_fattree(int k, int levels, const LinkDefaults& d) {
 
 Network make_tree2(const Tree2Params& p) {
   if (p.switches < 1 || p.nodes_per_switch < 1) throw Error("tree2: need switches >= 1 and nodes_per_switch >= 1");
+  check_size(p.switches + 1L, kMaxSwitches, "tree2");
+  check_size(times(p.switches, p.nodes_per_switch), kMaxNetworkNodes, "tree2", "nodes");
   const LinkDefaults& d = p.defaults;
   Network net;
   net.shape.family = "tree2";
@@ -119,6 +126,7 @@ Network make_tree2(const Tree2Params& p) {
 
 Network make_suprenum(int c, int d_nodes, double alpha, const LinkDefaults& d) {
   if (c < 1 || d_nodes < 1 || !(alpha > 0)) throw Error("suprenum: need c >= 1, d >= 1 and alpha > 0");
+  check_size(times(times(c, c), d_nodes), kMaxNetworkNodes, "suprenum", "processors");
   Network net;
   net.shape.family = "suprenum";
   net.shape.clusters_per_side = c;

@@ -347,6 +347,9 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
     long r = std::strtol(tokens[0].c_str(), &end, 10);
     if (*end != '\0' || r < 0 || tokens.size() < 2)
       throw Error(path + ":" + std::to_string(line) + ": expected 'RANK ACTION ...', got '" + text + "'");
+    if (r >= kMaxTraceRanks)  // the rank table is sized by the largest rank: refuse before allocating
+      throw Error(path + ":" + std::to_string(line) + ": rank " + tokens[0] + " is above the limit of " +
+                  std::to_string(kMaxTraceRanks) + " ranks");
     max_rank = std::max(max_rank, r);
   }
   if (max_rank < 0) throw Error(path + ": empty trace: expected 'RANK ACTION ...' lines");

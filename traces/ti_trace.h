@@ -11,6 +11,8 @@
 
 namespace mapsim {
 
+constexpr long kMaxTraceRanks = 1L << 22;  // 4194304 ranks: a rank table that fits in memory
+
 enum class ActionType : uint8_t {
   Init, Finalize, Send, Isend, Recv, Irecv, Wait, Waitall, Test, SendRecv,
   Barrier, Bcast, Reduce, Allreduce, Alltoall, Alltoallv, Gather, Gatherv, Allgather, Allgatherv,
