@@ -327,6 +327,10 @@ expect_error "tree2 too large" "tree2 would have 16777217 switches (limit 104857
 expect_error "hyperx too many links" "hyperx would have 999000000 links (limit 16777216)" topo hyperx:1000x1000
 printf '0 send 1 0 10\n100000000 recv 0 0 10\n' >"$tmp/hugerank.txt"
 expect_error "a rank past the limit" "hugerank.txt:2: rank 100000000 is above the limit of 4194304 ranks" trace stats "$tmp/hugerank.txt"
+sed 's/4xEDR$/4xZZZ/' "$src/configs/networks/example.ibnet" >"$tmp/speed.ibnet"
+expect_error "ibnet: unknown link rate" "speed.ibnet:11: unknown link rate '4xZZZ'" topo "ibnet:$tmp/speed.ibnet"
+sed 's/^\[2\]\t"H-248a0703009c0020"/[99]\t"H-248a0703009c0020"/' "$src/configs/networks/example.ibnet" >"$tmp/port.ibnet"
+expect_error "ibnet: a port the switch does not have" "port.ibnet:12: port 99 of S-7cfe900300a1b2c0, which has ports 1..36" topo "ibnet:$tmp/port.ibnet"
 check "no output from hostile runs" test ! -e "$tmp/h1" -a ! -e "$tmp/h2" -a ! -e "$tmp/h3" -a ! -e "$tmp/h4" -a ! -e "$tmp/h6"
 # Progress lines on stderr when it is not a terminal; --no-progress silences them.
 "$mapsim" simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=60 \

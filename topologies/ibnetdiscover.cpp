@@ -123,8 +123,16 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
         throw Error(where(line_number) + "port line before any Switch/Ca header: expected 'Switch N \"S-...\"'");
       std::smatch r;
       std::string comment = m[6];
-      double link_rate = std::regex_search(comment, r, rate) ? infiniband_rate(r[1]) : 0;
-      links.push_back({current, m[3], std::stoi(m[1]), std::stoi(m[4]), link_rate, line_number, m[2], m[5]});
+      double link_rate = 0;
+      if (std::regex_search(comment, r, rate) && !(link_rate = infiniband_rate(r[1])))
+        throw Error(where(line_number) + "unknown link rate '" + std::string(r[1]) +
+                    "': expected WIDTHxSPEED with SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR (e.g. 4xEDR)");
+      const int local_port = std::stoi(m[1]);
+      const Device& device = devices.at(current);
+      if (local_port < 1 || local_port > device.ports)
+        throw Error(where(line_number) + "port " + std::to_string(local_port) + " of " + current + ", which has ports 1.." +
+                    std::to_string(device.ports));
+      links.push_back({current, m[3], local_port, std::stoi(m[4]), link_rate, line_number, m[2], m[5]});
     } else if (!std::regex_match(text, ignored)) {
       throw Error(where(line_number) + "unrecognised line '" + text.substr(0, 60) +
                   "': expected a Switch/Ca header, a [port] \"peer\"[port] line, key=value or a comment");
