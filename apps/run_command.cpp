@@ -95,10 +95,11 @@ int run(const RunCommandOptions& o) {
     runs_done = done;
     bar.update(done, total);
   };
-  scenario.sim.progress = [&](const SimProgress& p) {  // within one simulation (a forked copy of runs_done)
-    bar.update(runs_done + static_cast<double>(p.actions_done) / std::max(1L, p.actions_total), runs,
-               "simulating: " + progress_detail(p));
-  };
+  if (progress_settings().enabled)
+    scenario.sim.progress = [&](const SimProgress& p) {  // within one simulation (a forked copy of runs_done)
+      bar.update(runs_done + static_cast<double>(p.actions_done) / std::max(1L, p.actions_total), runs,
+                 "simulating: " + progress_detail(p));
+    };
   std::vector<RunRow> rows = run_scenario(scenario, options);
   bar.finish();
   if (InterruptGuard::interrupted()) {

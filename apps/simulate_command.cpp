@@ -64,9 +64,10 @@ Scenario simulate_scenario(const SimulateOptions& o) {
 void run_simulate(const SimulateOptions& o) {
   Scenario scenario = simulate_scenario(o);
   Progress bar("simulate", "actions");
-  scenario.sim.progress = [&](const SimProgress& p) {
-    bar.update(static_cast<double>(p.actions_done), static_cast<double>(p.actions_total), progress_detail(p));
-  };
+  if (progress_settings().enabled)
+    scenario.sim.progress = [&](const SimProgress& p) {
+      bar.update(static_cast<double>(p.actions_done), static_cast<double>(p.actions_total), progress_detail(p));
+    };
   RunPipeline pipeline(scenario);
   const ReplicateParts& parts = pipeline.replicate(0);
   if (!o.write_trace.empty()) spdlog::info("trace written to {}", write_ti_trace(*parts.trace, o.write_trace));
