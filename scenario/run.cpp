@@ -291,6 +291,7 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
       keep(copy, std::move(copied), std::move(copied_failures));
     }
     keep(0, std::move(replicate_rows), std::move(failures));
+    if (options.progress) options.progress(total, total);  // the copies are done too
     break;
   }
   std::stable_sort(rows.begin(), rows.end(), [](const RunRow& a, const RunRow& b) { return a.replicate < b.replicate; });
