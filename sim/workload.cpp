@@ -5,6 +5,7 @@
 
 #include "sim/internal/ops.h"
 #include "support/error.h"
+#include "support/units.h"
 #include "support/random.h"
 #include "support/spec.h"
 
@@ -130,6 +131,12 @@ Trace make_workload(const std::string& text, const ProcessGraph& graph) {
   const auto& entry = lookup(workload_registry(), spec);
   const long iterations = spec.get_int("iterations");
   if (graph.num_tasks() < 1) throw Error("workload '" + text + "': the process graph has no tasks");
+  // Every pattern posts at most 4 actions per edge and 3 per task an iteration: refuse before building.
+  const double actions = static_cast<double>(iterations) *
+                         (4.0 * static_cast<double>(graph.edges().size()) + 3.0 * graph.num_tasks());
+  if (actions > static_cast<double>(kMaxWorkloadActions))
+    throw Error("workload '" + text + "': about " + format_number(actions, 3) + " actions, above the limit of " +
+                std::to_string(kMaxWorkloadActions) + " (fewer iterations, or record a trace)");
   Trace trace = entry.factory(spec, graph, iterations);
   spec.finish();
   finish_trace(trace);

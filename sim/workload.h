@@ -13,6 +13,8 @@
 
 namespace mapsim {
 
+constexpr long kMaxWorkloadActions = 1L << 26;  // about 3 GiB of actions: a synthetic workload's limit
+
 // A workload's factory gets its spec, the process graph and the declared `iterations`.
 using WorkloadRegistry = Registry<std::function<Trace(Spec&, const ProcessGraph&, long iterations)>>;
 WorkloadRegistry& workload_registry();
