@@ -22,6 +22,15 @@ namespace {
 constexpr uint16_t kFar = std::numeric_limits<uint16_t>::max();
 constexpr long kMaxEntries = 1L << 27;  // switch x destination entries (512 MiB of tables)
 
+// Tables of switch x destination entries, checked before any time goes into levels.
+void check_entries(const Network& net, const std::string& name) {
+  const long S = net.num_switches(), N = net.num_nodes();
+  if (S * std::max(S, N) > kMaxEntries)
+    throw Error(name + " routing keeps a switch x destination table; " + std::to_string(S) + " switches and " +
+                std::to_string(N) + " nodes exceed its limit of " + std::to_string(kMaxEntries) +
+                " entries (use updown or shortest)");
+}
+
 // Levels for up*/down*: from the top switches of a fat-tree-like network, else from one root.
 std::vector<int> updown_levels(const Network& net) {
   std::vector<int> leaves;
@@ -46,11 +55,8 @@ class DestinationTableRouting : public Routing {
   // `levels` empty: minimal routing (min-hop); else up*/down* over these levels.
   DestinationTableRouting(const Network& net, std::string name, std::vector<int> levels)
       : net_(net), name_(std::move(name)), level_(std::move(levels)) {
-    const long S = net.num_switches(), N = net.num_nodes();
-    if (S * std::max(S, N) > kMaxEntries)
-      throw Error(name_ + " routing keeps a switch x destination table; " + std::to_string(S) + " switches and " +
-                  std::to_string(N) + " nodes exceed its limit of " + std::to_string(kMaxEntries) +
-                  " entries (use updown or shortest)");
+    check_entries(net, name_);
+    const long S = net.num_switches();
     dist_.assign(static_cast<size_t>(S) * S, kFar);
     down_.assign(dist_.size(), false);
     for (int dst = 0; dst < S; ++dst) build_distances(dst);
@@ -245,6 +251,7 @@ MAPSIM_REGISTER(routing_registry(),
                 {"updn", "up*/down* forwarding tables per destination, balanced over equal-cost ports (OpenSM updn)", {},
                  {{"irregular", "file", "ibnet", "xgft"},
                   [](const Network& net, Spec&) {
+                    check_entries(net, "updn");
                     return std::make_unique<DestinationTableRouting>(net, "updn", updown_levels(net));
                   }}});
 MAPSIM_REGISTER(routing_registry(),

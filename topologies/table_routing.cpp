@@ -11,11 +11,16 @@ constexpr uint16_t kUnreached = std::numeric_limits<uint16_t>::max();
 constexpr int kMaxTableSwitches = 8192;
 }  // namespace
 
+TableRouting::TableRouting(const Network& network, int states, const std::string& name)
+    : network_(network), states_(states) {
+  if (network.num_switches() > kMaxTableSwitches)
+    throw Error(name + " routing keeps an S x S table; " + std::to_string(network.num_switches()) +
+                " switches exceed its limit of " + std::to_string(kMaxTableSwitches) +
+                " (use updn, or ecube or dmodk on regular networks)");
+}
+
 void TableRouting::build() {
   const int S = network_.num_switches();
-  if (S > kMaxTableSwitches)
-    throw Error(name() + " routing keeps an S x S table; " + std::to_string(S) + " switches exceed its limit of " +
-                std::to_string(kMaxTableSwitches) + " (use ecube or dmodk on regular networks)");
   next_.assign(static_cast<size_t>(S) * S * states_, -1);
   dist_.assign(next_.size(), kUnreached);
   std::deque<std::pair<int, int>> queue;
@@ -90,7 +95,7 @@ int TableRouting::hops(int src_switch, int dst_node) const {
   return d == kUnreached ? -1 : d;
 }
 
-ShortestPathRouting::ShortestPathRouting(const Network& network) : TableRouting(network, 1) { build(); }
+ShortestPathRouting::ShortestPathRouting(const Network& network) : TableRouting(network, 1, "shortest") { build(); }
 
 std::string ShortestPathRouting::rule_violation(int src_switch, int dst_node,
                                                 const std::vector<int>& channels) const {
@@ -113,7 +118,7 @@ int min_height_root(const Network& network) {
   return root;
 }
 
-UpDownRouting::UpDownRouting(const Network& network) : TableRouting(network, 2) {
+UpDownRouting::UpDownRouting(const Network& network) : TableRouting(network, 2, "updown") {
   root_ = min_height_root(network);
   level_ = bfs_distances(network, root_);
   build();

@@ -2,6 +2,7 @@
 // switch over (switch, state) pairs. The state machine decides which channels may follow which:
 // shortest has one state; up*/down* has "may still go up" and "going down".
 #pragma once
+#include <string>
 #include <cstdint>
 #include <vector>
 
@@ -21,7 +22,9 @@ class TableRouting : public Routing {
   void next_hops(int sw, int state, int dst_node, std::vector<Hop>& hops) const override;
 
  protected:
-  TableRouting(const Network& network, int states) : network_(network), states_(states) {}
+  // Throws Error when the network has more switches than the S x S table allows, before the
+  // subclass spends time on a root or levels.
+  TableRouting(const Network& network, int states, const std::string& name);
   // Builds the tables; call once from the derived constructor.
   void build();
   // State after taking `channel` in `state`, or -1 if the channel may not be taken then.
