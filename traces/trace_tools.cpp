@@ -1,6 +1,10 @@
 #include "traces/trace_tools.h"
 
+#include <deque>
+#include <map>
 #include <tuple>
+
+#include "support/units.h"
 
 namespace mapsim {
 namespace {
@@ -69,8 +73,49 @@ std::vector<std::string> check_trace(const std::string& path, bool legacy, size_
   std::map<std::pair<int, Key>, long> open;  // per rank: isend/irecv not yet waited for
   std::vector<std::vector<Call>> calls;
   std::vector<std::string> files;  // per rank
+  // Sizes: the k-th send of a channel meets its k-th receive; a send larger than its receive is an
+  // MPI truncation error. Only messages not yet met are held (up to kMaxPending).
+  struct Pending {
+    double bytes;
+    uint32_t line;
+    int rank;
+  };
+  constexpr size_t kMaxPending = size_t{1} << 24;
+  std::map<Key, std::deque<Pending>> unmet_sends, unmet_recvs;
+  size_t pending_count = 0;
+  bool sizes_checked = true;
+  std::vector<std::string> file_of;  // per rank
   const int ranks = visit_ti_trace(path, legacy, [&](int r, const Action& a, const RankTrace& rank, int) {
-    channels_of(r, a, [&](const Key& key, int side) { ++(side > 0 ? channels[key].sends : channels[key].recvs); });
+    if (file_of.size() <= static_cast<size_t>(r)) file_of.resize(r + 1);
+    if (file_of[r].empty()) file_of[r] = rank.file;
+    channels_of(r, a, [&](const Key& key, int side) {
+      ++(side > 0 ? channels[key].sends : channels[key].recvs);
+      if (!sizes_checked || a.type == ActionType::SendRecv) return;
+      auto& others = side > 0 ? unmet_recvs[key] : unmet_sends[key];
+      const Pending mine{a.bytes, a.line, r};
+      if (others.empty()) {
+        (side > 0 ? unmet_sends[key] : unmet_recvs[key]).push_back(mine);
+        if (++pending_count > kMaxPending) {
+          sizes_checked = false;
+          unmet_sends.clear();
+          unmet_recvs.clear();
+          report(path + ": more than " + std::to_string(kMaxPending) + " messages outstanding: message sizes are not checked further");
+        }
+        return;
+      }
+      const Pending other = others.front();
+      others.pop_front();
+      --pending_count;
+      const Pending& send = side > 0 ? mine : other;
+      const Pending& recv = side > 0 ? other : mine;
+      if (send.bytes > recv.bytes) {
+        const auto& [src, dst, tag] = key;
+        report(file_of[send.rank] + ":" + std::to_string(send.line) + ": rank " + std::to_string(src) + " sends " +
+               format_number(send.bytes) + " bytes to rank " + std::to_string(dst) + " tag " + std::to_string(tag) +
+               ", but the receive that matches it (" + file_of[recv.rank] + ":" + std::to_string(recv.line) + ") takes " +
+               format_number(recv.bytes) + " (MPI would truncate)");
+      }
+    });
     if (a.type == ActionType::Isend) ++open[{r, Key{r, a.peer, a.tag}}];
     if (a.type == ActionType::Irecv) ++open[{r, Key{a.peer, r, a.tag}}];
     if (a.type == ActionType::Wait || a.type == ActionType::Test) {

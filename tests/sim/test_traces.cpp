@@ -106,6 +106,15 @@ TEST_CASE("trace check names unmatched messages, orphan waits and disagreeing co
   CHECK(problems[3] == f + ":7: rank 1's collective #1 is allreduce (root 0) but rank 0's is bcast (root 0)");
 }
 
+TEST_CASE("trace check: a send larger than the receive that matches it is a truncation") {
+  // Per channel, in posting order: 100 -> 50 truncates; 10 -> 20 is legal (a larger receive buffer).
+  const std::string f = temp_file("sizes.txt", "0 send 1 0 100\n1 recv 0 0 50\n0 isend 1 0 10\n1 irecv 0 0 20\n0 wait 0 1 0\n1 wait 0 1 0\n");
+  const std::vector<std::string> problems = check_trace(f);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0] == f + ":1: rank 0 sends 100 bytes to rank 1 tag 0, but the receive that matches it (" + f +
+                           ":2) takes 50 (MPI would truncate)");
+}
+
 TEST_CASE("SimGrid's old tag-less format reads with tag 0 when asked, and is refused otherwise") {
   const std::string f = temp_file("legacy.txt", "0 send 1 100\n1 recv 0 100 0\n");
   CHECK_THROWS_WITH_AS(read_ti_trace(f), doctest::Contains("without a tag is SimGrid's old format"), Error);
