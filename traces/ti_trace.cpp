@@ -323,7 +323,8 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
       if (tokens.empty() || tokens[0][0] == '#') continue;
       if (tokens.size() != 1) throw Error(path + ":" + std::to_string(line) + ": expected one trace file name per line");
       std::filesystem::path file = tokens[0];
-      if (file.is_relative() && std::filesystem::exists(std::filesystem::path(path).parent_path() / file))
+      std::error_code ec;  // a name too long to look up is a file that is not there
+      if (file.is_relative() && std::filesystem::exists(std::filesystem::path(path).parent_path() / file, ec))
         file = std::filesystem::path(path).parent_path() / file;
       files.emplace_back(file.string(), line);
     }
