@@ -57,8 +57,8 @@ struct PortMap {
 // then "0xLID PORT : (Channel Adapter|Switch portguid 0xGUID: 'description')" lines.
 void read_forwarding_tables(const std::string& path, Network& net, const PortMap& ports) {
   std::ifstream in = open_input(path, "file");
-  static const std::regex header(R"re(^Unicast lids .* guid 0x([0-9a-fA-F]+).*:\s*$)re");
-  static const std::regex entry(R"re(^0x([0-9a-fA-F]+)\s+(\d{1,3})\s*:\s*\((Channel Adapter|Switch|Router) portguid 0x([0-9a-fA-F]+).*$)re");
+  static const std::regex header(R"re(^Unicast lids .* guid 0x([0-9a-fA-F]{1,16}).*:\s*$)re");
+  static const std::regex entry(R"re(^0x([0-9a-fA-F]{1,16})\s+(\d{1,3})\s*:\s*\((Channel Adapter|Switch|Router) portguid 0x([0-9a-fA-F]{1,16}).*$)re");
   static const std::regex ignored(R"re(^\s*(Lid\s+Out.*|Port\s+Info.*|\d+ (valid )?lids dumped.*|#.*)?\s*$)re");
   const int S = net.num_switches();
   net.forwarding.assign(static_cast<size_t>(net.num_nodes()) * S, -1);
@@ -98,9 +98,9 @@ void read_forwarding_tables(const std::string& path, Network& net, const PortMap
 
 Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults, const std::string& lft_path) {
   std::ifstream in = open_input(path, "file");
-  static const std::regex header(R"re(^(Switch|Ca|Rt)\s+(\d{1,6})\s+"([SHR]-[0-9a-fA-F]+)"(?:\s*#\s*"([^"]*)".*)?\s*$)re");
+  static const std::regex header(R"re(^(Switch|Ca|Rt)\s+(\d{1,6})\s+"([SHR]-[0-9a-fA-F]{1,16})"(?:\s*#\s*"([^"]*)".*)?\s*$)re");
   static const std::regex port(
-      R"re(^\[(\d{1,6})\](?:\(([0-9a-fA-F]+)\))?\s+"([SHR]-[0-9a-fA-F]+)"\[(\d{1,6})\](?:\(([0-9a-fA-F]+)\))?\s*(#.*)?$)re");
+      R"re(^\[(\d{1,6})\](?:\(([0-9a-fA-F]{1,16})\))?\s+"([SHR]-[0-9a-fA-F]{1,16})"\[(\d{1,6})\](?:\(([0-9a-fA-F]{1,16})\))?\s*(#.*)?$)re");
   static const std::regex rate(R"re((\d+x[A-Z]+[0-9]*)\s*$)re");
   static const std::regex ignored(R"re(^\s*(#.*)?$|^[a-z_]+=.*$|^(Non-)?Chassis.*$)re");
 

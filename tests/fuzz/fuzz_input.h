@@ -12,11 +12,16 @@
 
 namespace mapsim::fuzz {
 
-// A file holding `data`, unique to this process, rewritten for each input.
+// A file holding `data`, unique to this process, rewritten for each input, removed at exit.
 inline std::string input_file(const uint8_t* data, size_t size, const char* suffix) {
-  const std::string path = "/tmp/mapsim-fuzz-" + std::to_string(getpid()) + suffix;
-  std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  return path;
+  struct Scratch {
+    std::string path;
+    ~Scratch() { std::remove(path.c_str()); }
+  };
+  static Scratch scratch{"/tmp/mapsim-fuzz-" + std::to_string(getpid()) + suffix};
+  std::ofstream(scratch.path, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  return scratch.path;
 }
 
 template <class F>
