@@ -69,7 +69,15 @@ class LineParser {
   size_t args() const { return tokens_.size() - 2; }
   const std::string& arg(size_t i) const {
     if (i >= args()) fail("'" + tokens_[1] + "' expects more arguments (see docs/traces.md)");
+    used_ = std::max(used_, i + 1);
     return tokens_[i + 2];
+  }
+  // The remaining arguments are a known field that replay does not need (allgatherv's displacements).
+  void accept_rest() const { used_ = args(); }
+  // Arguments no parse read: a typo or a field of another format, never ignored silently.
+  void check_all_used() const {
+    if (used_ < args())
+      fail("unexpected '" + tokens_[used_ + 2].substr(0, 40) + "' after the arguments of '" + tokens_[1] + "'");
   }
   double number(size_t i, const char* what) const {
     const std::string& text = arg(i);
@@ -118,6 +126,7 @@ class LineParser {
   std::vector<std::string> tokens_;
   int ranks_;
   int default_type_ = 1;
+  mutable size_t used_ = 0;
 };
 
 ActionType lookup(const LineParser& p, const std::string& name) {
@@ -145,6 +154,7 @@ Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, boo
   switch (a.type) {
     case ActionType::Init:
       default_type = p.args() > 0 ? 8 : 1;  // MPE traces (init with an argument) count doubles
+      if (p.args() > 0) p.arg(0);           // its value is not used, only its presence
       break;
     case ActionType::Send: case ActionType::Isend: case ActionType::Recv: case ActionType::Irecv: {
       if (p.args() == 2 && !legacy)
@@ -200,6 +210,9 @@ Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, boo
         types = n + 2;
       } else if (rest == static_cast<size_t>(n)) {
         types = p.args();  // displacements only: default types
+        p.accept_rest();
+      } else if (rest == static_cast<size_t>(n) + 2) {
+        p.accept_rest();  // types, then displacements
       }
       a.bytes = p.count(0, "send count") * p.type(types);
       p.arg(n);  // all receive counts present
@@ -241,6 +254,10 @@ Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, boo
       break;
     case ActionType::Location:
       p.arg(1);
+      p.accept_rest();  // a file name may hold spaces
+      break;
+    case ActionType::CommSplit: case ActionType::CommDup:
+      p.accept_rest();  // not modelled: replay ignores them and their arguments
       break;
     default:
       break;
@@ -290,6 +307,7 @@ void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& 
     if (r >= n) p.fail("rank " + std::to_string(r) + " is out of range: the trace has " + std::to_string(n) + " ranks");
     p.set_default_type(default_type[r]);
     Action a = parse_action(p, ranks[r], default_type[r], legacy);
+    p.check_all_used();
     a.line = static_cast<uint32_t>(line);
     sink(static_cast<int>(r), std::move(a), ranks[r]);
   }

@@ -115,6 +115,23 @@ TEST_CASE("trace check: a send larger than the receive that matches it is a trun
                            ":2) takes 50 (MPI would truncate)");
 }
 
+TEST_CASE("trailing tokens are errors, not ignored; known ignored fields are accepted") {
+  auto error_of = [](const std::string& name, const std::string& text) {
+    try {
+      read_ti_trace(temp_file(name, text));
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(error_of("trail1.txt", "0 send 1 0 100 0 junk\n1 recv 0 0 100\n") ==
+        temp_path("trail1.txt") + ":1: unexpected 'junk' after the arguments of 'send'");
+  CHECK(error_of("trail2.txt", "0 compute 100 7\n") == temp_path("trail2.txt") + ":1: unexpected '7' after the arguments of 'compute'");
+  // allgatherv's displacements, a location's file name with spaces, comm_split's arguments: read and ignored.
+  CHECK(error_of("trail3.txt", "0 allgatherv 5 5 5 2 2 0 5\n1 allgatherv 5 5 5 2 2 0 5\n0 location 12 my file.c\n"
+                               "0 comm_split 1 2\n").empty());
+}
+
 TEST_CASE("SimGrid's old tag-less format reads with tag 0 when asked, and is refused otherwise") {
   const std::string f = temp_file("legacy.txt", "0 send 1 100\n1 recv 0 100 0\n");
   CHECK_THROWS_WITH_AS(read_ti_trace(f), doctest::Contains("without a tag is SimGrid's old format"), Error);
