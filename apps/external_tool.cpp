@@ -23,10 +23,13 @@ void run_tool(const std::string& program, const std::string& package, std::vecto
   if (pipe(pipe_fds) != 0) throw Error(program + ": cannot create a pipe");
   const pid_t pid = fork();
   if (pid < 0) throw Error(program + ": cannot fork");
+  const std::string messages = output + ".messages";  // the tool's stderr, summarised on failure
   if (pid == 0) {
     dup2(pipe_fds[0], STDIN_FILENO);
     close(pipe_fds[0]);
     close(pipe_fds[1]);
+    if (FILE* err = std::fopen(messages.c_str(), "w")) dup2(fileno(err), STDERR_FILENO);
+    if (FILE* null = std::fopen("/dev/null", "w")) dup2(fileno(null), STDOUT_FILENO);  // gnuplot falls back to stdout
     std::vector<char*> argv{const_cast<char*>(program.c_str())};
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
@@ -46,11 +49,20 @@ void run_tool(const std::string& program, const std::string& package, std::vecto
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  // The tool's last message line, for a one-line error (gnuplot points at the failing command).
+  std::string last;
+  {
+    std::ifstream in(messages);
+    for (std::string line; std::getline(in, line);)
+      if (line.find_first_not_of(" \t^") != std::string::npos) last = line;
+  }
+  std::remove(messages.c_str());
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
     throw Error(output + ": cannot run '" + program + "' (install the Debian package " + package + ")");
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::remove(temp.c_str());
-    throw Error(output + ": " + program + " failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
+    throw Error(output + ": " + program + " failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")" +
+                (last.empty() ? "" : ": " + last.substr(0, 200)));
   }
   if (std::rename(temp.c_str(), output.c_str()) != 0) throw Error(output + ": cannot move the finished file into place");
 }

@@ -333,6 +333,10 @@ sed 's/^\[2\]\t"H-248a0703009c0020"/[99]\t"H-248a0703009c0020"/' "$src/configs/n
 expect_error "ibnet: a port the switch does not have" "port.ibnet:12: port 99 of S-7cfe900300a1b2c0, which has ports 1..36" topo "ibnet:$tmp/port.ibnet"
 expect_error "a workload too large to build" "about 1.44e+10 actions, above the limit of 67108864" simulate --topology mesh:4x4 --process mesh:4x4 --workload exchange:iterations=100000000
 expect_error "table routing limit, reported before any work" "updown routing keeps an S x S table; 9000 switches exceed its limit of 8192" topo irregular:nodes=20000,switches=9000,ports=8 --routing updown
+printf 'x,mapper,y\n1,a,2\n2,a,3\n' >"$tmp/small-plot.csv"
+expect_error "plot into a missing folder" "the folder /nonexistent-dir does not exist" plot "$tmp/small-plot.csv" --x x --y y -o /nonexistent-dir/fig.svg
+mkdir -p "$tmp/blocked.svg.partial"  # gnuplot cannot open its output: its error comes back as one line
+expect_error "gnuplot's own error in one line" "blocked.svg: gnuplot failed (exit status 1): system error: Is a directory" plot "$tmp/small-plot.csv" --x x --y y -o "$tmp/blocked.svg"
 check "no output from hostile runs" test ! -e "$tmp/h1" -a ! -e "$tmp/h2" -a ! -e "$tmp/h3" -a ! -e "$tmp/h4" -a ! -e "$tmp/h6"
 # Progress lines on stderr when it is not a terminal; --no-progress silences them.
 "$mapsim" simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=60 \
