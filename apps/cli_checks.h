@@ -1,9 +1,13 @@
 // Validators for CLI11 options with one-line messages in the user's terms ("--point: expected a
-// whole number >= 0, got '-1'"), instead of CLI11's ranges printed to 300 digits.
+// whole number >= 0, got '-1'"), instead of CLI11's ranges printed to 300 digits; and the check
+// that an output file's folder exists, made before any work.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <filesystem>
 #include <string>
+
+#include "support/error.h"
 
 namespace mapsim {
 
@@ -41,6 +45,13 @@ inline CLI::Validator positive_number() {
         return std::string();
       },
       "NUMBER>0");
+}
+
+// Throws "OPTION PATH: the folder F does not exist" when PATH's folder is missing.
+inline void require_output_folder(const std::string& option, const std::string& path) {
+  const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
+  if (!std::filesystem::is_directory(folder))
+    throw Error(option + " " + path + ": the folder " + folder.string() + " does not exist");
 }
 
 }  // namespace mapsim

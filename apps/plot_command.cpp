@@ -1,8 +1,8 @@
 // mapsim plot: a figure (gnuplot) or a Markdown table of one metric against one key, one series
 // per mapper, from a run's or a sweep's results.csv / aggregate.csv.
-#include <filesystem>
 #include <iostream>
 
+#include "apps/cli_checks.h"
 #include "apps/commands.h"
 #include "apps/external_tool.h"
 #include "scenario/plot.h"
@@ -20,10 +20,7 @@ struct PlotCommandOptions {
 
 void plot(const PlotCommandOptions& o) {
   if (o.output.empty() && !o.table) throw Error("plot: give -o FIGURE (.svg, .png, .pdf) and/or --table");
-  if (!o.output.empty()) {  // before anything is printed
-    const std::filesystem::path folder = std::filesystem::absolute(o.output).parent_path();
-    if (!std::filesystem::is_directory(folder)) throw Error("-o " + o.output + ": the folder " + folder.string() + " does not exist");
-  }
+  if (!o.output.empty()) require_output_folder("-o", o.output);  // before anything is printed
   const PlotData data = collect_plot(o.csv, o.plot);
   if (o.table) std::cout << markdown_table(data, o.plot);
   if (o.output.empty()) return;

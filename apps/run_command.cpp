@@ -4,6 +4,7 @@
 #include <iostream>
 #include <spdlog/spdlog.h>
 
+#include "apps/cli_checks.h"
 #include "apps/commands.h"
 #include "apps/external_tool.h"
 #include "apps/progress.h"
@@ -61,8 +62,7 @@ int run(const RunCommandOptions& o) {
   if (!o.output.empty()) scenario.output = o.output;
   if (!o.draw.empty()) {  // checked before the run, not after it
     draw_format(o.draw);
-    const std::filesystem::path folder = std::filesystem::absolute(o.draw).parent_path();
-    if (!std::filesystem::is_directory(folder)) throw Error("--draw " + o.draw + ": the folder " + folder.string() + " does not exist");
+    require_output_folder("--draw", o.draw);
   }
   const std::filesystem::path dir = scenario.output;
   std::filesystem::remove(dir / "summary.json");  // the completeness marker goes until this run is complete
@@ -89,10 +89,10 @@ int run(const RunCommandOptions& o) {
     ++saved;
     for (const RunFailure& f : failed) spdlog::warn("{} failed on replicate {}: {}", f.mapper, f.replicate, f.error);
   };
-  int runs_done = 0;
-  const int runs = (scenario.replicates - static_cast<int>(kept.replicates.size())) * static_cast<int>(scenario.mappers.size());
+  int runs_done = 0, runs = 0;
   options.progress = [&](int done, int total) {
     runs_done = done;
+    runs = total;
     bar.update(done, total);
   };
   if (progress_settings().enabled)

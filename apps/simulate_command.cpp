@@ -5,7 +5,6 @@
 #include <iostream>
 
 #include "apps/commands.h"
-#include "topologies/routing.h"
 #include "apps/progress.h"
 #include "mappers/mapper.h"
 #include "scenario/run.h"
@@ -15,6 +14,7 @@
 #include "support/atomic_file.h"
 #include "support/error.h"
 #include "support/units.h"
+#include "topologies/routing.h"
 
 namespace mapsim {
 namespace {

@@ -25,20 +25,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string html(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;" : std::string(1, c);
-  return out;
-}
 
 std::string gp(const std::string& text) { return gnuplot_quote(text); }
-
-// A Graphviz quoted ID.
-std::string dot_quote(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) out += c == '"' || c == '\\' ? std::string("\\") + c : static_cast<unsigned char>(c) < 0x20 ? " " : std::string(1, c);
-  return out + "\"";
-}
 
 // The <svg> element of a tool's output, without its XML prologue.
 std::string svg_element(const std::string& svg) {
@@ -90,13 +78,13 @@ class Report {
     }
     name_ = summary_.value("name", dir.filename().string().empty() ? dir.parent_path().filename().string() : dir.filename().string());
     std::ostringstream body;
-    body << "<h1>" << html(name_) << "</h1>\n";
+    body << "<h1>" << html_escape(name_) << "</h1>\n";
     if (sweep) sweep_sections(body);
     else run_sections(body);
     if (fs::exists(dir / "links.csv")) load_sections(body, read_csv((dir / "links.csv").string()));
     if (fs::exists(dir / "timeline.csv")) timeline_section(body, read_csv((dir / "timeline.csv").string()));
     std::ostringstream page;
-    page << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>mapsim report: " << html(name_)
+    page << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>mapsim report: " << html_escape(name_)
          << "</title>\n<style>\nbody{font-family:sans-serif;margin:2em auto;padding:0 1em;max-width:1100px;color:#222}\n"
             "table{border-collapse:collapse;margin:1em 0;font-size:90%}\n"
             "th,td{border:1px solid #bbb;padding:3px 8px;text-align:right}th{background:#eef}\n"
@@ -104,7 +92,7 @@ class Report {
             "figure{margin:1.5em 0;border:1px solid #ddd;padding:8px}figcaption{font-weight:bold;margin-bottom:6px}\n"
             "figure svg{max-width:100%;height:auto}pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:85%}\n"
             "</style>\n</head>\n<body>\n"
-         << body.str() << "<p><small>made by mapsim report from " << html(dir_) << "; " << figures_
+         << body.str() << "<p><small>made by mapsim report from " << html_escape(dir_) << "; " << figures_
          << " figures</small></p>\n</body>\n</html>\n";
     return page.str();
   }
@@ -112,7 +100,7 @@ class Report {
  private:
   void figure(std::ostream& out, const std::string& id, const std::string& caption, const std::string& program,
               const std::vector<std::string>& args, const std::string& script) {
-    out << "<figure id=\"" << id << "\"><figcaption>" << html(caption) << "</figcaption>\n"
+    out << "<figure id=\"" << id << "\"><figcaption>" << html_escape(caption) << "</figcaption>\n"
         << svg_element(render_(program, args, script)) << "\n</figure>\n";
     ++figures_;
   }
@@ -152,14 +140,14 @@ class Report {
   }
 
   void run_sections(std::ostream& out) {
-    out << "<h2>Scenario</h2>\n<p>" << html(summary_.value("source", "")) << ": " << summary_.value("replicates", 0)
-        << " replicate(s), seed " << summary_.value("seed", 0) << ", model " << html(summary_.value("model", "")) << "</p>\n";
-    if (summary_.contains("scenario")) out << "<pre>" << html(summary_["scenario"].dump(2)) << "</pre>\n";
+    out << "<h2>Scenario</h2>\n<p>" << html_escape(summary_.value("source", "")) << ": " << summary_.value("replicates", 0)
+        << " replicate(s), seed " << summary_.value("seed", 0) << ", model " << html_escape(summary_.value("model", "")) << "</p>\n";
+    if (summary_.contains("scenario")) out << "<pre>" << html_escape(summary_["scenario"].dump(2)) << "</pre>\n";
     if (summary_.contains("failed") && !summary_["failed"].empty()) {
       out << "<p>Failed:</p><ul>";
       for (const auto& f : summary_["failed"])
-        out << "<li>" << html(f.value("mapper", "")) << " (replicate " << f.value("replicate", 0) << "): "
-            << html(f.value("error", "")) << "</li>";
+        out << "<li>" << html_escape(f.value("mapper", "")) << " (replicate " << f.value("replicate", 0) << "): "
+            << html_escape(f.value("error", "")) << "</li>";
       out << "</ul>\n";
     }
     const std::vector<std::string> names = mappers(results_);
@@ -177,11 +165,11 @@ class Report {
       }
       units.push_back(m->time ? time_unit(largest) : std::pair<const char*, double>{"", 1});
       stats.push_back(per);
-      out << "<th>" << html(m->label) << (m->time ? std::string(" (") + units.back().first + ")" : "") << "</th>";
+      out << "<th>" << html_escape(m->label) << (m->time ? std::string(" (") + units.back().first + ")" : "") << "</th>";
     }
     out << "</tr>\n";
     for (const std::string& mapper : names) {
-      out << "<tr><td>" << html(mapper) << "</td><td>" << (stats.empty() ? 0 : stats.front()[mapper].n) << "</td>";
+      out << "<tr><td>" << html_escape(mapper) << "</td><td>" << (stats.empty() ? 0 : stats.front()[mapper].n) << "</td>";
       for (size_t k = 0; k < metrics.size(); ++k) out << "<td>" << cell(stats[k][mapper], units[k].second) << "</td>";
       out << "</tr>\n";
     }
@@ -227,22 +215,22 @@ class Report {
       }
     out << "<h2>Sweep</h2>\n<p>" << aggregate.rows.size() << " point x mapper rows; varied:</p><ul>";
     for (const std::string& key : keys) {
-      out << "<li>" << html(key) << ": ";
-      for (size_t i = 0; i < values[key].size(); ++i) out << (i ? ", " : "") << html(values[key][i]);
+      out << "<li>" << html_escape(key) << ": ";
+      for (size_t i = 0; i < values[key].size(); ++i) out << (i ? ", " : "") << html_escape(values[key][i]);
       out << "</li>";
     }
     out << "</ul>\n";
     const std::vector<const Metric*> metrics = present(aggregate, "_mean");
     out << "<h2>Results per point and mapper</h2>\n<p>Mean ± half-width of the 95 % confidence interval.</p>\n"
         << "<table id=\"points\"><tr><th>point</th>";
-    for (const std::string& key : keys) out << "<th>" << html(key) << "</th>";
+    for (const std::string& key : keys) out << "<th>" << html_escape(key) << "</th>";
     out << "<th>mapper</th><th>n</th>";
-    for (const Metric* m : metrics) out << "<th>" << html(m->label) << (m->time ? " (s)" : "") << "</th>";
+    for (const Metric* m : metrics) out << "<th>" << html_escape(m->label) << (m->time ? " (s)" : "") << "</th>";
     out << "</tr>\n";
     for (const auto& row : aggregate.rows) {
-      out << "<tr><td>" << html(row[0]) << "</td>";
-      for (const std::string& key : keys) out << "<td>" << html(row[aggregate.column(key)]) << "</td>";
-      out << "<td>" << html(row[aggregate.column("mapper")]) << "</td><td>" << html(row[aggregate.column("n")]) << "</td>";
+      out << "<tr><td>" << html_escape(row[0]) << "</td>";
+      for (const std::string& key : keys) out << "<td>" << html_escape(row[aggregate.column(key)]) << "</td>";
+      out << "<td>" << html_escape(row[aggregate.column("mapper")]) << "</td><td>" << html_escape(row[aggregate.column("n")]) << "</td>";
       for (const Metric* m : metrics) {
         Statistics st;
         st.mean = std::strtod(row[aggregate.column(m->key + std::string("_mean"))].c_str(), nullptr);
@@ -333,7 +321,7 @@ class Report {
           << "  node [shape=box, style=filled, fillcolor=lightsteelblue, fontname=\"sans\", fontsize=9];\n";
       for (const auto& [pair, load] : per_link) {
         const double x = largest > 0 ? load / largest : 0;
-        dot << "  " << dot_quote(pair.first) << " -- " << dot_quote(pair.second) << " [color=\"" << (x > 0 ? load_colour(x) : "gray80")
+        dot << "  " << graphviz_quote(pair.first) << " -- " << graphviz_quote(pair.second) << " [color=\"" << (x > 0 ? load_colour(x) : "gray80")
             << "\", penwidth=" << format_number(1 + 7 * x, 3) << ", tooltip=\"" << format_number(load) << "\"];\n";
       }
       dot << "}\n";

@@ -200,6 +200,12 @@ RunRow make_row(const Scenario& s, const ReplicateParts& parts, MappingRun run, 
   return row;
 }
 
+// Each line of `text` (a row's links.csv or timeline.csv rows), led by `prefix`.
+void write_prefixed_lines(const std::string& prefix, const std::string& text, std::ostream& out) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) out << prefix << line << "\n";
+}
+
 // Graphviz pictures of one replicate's rows, on one load scale when shared.
 void draw_rows(const Scenario& s, const ReplicateParts& parts, const RunOptions& options, std::vector<RunRow>& rows,
                const std::vector<std::vector<double>>& loads) {
@@ -229,6 +235,7 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
   auto stopped = [&] { return options.stop && options.stop(); };
   const int total = (s.replicates - static_cast<int>(options.skip_replicates.size())) * static_cast<int>(mappers.size());
   int done = 0;
+  if (options.progress) options.progress(0, total);  // the total, before the first run ends
   bool identical = false;  // replicate 0 stands for all
   for (int r = 0; r < s.replicates && !stopped(); ++r) {
     if (options.skip_replicates.count(r)) continue;
@@ -321,20 +328,14 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
   });
   write_file_atomically((path / "links.csv").string(), [&](std::ostream& out) {
     out << "replicate,mapper," << kLinksCsvColumns << "\n";
-    for (const RunRow& row : rows) {
-      const std::string prefix = std::to_string(row.replicate) + "," + csv_field(row.mapper) + ",";
-      std::istringstream lines(row.links_csv);
-      for (std::string line; std::getline(lines, line);) out << prefix << line << "\n";
-    }
+    for (const RunRow& row : rows)
+      write_prefixed_lines(std::to_string(row.replicate) + "," + csv_field(row.mapper) + ",", row.links_csv, out);
   });
   std::filesystem::remove(path / "timeline.csv");
   if (std::any_of(rows.begin(), rows.end(), [](const RunRow& row) { return !row.timeline_csv.empty(); }))
     write_file_atomically((path / "timeline.csv").string(), [&](std::ostream& out) {
       out << "mapper," << kTimelineCsvColumns << "\n";
-      for (const RunRow& row : rows) {
-        std::istringstream lines(row.timeline_csv);
-        for (std::string line; std::getline(lines, line);) out << csv_field(row.mapper) << "," << line << "\n";
-      }
+      for (const RunRow& row : rows) write_prefixed_lines(csv_field(row.mapper) + ",", row.timeline_csv, out);
     });
   write_file_atomically((path / "timings.csv").string(), [&](std::ostream& out) {
     out << "replicate,mapper,map_seconds,sim_seconds\n";
@@ -388,7 +389,7 @@ std::string run_table(const std::vector<RunRow>& rows) {
   for (const auto& [key, title] : shown)
     for (size_t k = 0; k < rows.front().values.size(); ++k) {
       if (rows.front().values[k].first != key) continue;
-      Column column{k, title};
+      Column column{k, title, 1, {}};
       double largest = 0;
       for (const std::string& mapper : mappers) {
         std::vector<double> values;

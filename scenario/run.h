@@ -93,7 +93,7 @@ struct RunOptions {
   bool draw_shared_scale = true;                      // one load scale for a replicate's pictures
   std::string draw_view = "auto";                     // nodes, switches (one vertex per switch), auto: switches above 128 nodes
   bool timeline = false;                              // fill RunRow::timeline_csv of replicate 0 (simulations)
-  std::function<void(int done, int total)> progress;  // after each row
+  std::function<void(int done, int total)> progress;  // at the start (0 done), then after each row
   // Given: a failing mapper is recorded here and the run goes on; otherwise its error ends the run.
   std::vector<RunFailure>* failures = nullptr;
   std::set<int> skip_replicates;                      // done before (resumed): not run

@@ -123,6 +123,12 @@ std::string format_time(double seconds) {
   return format_scaled(seconds, units);
 }
 
+std::string html_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;" : std::string(1, c);
+  return out;
+}
+
 bool parse_quantity(const std::string& text, double& value, std::string& kind) {
   char* end = nullptr;
   value = std::strtod(text.c_str(), &end);

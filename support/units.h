@@ -26,5 +26,7 @@ std::string format_number(double value, int significant_digits = 6);
 std::string format_exact(double value);
 // A CSV field (RFC 4180): quoted, with doubled quotes, when it holds a comma, quote or newline.
 std::string csv_field(const std::string& text);
+// `text` in HTML (and Graphviz HTML labels): & < > " as entities.
+std::string html_escape(const std::string& text);
 
 }  // namespace mapsim

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 
 #include "support/error.h"
 #include "support/input_file.h"
@@ -37,13 +38,13 @@ void YamlReader::check_document(const YAML::Node& document) const {
     if (node.IsSequence())
       for (const auto& item : node) pending.push_back(item);
     if (!node.IsMap()) continue;
-    std::vector<std::pair<std::string, YAML::Mark>> keys;
+    std::map<std::string, YAML::Mark> keys;
     for (const auto& entry : node) {
       if (entry.first.IsScalar()) {
-        for (const auto& [key, mark] : keys)
-          if (key == entry.first.Scalar())
-            fail(entry.first, "key '" + key + "' is given twice in this mapping (first on line " + std::to_string(mark.line + 1) + ")");
-        keys.emplace_back(entry.first.Scalar(), entry.first.Mark());
+        const auto [first, added] = keys.emplace(entry.first.Scalar(), entry.first.Mark());
+        if (!added)
+          fail(entry.first, "key '" + first->first + "' is given twice in this mapping (first on line " +
+                                std::to_string(first->second.line + 1) + ")");
       }
       pending.push_back(entry.second);
     }

@@ -14,13 +14,6 @@ namespace {
 
 std::string exact(double value) { return format_number(value, 17); }
 
-// A Graphviz quoted string; control characters (a name from a file) become spaces.
-std::string quote(const std::string& text) {
-  std::string out = "\"";
-  for (char ch : text)
-    out += ch == '"' || ch == '\\' ? std::string("\\") + ch : static_cast<unsigned char>(ch) < 0x20 ? " " : std::string(1, ch);
-  return out + "\"";
-}
 
 std::string host_id(int node) { return "node-" + std::to_string(node); }
 std::string router_id(int sw) { return "sw-" + std::to_string(sw); }
@@ -51,16 +44,23 @@ void export_dot(const RoutedNetwork& routed, std::ostream& out) {
   out << "graph mapsim {\n  // " << net.shape.family << " network, routing " << routed.routing().name() << "\n";
   out << "  node [shape=box, style=filled, fillcolor=lightsteelblue];\n";
   for (int s = 0; s < net.num_switches(); ++s)
-    out << "  " << dot_switch(s) << " [label=" << quote(net.switch_at(s).name) << "];\n";
+    out << "  " << dot_switch(s) << " [label=" << graphviz_quote(net.switch_at(s).name) << "];\n";
   out << "  node [shape=circle, width=0.15, label=\"\", fillcolor=gold];\n";
   for (int n = 0; n < net.num_nodes(); ++n)
-    out << "  " << dot_node(n) << " [tooltip=" << quote(net.node(n).name) << "];\n";
+    out << "  " << dot_node(n) << " [tooltip=" << graphviz_quote(net.node(n).name) << "];\n";
   for (const Link& l : net.links())
-    out << "  " << dot_switch(l.a) << " -- " << dot_switch(l.b) << " [label=" << quote(format_bandwidth(l.bandwidth))
+    out << "  " << dot_switch(l.a) << " -- " << dot_switch(l.b) << " [label=" << graphviz_quote(format_bandwidth(l.bandwidth))
         << "];\n";
   for (int n = 0; n < net.num_nodes(); ++n)
     out << "  " << dot_node(n) << " -- " << dot_switch(net.node(n).switch_id) << " [color=gray];\n";
   out << "}\n";
+}
+
+std::string graphviz_quote(const std::string& text) {
+  std::string out = "\"";
+  for (char ch : text)
+    out += ch == '"' || ch == '\\' ? std::string("\\") + ch : static_cast<unsigned char>(ch) < 0x20 ? " " : std::string(1, ch);
+  return out + "\"";
 }
 
 std::string load_colour(double fraction) {
@@ -90,11 +90,6 @@ std::string load_text(double load, bool bytes) {
   return format_number(load, 4) + units[u];
 }
 
-std::string html(const std::string& text) {
-  std::string out;
-  for (char ch : text) out += ch == '&' ? "&amp;" : ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : std::string(1, ch);
-  return out;
-}
 
 }  // namespace
 
@@ -114,35 +109,35 @@ void export_load_dot(const RoutedNetwork& routed, const std::vector<double>& loa
   // The title, what the marks mean, and the colour scale from idle to `scale`.
   const std::string what = picture.bytes ? "bytes" : "routed volume";
   out << "graph mapsim {\n  graph [layout=neato, overlap=false, fontname=\"sans\", labelloc=t, label=<"
-      << "<TABLE BORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"3\"><TR><TD COLSPAN=\"5\"><B>" << html(picture.title)
+      << "<TABLE BORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"3\"><TR><TD COLSPAN=\"5\"><B>" << html_escape(picture.title)
       << "</B></TD></TR><TR><TD COLSPAN=\"5\">link colour and width: " << what << " on its busier direction (largest here "
-      << html(load_text(max_load, picture.bytes)) << "); " << (picture.per_switch ? "switch" : "node")
+      << html_escape(load_text(max_load, picture.bytes)) << "); " << (picture.per_switch ? "switch" : "node")
       << " shade: ranks held (max " << max_ranks << ")</TD></TR><TR>";
   for (int step = 0; step <= 4; ++step)
-    out << "<TD BGCOLOR=\"" << load_hex(step / 4.0) << "\">" << html(load_text(scale * step / 4, picture.bytes))
+    out << "<TD BGCOLOR=\"" << load_hex(step / 4.0) << "\">" << html_escape(load_text(scale * step / 4, picture.bytes))
         << (step == 4 && picture.scale > 0 ? " (shared scale)" : "") << "</TD>";
   out << "</TR></TABLE>>];\n  node [shape=box, style=filled, fillcolor=lightsteelblue, fontname=\"sans\", fontsize=9"
       << (picture.per_switch ? ", colorscheme=blues9" : "") << "];\n";
   for (int s = 0; s < net.num_switches(); ++s) {
-    out << "  " << dot_switch(s) << " [label=" << quote(net.switch_at(s).name);
+    out << "  " << dot_switch(s) << " [label=" << graphviz_quote(net.switch_at(s).name);
     if (picture.per_switch)
-      out << ", xlabel=" << quote(std::to_string(ranks_per_switch[s])) << ", fillcolor=" << shade(ranks_per_switch[s])
+      out << ", xlabel=" << graphviz_quote(std::to_string(ranks_per_switch[s])) << ", fillcolor=" << shade(ranks_per_switch[s])
           << (level(ranks_per_switch[s]) >= 7 ? ", fontcolor=white" : "")
-          << ", tooltip=" << quote(net.switch_at(s).name + ": " + std::to_string(ranks_per_switch[s]) + " rank(s)");
+          << ", tooltip=" << graphviz_quote(net.switch_at(s).name + ": " + std::to_string(ranks_per_switch[s]) + " rank(s)");
     out << "];\n";
   }
   if (!picture.per_switch) {
     out << "  node [shape=circle, width=0.18, label=\"\", colorscheme=blues9];\n";
     for (int n = 0; n < net.num_nodes(); ++n)
       out << "  " << dot_node(n) << " [fillcolor=" << shade(ranks_per_node[n])
-          << ", tooltip=" << quote(net.node(n).name + ": " + std::to_string(ranks_per_node[n]) + " rank(s)") << "];\n";
+          << ", tooltip=" << graphviz_quote(net.node(n).name + ": " + std::to_string(ranks_per_node[n]) + " rank(s)") << "];\n";
   }
   for (int l = 0; l < net.num_links(); ++l) {
     const Link& link = net.link(l);
     const double x = scale > 0 ? std::min(1.0, std::max(load[2 * l], load[2 * l + 1]) / scale) : 0;
-    out << "  " << dot_switch(link.a) << " -- " << dot_switch(link.b) << " [color=" << quote(x > 0 ? load_colour(x) : "gray80")
+    out << "  " << dot_switch(link.a) << " -- " << dot_switch(link.b) << " [color=" << graphviz_quote(x > 0 ? load_colour(x) : "gray80")
         << ", penwidth=" << format_number(1 + 7 * x, 3) << ", tooltip="
-        << quote(load_text(load[2 * l], picture.bytes) + " / " + load_text(load[2 * l + 1], picture.bytes)) << "];\n";
+        << graphviz_quote(load_text(load[2 * l], picture.bytes) + " / " + load_text(load[2 * l + 1], picture.bytes)) << "];\n";
   }
   if (!picture.per_switch)
     for (int n = 0; n < net.num_nodes(); ++n)

@@ -23,6 +23,8 @@ void export_dot(const RoutedNetwork& routed, std::ostream& out);
 // The network as a load picture (OMARS's architecture window): switch links coloured and widened
 // by the load of their busier direction, compute nodes shaded by the ranks they hold, and a colour
 // legend in the load's unit. `load` is per directed switch channel (Network::channel); neato layout.
+// `text` as a Graphviz quoted string; control characters (a name from a file) become spaces.
+std::string graphviz_quote(const std::string& text);
 // The colour of a link at `fraction` of the picture's scale: Graphviz HSV from green (0) to red (1).
 std::string load_colour(double fraction);
 struct LoadPicture {

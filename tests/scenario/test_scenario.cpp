@@ -187,7 +187,7 @@ TEST_CASE("run: replicates that nothing seeds run once, and each copy equals tha
   }
   // Anything seeded makes replicates differ: a random mapper, a seedless generated network, a random
   // allocation, random path choices.
-  for (const std::string& set : {"mapping=[default, random]", "network=irregular:nodes=64,switches=16", "allocation=random",
+  for (const char* set : {"mapping=[default, random]", "network=irregular:nodes=64,switches=16", "allocation=random",
                                  "model.path_selection=spray", "workload.process=pattern:mesh:8x8,distant=0.2", "mapping=[annealing]"}) {
     const Scenario varied = scenario_text("sc-seeded.yaml", text, {set});
     RunPipeline seeded(varied);
