@@ -1,5 +1,6 @@
 // mapsim: process mapping and interconnect simulation on switch-based networks.
 #include <cstdio>
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -7,18 +8,35 @@
 #include "apps/cli_checks.h"
 #include "apps/progress.h"
 #include "support/error.h"
+#include "support/message.h"
+
+namespace {
+
+// %* in the log pattern: the message made printable (warnings quote input too).
+class PrintableMessage : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm&, spdlog::memory_buf_t& dest) override {
+    const std::string text = mapsim::printable(std::string_view(msg.payload.data(), msg.payload.size()));
+    dest.append(text.data(), text.data() + text.size());
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<PrintableMessage>(); }
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // Logs go to stderr; results go to stdout or files.
   spdlog::set_default_logger(spdlog::stderr_color_mt("mapsim"));
-  spdlog::set_pattern("mapsim: %l: %v");
+  auto formatter = std::make_unique<spdlog::pattern_formatter>();
+  formatter->add_flag<PrintableMessage>('*').set_pattern("mapsim: %l: %*");
+  spdlog::set_formatter(std::move(formatter));
   spdlog::set_level(spdlog::level::info);
 
   CLI::App app{"mapsim: process mapping and interconnect simulation for switch-based networks"};
   app.set_version_flag("--version", std::string("mapsim ") + MAPSIM_VERSION);
   app.require_subcommand(1);
   // One line, like every other error (CLI11 adds "Run with --help ..." by default).
-  app.failure_message([](const CLI::App*, const CLI::Error& e) { return "mapsim: error: " + std::string(e.what()) + "\n"; });
+  app.failure_message([](const CLI::App*, const CLI::Error& e) { return "mapsim: error: " + mapsim::printable(e.what()) + "\n"; });
   app.fallthrough();  // -v / --quiet also after the subcommand ("mapsim topo SPEC -v")
   // Applied as each flag is parsed, before the subcommand runs (CLI11's parse-complete callback of
   // the app would come after it).
@@ -50,10 +68,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const mapsim::Error& e) {
-    std::fprintf(stderr, "mapsim: error: %s\n", e.what());
+    std::fprintf(stderr, "mapsim: error: %s\n", mapsim::printable(e.what()).c_str());
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "mapsim: internal error: %s\n", e.what());
+    std::fprintf(stderr, "mapsim: internal error: %s\n", mapsim::printable(e.what()).c_str());
     return 3;
   }
   return 0;

@@ -13,6 +13,7 @@
 #include "scenario/run.h"
 #include "support/atomic_file.h"
 #include "support/units.h"
+#include "support/json_text.h"
 
 namespace mapsim {
 namespace {
@@ -74,7 +75,7 @@ void run_map(const MapOptions& o) {
     j["edges"] = graph.edges().size();
     j["map_seconds"] = run.map_seconds;
     j["avg_latency"] = m.at("zero_load_latency");  // the old name of zero_load_latency (docs/mappers.md)
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
     return;
   }
   std::printf("mapper               %s (%d tasks, %zu edges, %zu allowed nodes)\n",

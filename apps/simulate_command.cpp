@@ -15,6 +15,7 @@
 #include "support/error.h"
 #include "support/units.h"
 #include "topologies/routing.h"
+#include "support/json_text.h"
 
 namespace mapsim {
 namespace {
@@ -100,10 +101,10 @@ void run_simulate(const SimulateOptions& o) {
       write_file_atomically((dir / "messages.csv").string(),
                             [&](std::ostream& out) { write_messages_csv(result, out); });
     // summary.json last: its presence marks a complete output directory.
-    write_file_atomically((dir / "summary.json").string(), [&](std::ostream& out) { out << summary.dump(2) << "\n"; });
+    write_file_atomically((dir / "summary.json").string(), [&](std::ostream& out) { out << json_text(summary, 2) << "\n"; });
   }
   if (o.json)
-    std::cout << summary.dump(2) << "\n";
+    std::cout << json_text(summary, 2) << "\n";
   else
     print_summary(result, std::cout);
 }

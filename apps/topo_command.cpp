@@ -12,6 +12,7 @@
 #include "topologies/network_factory.h"
 #include "topologies/route_analysis.h"
 #include "support/units.h"
+#include "support/json_text.h"
 
 namespace mapsim {
 namespace {
@@ -124,7 +125,7 @@ void run_topo(const TopoOptions& o) {
   RouteAnalysis analysis = analyse_routes(routed);
   // Timing goes to the log only: results stay byte-identical from run to run.
   spdlog::debug("analysed in {:.3f} s", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  if (o.json) std::cout << to_json(o, routed, analysis).dump(2) << "\n";
+  if (o.json) std::cout << json_text(to_json(o, routed, analysis), 2) << "\n";
   else print_summary(o, routed, analysis);
 }
 

@@ -13,6 +13,7 @@
 #include "support/error.h"
 #include "support/units.h"
 #include "traces/trace_tools.h"
+#include "support/json_text.h"
 
 namespace mapsim {
 namespace {
@@ -28,7 +29,7 @@ void stats(const TraceOptions& o) {
     nlohmann::ordered_json j{{"ranks", s.ranks},   {"messages", s.messages}, {"bytes", s.bytes},
                              {"collectives", s.collectives}, {"flops", s.flops}, {"sleep_seconds", s.sleep_seconds},
                              {"actions", s.actions}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
     return;
   }
   std::printf("%-22s %d\n%-22s %ld (%s bytes)\n%-22s %ld\n%-22s %s\n%-22s %s s\n", "ranks", s.ranks,

@@ -10,6 +10,7 @@
 #include "support/error.h"
 #include "support/units.h"
 #include "topologies/network_factory.h"
+#include "support/json_text.h"
 
 namespace mapsim {
 namespace {
@@ -41,7 +42,7 @@ void write_rows(const TrafficCommandOptions& o, const std::vector<TrafficResult>
     nlohmann::json j = {{"network", o.topology}, {"routing", o.routing}, {"model", o.model},
                                 {"path_selection", o.path_selection}, {"pattern", o.pattern}, {"seed", o.seed},
                                 {"results", rows}};
-    out << j.dump(2) << "\n";
+    out << json_text(j, 2) << "\n";
     return;
   }
   if (o.format == "csv") {

@@ -101,7 +101,9 @@ void check_placement(const MappingProblem& problem, const Placement& placement) 
   for (int t = 0; t < tasks; ++t) {
     auto it = room.find(placement[t]);
     if (it == room.end()) throw Error("task " + std::to_string(t) + " is placed on node " + std::to_string(placement[t]) + ", which is not in the allocation");
-    if (--it->second < 0) throw Error("task " + std::to_string(t) + " overfills node " + std::to_string(placement[t]));
+    if (--it->second < 0)
+      throw Error("task " + std::to_string(t) + " overfills node " + std::to_string(placement[t]) + " (" +
+                  problem.network->network().node(placement[t]).name + "): its slots are taken; give more slots per node");
   }
 }
 

@@ -19,6 +19,7 @@
 #include "topologies/export.h"
 #include "support/error.h"
 #include "support/units.h"
+#include "support/json_text.h"
 
 namespace mapsim {
 namespace {
@@ -142,7 +143,7 @@ class Report {
   void run_sections(std::ostream& out) {
     out << "<h2>Scenario</h2>\n<p>" << html_escape(summary_.value("source", "")) << ": " << summary_.value("replicates", 0)
         << " replicate(s), seed " << summary_.value("seed", 0) << ", model " << html_escape(summary_.value("model", "")) << "</p>\n";
-    if (summary_.contains("scenario")) out << "<pre>" << html_escape(summary_["scenario"].dump(2)) << "</pre>\n";
+    if (summary_.contains("scenario")) out << "<pre>" << html_escape(json_text(summary_["scenario"], 2)) << "</pre>\n";
     if (summary_.contains("failed") && !summary_["failed"].empty()) {
       out << "<p>Failed:</p><ul>";
       for (const auto& f : summary_["failed"])

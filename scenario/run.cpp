@@ -21,6 +21,8 @@
 #include "topologies/port_layout.h"
 #include "topologies/network_factory.h"
 #include "support/units.h"
+#include "support/json_text.h"
+#include "support/message.h"
 
 namespace mapsim {
 namespace {
@@ -140,9 +142,9 @@ MappingRun RunPipeline::run(const ReplicateParts& parts, const std::string& requ
   }
   out.mapper = cp_mapper(parts.sim.ocs, requested);  // CP regroups the ranks itself
   auto start = std::chrono::steady_clock::now();
-  out.placement = make_mapper(out.mapper)->map(parts.problem);
+  at_key(scenario_, mapper_key(scenario_, requested), [&] { out.placement = make_mapper(out.mapper)->map(parts.problem); });
   out.map_seconds = seconds_since(start);
-  check_placement(parts.problem, out.placement);
+  at_key(scenario_, mapper_key(scenario_, requested), [&] { check_placement(parts.problem, out.placement); });
   out.values = metric_list(evaluate(parts.problem, out.placement));
   if (scenario_.simulate) {
     start = std::chrono::steady_clock::now();
@@ -154,7 +156,8 @@ MappingRun RunPipeline::run(const ReplicateParts& parts, const std::string& requ
 }
 
 void RunPipeline::check(const ReplicateParts& parts, const std::string& mapper) const {
-  if (scenario_.traffic.empty()) make_mapper(cp_mapper(parts.sim.ocs, mapper))->check(parts.problem);
+  if (scenario_.traffic.empty())
+    at_key(scenario_, mapper_key(scenario_, mapper), [&] { make_mapper(cp_mapper(parts.sim.ocs, mapper))->check(parts.problem); });
 }
 
 bool RunPipeline::replicates_identical(const ReplicateParts& parts) const {
@@ -251,7 +254,7 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
     std::vector<std::vector<double>> loads;  // per row, for pictures
     std::vector<RunFailure> failures;
     auto drop = [&](const std::string& mapper, const std::string& error) {
-      failures.push_back({r, mapper, error});
+      failures.push_back({r, mapper, printable(error)});
       mappers.erase(std::find(mappers.begin(), mappers.end(), mapper));
     };
     if (options.failures)  // every mapper's fit first: none runs in vain before another is refused
@@ -270,7 +273,7 @@ std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
         if (stopped()) break;  // a simulation ended by the interrupt
         if (!options.failures) throw;
         if (dynamic_cast<const NotApplicable*>(&e)) drop(mapper, e.what());
-        else failures.push_back({r, mapper, e.what()});
+        else failures.push_back({r, mapper, printable(e.what())});
       }
       if (options.progress) options.progress(++done, total);
     }
@@ -367,7 +370,7 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
                                        {"mappers", mappers},
                                        {"failed", failed},
                                        {"scenario", yaml_to_json(s.document)}};
-  write_file_atomically((path / "summary.json").string(), [&](std::ostream& out) { out << summary.dump(2) << "\n"; });
+  write_file_atomically((path / "summary.json").string(), [&](std::ostream& out) { out << json_text(summary, 2) << "\n"; });
 }
 
 std::string run_table(const std::vector<RunRow>& rows) {

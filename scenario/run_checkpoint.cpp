@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/atomic_file.h"
+#include "support/json_text.h"
 
 namespace mapsim {
 namespace {
@@ -44,7 +45,7 @@ void save_replicate(const std::string& dir, const Scenario& scenario, int replic
   for (const RunRow& row : rows) j["rows"].push_back(row_json(row));
   for (const RunFailure& f : failures) j["failures"].push_back({{"mapper", f.mapper}, {"error", f.error}});
   const std::string path = (partial_dir(dir) / ("replicate-" + std::to_string(replicate) + ".json")).string();
-  write_file_atomically(path, [&](std::ostream& out) { out << j.dump() << "\n"; });
+  write_file_atomically(path, [&](std::ostream& out) { out << json_text(j) << "\n"; });
 }
 
 RunCheckpoint load_checkpoint(const std::string& dir, const Scenario& scenario) {

@@ -299,7 +299,8 @@ std::pair<std::string, YAML::Node> parse_assignment(const std::string& text, con
   return {text.substr(0, eq), value};
 }
 
-void set_key_path(YAML::Node& document, const std::string& path, const YAML::Node& value, const std::string& origin) {
+void set_key_path(YAML::Node& document, const std::string& path, const YAML::Node& value, const std::string& origin,
+                  YamlOverrides* overrides) {
   std::vector<std::string> keys;
   size_t start = 0;
   while (true) {
@@ -314,18 +315,21 @@ void set_key_path(YAML::Node& document, const std::string& path, const YAML::Nod
     const std::string near = nearest_word(keys[0], kTopKeys);
     throw Error(origin + ": unknown key '" + keys[0] + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
   }
-  set_at(document, keys, 0, unmarked(value), "", origin);
+  const YAML::Node copy = unmarked(value);
+  set_at(document, keys, 0, copy, "", origin);
+  if (overrides) overrides->push_back({copy, origin});
 }
 
 std::string Scenario::network_spec(int r) const { return with_seed(network, kNetwork, replicate_seed(r)); }
 std::string Scenario::process_spec(int r) const { return with_seed(process, kProcess, replicate_seed(r)); }
 std::string Scenario::pattern_spec(int r) const { return with_seed(pattern, kPattern, replicate_seed(r)); }
 
-Scenario parse_scenario(const YAML::Node& document, const std::string& source) {
-  const YamlReader reader(source);
+Scenario parse_scenario(const YAML::Node& document, const std::string& source, YamlOverrides overrides) {
   Scenario s;
   s.source = source;
   s.document = document;
+  s.overrides = std::move(overrides);
+  const YamlReader reader(source, &s.overrides);
   if (!document.IsMap()) reader.fail(document, "expected a scenario: a map with network, workload, mapping, ...");
   reader.check_keys(document, kTopKeys);
   const std::string stem = std::filesystem::path(source).stem().string();
@@ -400,34 +404,19 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source) {
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& assignments) {
   YAML::Node document = load_yaml_file(path);
+  YamlOverrides overrides;
   for (const std::string& text : assignments) {
     auto [key, value] = parse_assignment(text, "--set " + text);
-    set_key_path(document, key, value, "--set " + text);
+    set_key_path(document, key, value, "--set " + text, &overrides);
   }
-  return parse_scenario(document, path);
+  return parse_scenario(document, path, std::move(overrides));
 }
 
 Scenario scenario_from_flags(const std::string& command, const std::vector<FlagValue>& values) {
   YAML::Node document(YAML::NodeType::Map);
-  std::map<std::string, std::string> flags;
-  for (const FlagValue& v : values) {
-    set_key_path(document, v.key, v.value, v.flag);
-    flags[v.key] = v.flag;
-  }
-  try {
-    Scenario s = parse_scenario(document, command);
-    s.flags = std::move(flags);
-    return s;
-  } catch (const Error& e) {  // "mapsim simulate: model.mtu must be > 0" -> "--mtu: model.mtu must be > 0"
-    const std::string message = std::string(e.what()).substr(command.size() + 2);
-    for (const auto& [path, flag] : flags) {
-      // "model.name" is reported as "model".
-      const std::string key = path.size() > 5 && path.compare(path.size() - 5, 5, ".name") == 0 ? path.substr(0, path.size() - 5) : path;
-      if (message.rfind(key, 0) == 0 && message.size() > key.size() && std::string(" :.[").find(message[key.size()]) != std::string::npos)
-        throw Error(flag + ": " + message);
-    }
-    throw;
-  }
+  YamlOverrides overrides;
+  for (const FlagValue& v : values) set_key_path(document, v.key, v.value, v.flag, &overrides);
+  return parse_scenario(document, command, std::move(overrides));
 }
 
 std::vector<FlagValue> given_flags(const std::vector<std::array<std::string, 3>>& key_flag_value) {
@@ -441,14 +430,17 @@ void at_key(const Scenario& s, const std::string& key, const std::function<void(
   try {
     build();
   } catch (const Error& e) {
-    for (std::string path = key;; path = path.substr(0, path.rfind('.'))) {
-      if (auto flag = s.flags.find(path); flag != s.flags.end()) throw Error(flag->second + ": " + e.what());
-      if (path.find('.') == std::string::npos) break;
-    }
     YAML::Node at = locate(s.document, key);
     if (!at) at = s.document;
-    YamlReader(s.source).fail(at, key + ": " + e.what());
+    const std::string message = YamlReader(s.source, &s.overrides).where(at) + ": " + key + ": " + e.what();
+    if (dynamic_cast<const NotApplicable*>(&e)) throw NotApplicable(message);
+    throw Error(message);
   }
+}
+
+std::string mapper_key(const Scenario& s, const std::string& mapper) {
+  const auto at = std::find(s.mappers.begin(), s.mappers.end(), mapper);
+  return s.mappers.size() > 1 && at != s.mappers.end() ? "mapping." + std::to_string(at - s.mappers.begin()) : "mapping";
 }
 
 void check_scenario(const Scenario& s) {
@@ -459,8 +451,7 @@ void check_scenario(const Scenario& s) {
     });
     return;
   }
-  for (size_t i = 0; i < s.mappers.size(); ++i)
-    at_key(s, s.mappers.size() > 1 ? "mapping." + std::to_string(i) : "mapping", [&] { make_mapper(s.mappers[i]); });
+  for (const std::string& mapper : s.mappers) at_key(s, mapper_key(s, mapper), [&] { make_mapper(mapper); });
   if (!s.ocs.empty() && (!s.simulate || !model_carries_circuits(s.sim.model)))
     at_key(s, "ocs", [] { throw Error("optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)"); });
 }

@@ -16,6 +16,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/simulate.h"
+#include "support/yaml_reader.h"
 
 namespace mapsim {
 
@@ -39,7 +40,7 @@ struct Scenario {
   int replicates = 1;
   std::string output;
   YAML::Node document;      // the document as given, after --set (hashing, summary.json)
-  std::map<std::string, std::string> flags;  // built from a command line: key path -> the flag that set it
+  YamlOverrides overrides;  // the values set by --set or by command-line flags, which errors name
 
   // Replicate r (0-based) runs with seed + r: every spec that takes a seed and was given none
   // (irregular networks, random and pattern process graphs, permutation workloads) gets it, and so
@@ -54,12 +55,14 @@ struct Scenario {
 YAML::Node load_yaml_file(const std::string& path);
 // Sets the value at a dotted key path ("network.switches"); `value` is YAML text ("64", "[a, b]").
 // Throws naming `origin` (e.g. "--set network.x=1") when the path cannot be followed.
-void set_key_path(YAML::Node& document, const std::string& path, const YAML::Node& value, const std::string& origin);
+// The value set is added to `overrides` when given, so that errors at it name `origin`.
+void set_key_path(YAML::Node& document, const std::string& path, const YAML::Node& value, const std::string& origin,
+                  YamlOverrides* overrides = nullptr);
 // "key.path=value" -> (key.path, value parsed as YAML).
 std::pair<std::string, YAML::Node> parse_assignment(const std::string& text, const std::string& origin);
 
 // Structural validation and conversion of a document (no network is built).
-Scenario parse_scenario(const YAML::Node& document, const std::string& source);
+Scenario parse_scenario(const YAML::Node& document, const std::string& source, YamlOverrides overrides = {});
 // The same run configuration from command-line flags (mapsim map, compare, simulate): each value
 // is set at its scenario key path as YAML would give it, so that flags and files share one key
 // vocabulary, one validation and one set of defaults. Errors name the flag, not a file position.
@@ -75,8 +78,11 @@ std::vector<FlagValue> given_flags(const std::vector<std::array<std::string, 3>>
 // Loads FILE, applies the assignments, parses.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& assignments = {});
 // Runs `build`; a mapsim::Error from it is thrown again naming the scenario key (e.g. "network",
-// "mapping.1") and its FILE:LINE:COL where the key has a mark, or the flag that set the key.
+// "mapping.1") and its FILE:LINE:COL where the key has a mark, or the flag or --set that set the key;
+// a NotApplicable stays one.
 void at_key(const Scenario& scenario, const std::string& key, const std::function<void()>& build);
+// The key path of one of the scenario's mappers: "mapping", or "mapping.1" in a list.
+std::string mapper_key(const Scenario& scenario, const std::string& mapper);
 // What needs no network: the mappers' names, and whether the model can carry optical circuits.
 void check_scenario(const Scenario& scenario);
 

@@ -113,17 +113,18 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
   }
   if (doc["set"]) reader.expect_map(doc["set"], "set");
   // Each point starts from a fresh parse of the base, which keeps its line marks (YAML::Clone drops them).
-  auto fresh_base = [&] {
+  auto fresh_base = [&](YamlOverrides& overrides) {
     YAML::Node base = doc["scenario"].IsScalar() ? load_yaml_file(sweep.scenario_source) : reader.load()["scenario"];
     if (base.IsMap()) base.remove("output");  // a sweep writes to its own output
     if (doc["set"])
       for (const auto& entry : doc["set"])
-        set_key_path(base, entry.first.Scalar(), entry.second, path + ": set." + entry.first.Scalar());
+        set_key_path(base, entry.first.Scalar(), entry.second, reader.where(entry.second) + ": set." + entry.first.Scalar(),
+                     &overrides);
     for (const char* key : {"replicates", "seed"})
-      if (doc[key]) set_key_path(base, key, doc[key], path + ": " + key);
+      if (doc[key]) set_key_path(base, key, doc[key], reader.where(doc[key]) + ": " + key, &overrides);
     for (const std::string& text : assignments) {
       auto [key, value] = parse_assignment(text, "--set " + text);
-      set_key_path(base, key, value, "--set " + text);
+      set_key_path(base, key, value, "--set " + text, &overrides);
     }
     return base;
   };
@@ -166,7 +167,7 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
   for (size_t p = 0; p < total; ++p) {
     SweepPoint point;
     point.index = static_cast<int>(p);
-    point.document = fresh_base();
+    point.document = fresh_base(point.overrides);
     size_t rest = p;
     std::vector<size_t> choice(axes.size());
     for (size_t a = axes.size(); a-- > 0;) {
@@ -185,7 +186,7 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
       for (size_t k = 0; k < axes[a].keys.size(); ++k)
         set_key_path(point.document, axes[a].keys[k], axes[a].values[choice[a]][k], origin);
     try {
-      parse_scenario(point.document, sweep.scenario_source);
+      sweep.scenario(point);
     } catch (const Error& e) {
       throw Error(origin + ": " + e.what());
     }

@@ -19,6 +19,7 @@ struct SweepPoint {
   int index = 0;
   std::vector<std::pair<std::string, std::string>> values;  // varied key path -> value as written
   YAML::Node document;
+  YamlOverrides overrides;  // the sweep's set:, seed, replicates and --set values in the document
   std::string hash;
 };
 
@@ -30,7 +31,7 @@ struct Sweep {
   std::set<std::string> si_keys;         // varied keys with units ("2.5Gbps"): tables add KEY_si in SI base units
   std::vector<SweepPoint> points;
 
-  Scenario scenario(const SweepPoint& point) const { return parse_scenario(point.document, scenario_source); }
+  Scenario scenario(const SweepPoint& point) const { return parse_scenario(point.document, scenario_source, point.overrides); }
 };
 
 // Loads and expands a sweep; `assignments` (KEY.PATH=VALUE) apply to the base scenario. Every

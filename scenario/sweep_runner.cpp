@@ -16,6 +16,8 @@
 #include "support/error.h"
 #include "support/interrupt.h"
 #include "support/units.h"
+#include "support/json_text.h"
+#include "support/message.h"
 
 namespace mapsim {
 namespace {
@@ -34,13 +36,13 @@ Json point_header(const SweepPoint& point) {
 }
 
 void write_point(const Sweep& sweep, const SweepPoint& point, const Json& outcome) {
-  write_file_atomically(point_path(sweep, point), [&](std::ostream& out) { out << outcome.dump() << "\n"; });
+  write_file_atomically(point_path(sweep, point), [&](std::ostream& out) { out << json_text(outcome) << "\n"; });
 }
 
 Json failed_point(const SweepPoint& point, const std::string& error) {
   Json j = point_header(point);
   j["status"] = "error";
-  j["error"] = error;
+  j["error"] = printable(error);
   return j;
 }
 

@@ -68,8 +68,9 @@ long Spec::get_int(const std::string& key, long fallback) {
   char* end = nullptr;
   errno = 0;
   long result = std::strtol(value->c_str(), &end, 10);
-  if (value->empty() || *end != '\0' || errno == ERANGE)
+  if (value->empty() || *end != '\0')
     throw Error("bad " + context() + ": " + key + "=" + *value + " is not an integer");
+  if (errno == ERANGE) throw Error("bad " + context() + ": " + key + "=" + *value + " is out of range");
   return result;
 }
 
@@ -211,8 +212,10 @@ std::vector<int> parse_dims(const std::string& text, const std::string& context)
     std::string part = text.substr(start, x == std::string::npos ? std::string::npos : x - start);
     char* end = nullptr;
     long value = std::strtol(part.c_str(), &end, 10);
-    if (part.empty() || *end != '\0' || value < 1 || value > 1000000)
+    if (part.empty() || *end != '\0')
       throw Error("bad " + context + ": dimensions '" + text + "' must look like 16x16 or 8x8x8");
+    if (value < 1 || value > 1000000)
+      throw Error("bad " + context + ": dimension " + part + " of '" + text + "' must be in 1..1000000");
     dims.push_back(static_cast<int>(value));
     if (x == std::string::npos) break;
     start = x + 1;

@@ -10,6 +10,7 @@
 
 #include "support/error.h"
 #include "support/input_file.h"
+#include "support/message.h"
 #include "support/units.h"
 
 namespace mapsim {
@@ -35,12 +36,16 @@ void YamlReader::check_document(const YAML::Node& document) const {
     pending.pop_back();
     if (++visited > kMaxYamlNodes)
       fail(document, "the document expands to more than " + std::to_string(kMaxYamlNodes) + " values (YAML aliases?)");
+    if (node.IsScalar() && !clean_text(node.Scalar()))
+      fail(node, "expected text (UTF-8 without control characters), got '" + node.Scalar() + "'");
     if (node.IsSequence())
       for (const auto& item : node) pending.push_back(item);
     if (!node.IsMap()) continue;
     std::map<std::string, YAML::Mark> keys;
     for (const auto& entry : node) {
       if (entry.first.IsScalar()) {
+        if (!clean_text(entry.first.Scalar()))
+          fail(entry.first, "expected a key in text (UTF-8 without control characters), got '" + entry.first.Scalar() + "'");
         const auto [first, added] = keys.emplace(entry.first.Scalar(), entry.first.Mark());
         if (!added)
           fail(entry.first, "key '" + first->first + "' is given twice in this mapping (first on line " +
@@ -51,11 +56,40 @@ void YamlReader::check_document(const YAML::Node& document) const {
   }
 }
 
-void YamlReader::fail(const YAML::Node& at, const std::string& message) const {
-  YAML::Mark mark = at.Mark();
-  if (mark.is_null()) throw Error(path_ + ": " + message);
-  throw Error(path_ + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1) + ": " + message);
+namespace {
+
+// Whether `inner` is `outer` or a value inside it.
+bool holds(const YAML::Node& outer, const YAML::Node& inner) {
+  std::vector<YAML::Node> pending{outer};
+  while (!pending.empty()) {
+    const YAML::Node node = pending.back();
+    pending.pop_back();
+    if (!node.IsDefined()) continue;
+    if (node.is(inner)) return true;
+    if (node.IsSequence())
+      for (const auto& item : node) pending.push_back(item);
+    if (node.IsMap())
+      for (const auto& entry : node) pending.push_back(entry.second);
+  }
+  return false;
 }
+
+}  // namespace
+
+std::string YamlReader::where(const YAML::Node& at) const {
+  std::string inside;  // the overrides within `at`
+  if (overrides_ && at.IsDefined())
+    for (const YamlOverride& o : *overrides_) {
+      if (holds(o.node, at)) return o.origin;
+      if (holds(at, o.node)) inside += (inside.empty() ? "" : ", ") + o.origin;
+    }
+  const YAML::Mark mark = at.Mark();
+  const std::string position =
+      mark.is_null() ? path_ : path_ + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+  return inside.empty() ? position : inside + ": " + position;
+}
+
+void YamlReader::fail(const YAML::Node& at, const std::string& message) const { throw Error(where(at) + ": " + message); }
 
 void YamlReader::expect_map(const YAML::Node& node, const std::string& what) const {
   if (!node.IsMap()) fail(node, "expected " + what + " to be a mapping (key: value)");

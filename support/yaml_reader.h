@@ -9,16 +9,29 @@
 
 namespace mapsim {
 
+// A value put into a document from outside its file (--set, a command-line flag, a sweep's set:):
+// errors at it or inside it name `origin` ("--set seed=-1", "--mapper") instead of a file position.
+struct YamlOverride {
+  YAML::Node node;
+  std::string origin;
+};
+using YamlOverrides = std::vector<YamlOverride>;
+
 class YamlReader {
  public:
-  explicit YamlReader(std::string path) : path_(std::move(path)) {}
+  explicit YamlReader(std::string path, const YamlOverrides* overrides = nullptr)
+      : path_(std::move(path)), overrides_(overrides) {}
 
   // Parses a whole file; malformed YAML becomes an Error with its line and column, and so do a
-  // key given twice in one mapping and a document that aliases expand beyond kMaxYamlNodes.
+  // key given twice in one mapping, text that is not UTF-8 or holds control characters, and a
+  // document that aliases expand beyond kMaxYamlNodes.
   YAML::Node load() const;
   // The checks of load() on a document parsed elsewhere (a --set value).
   void check_document(const YAML::Node& document) const;
 
+  // Where `at` comes from: "FILE:LINE:COL", FILE for a node without a mark, the override's origin
+  // for a node set from outside, or "ORIGIN: FILE:LINE:COL" for a mapping that holds one.
+  std::string where(const YAML::Node& at) const;
   [[noreturn]] void fail(const YAML::Node& at, const std::string& message) const;
   void expect_map(const YAML::Node& node, const std::string& what) const;
   void expect_sequence(const YAML::Node& node, const std::string& what) const;
@@ -36,6 +49,7 @@ class YamlReader {
 
  private:
   std::string path_;
+  const YamlOverrides* overrides_;
 };
 
 constexpr long kMaxYamlNodes = 5000000;

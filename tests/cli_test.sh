@@ -250,7 +250,7 @@ replicates: 2
 YAML
 "$mapsim" run "$tmp/fit.yaml" -o "$tmp/fit" >"$tmp/fit.out" 2>/dev/null
 check "run with an unfit mapper exits 2" test $? -eq 2
-check "unfit mapper in failed.csv" grep -q '^0,adjacency,"not run: the adjacency mapper' "$tmp/fit/failed.csv"
+check "unfit mapper in failed.csv" grep -q "^0,adjacency,\"not run: $tmp/fit.yaml:3:20: mapping.1: the adjacency mapper" "$tmp/fit/failed.csv"
 check "the other mappers ran" test "$(wc -l <"$tmp/fit/results.csv")" -eq $((1 + 2 * 2))
 check "complete run leaves no checkpoint" test ! -e "$tmp/fit/partial"
 cat >"$tmp/long.yaml" <<'YAML'
@@ -337,7 +337,34 @@ printf 'x,mapper,y\n1,a,2\n2,a,3\n' >"$tmp/small-plot.csv"
 expect_error "plot into a missing folder" "the folder /nonexistent-dir does not exist" plot "$tmp/small-plot.csv" --x x --y y -o /nonexistent-dir/fig.svg
 mkdir -p "$tmp/blocked.svg.partial"  # gnuplot cannot open its output: its error comes back as one line
 expect_error "gnuplot's own error in one line" "blocked.svg: gnuplot failed (exit status 1): system error: Is a directory" plot "$tmp/small-plot.csv" --x x --y y -o "$tmp/blocked.svg"
-check "no output from hostile runs" test ! -e "$tmp/h1" -a ! -e "$tmp/h2" -a ! -e "$tmp/h3" -a ! -e "$tmp/h4" -a ! -e "$tmp/h6"
+# What input puts in a message is printable, one line and bounded; --set and flags are blamed, not the file.
+printf '0 send 1 0 \001\377\n1 recv 0 0 8\n' >"$tmp/binary.txt"
+expect_error "binary bytes are escaped in a message" "binary.txt:1: expected size, got '\\\\x01\\\\xFF'" trace check "$tmp/binary.txt"
+check "no raw control byte on stderr" bash -c "! LC_ALL=C grep -q \$'\\001' '$tmp/err'"
+python3 -c "import sys; sys.stdout.write('0 send 1 0 ' + 'A' * 10000000 + '\n1 recv 0 0 8\n')" >"$tmp/token.txt"
+expect_error "a 10 MB token is cut" "got 'AAAA*\[\.\.\. 9999882 bytes \.\.\.\]AAAA*'" trace check "$tmp/token.txt"
+check "a 10 MB token: a short message" test "$(wc -c <"$tmp/err")" -lt 400
+printf 'network: mesh:2x2\nname: a\377\nworkload: {process: ring:4}\n' >"$tmp/utf8.yaml"
+expect_error "YAML text that is not UTF-8" "utf8.yaml:2:7: expected text (UTF-8 without control characters), got 'a\\\\xFF'" run "$tmp/utf8.yaml" -o "$tmp/h7"
+expect_error "--set is blamed, not the file" "^mapsim: error: --set seed=-1: seed must be >= 0$" run "$src/configs/default.yaml" -o "$tmp/h8" --set seed=-1
+expect_error "--set inside a spec of the file" "^mapsim: error: --set network.nodes=abc: .*/configs/default.yaml:7:3: network: bad spec" \
+  run "$src/configs/default.yaml" -o "$tmp/h8" --set network.nodes=abc
+printf 'network: irregular:nodes=16,switches=4\nworkload: {process: mesh:4x4}\nmapping: hypersphere\nmodel: none\n' >"$tmp/unfit.yaml"
+expect_error "a mapper that does not fit the network, at its line" "no mapper ran: not run: $tmp/unfit.yaml:3:10: mapping: the hypersphere mapper needs a hypercube" \
+  run "$tmp/unfit.yaml" -o "$tmp/h9" --quiet
+expect_error "a mapper that does not fit, blamed on --mapper" "^mapsim: error: --mapper: mapping: the hypersphere mapper needs a hypercube" \
+  map --topology irregular:nodes=16,switches=4 --process mesh:4x4 --mapper hypersphere
+printf '0 0\n1 0\n2 2\n3 3\n' >"$tmp/crowded.txt"
+expect_error "a placement file that overfills a node" "crowded.txt: task 1 overfills node 0 (node-0): its slots are taken" \
+  map --topology mesh:2x2 --process ring:4 --mapper "placement:$tmp/crowded.txt"
+sed 's/^\[35\]\t"S-7cfe900300a1b3d0"\[35\]/[35]\t"S-7cfe900300a1b2c0"[34]/' "$src/configs/networks/example.ibnet" >"$tmp/self.ibnet"
+expect_error "ibnet: a self-loop at its line" "self.ibnet:13: link from switch 'leaf-a' to itself" topo "ibnet:$tmp/self.ibnet"
+sed 's/"leaf-a" enhanced/"leaf-\xffa" enhanced/' "$src/configs/networks/example.ibnet" >"$tmp/binary.ibnet"
+"$mapsim" topo "ibnet:$tmp/binary.ibnet" --json >"$tmp/binary.json" 2>"$tmp/err"
+check "JSON of a name that is not UTF-8: U+FFFD" python3 -c "import json,sys; assert 'leaf-\ufffda' in json.dumps(json.load(open(sys.argv[1])), ensure_ascii=False)" "$tmp/binary.json"
+expect_error "an integer out of range in a spec" "seed=18446744073709551617 is out of range" topo irregular:nodes=16,switches=4,seed=18446744073709551617
+expect_error "a dimension out of range" "dimension 4294967297 of '4294967297x1' must be in 1..1000000" topo mesh:4294967297x1
+check "no output from hostile runs" test ! -e "$tmp/h1" -a ! -e "$tmp/h2" -a ! -e "$tmp/h3" -a ! -e "$tmp/h4" -a ! -e "$tmp/h6" -a ! -e "$tmp/h7" -a ! -e "$tmp/h8"
 # Progress lines on stderr when it is not a terminal; --no-progress silences them.
 "$mapsim" simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=60 \
   --model store-and-forward --progress=0.01 >/dev/null 2>"$tmp/progress.err"
@@ -361,7 +388,7 @@ YAML
 "$mapsim" sweep "$tmp/sweep.yaml" -j 2 -o "$tmp/sw" >"$tmp/sw.out"
 check "sweep with a failing point exits 2" test $? -eq 2
 check "sweep summary" grep -q "4 of 4 points done, 1 mapper run(s) failed" "$tmp/sw.out"
-check "failed mapper recorded per replicate" test "$(grep -c "^3,mesh:2x2x4,[0-9a-f]*,0,adjacency,.*not run: the adjacency mapper" "$tmp/sw/failed.csv")" -eq 1
+check "failed mapper recorded per replicate" test "$(grep -c "^3,mesh:2x2x4,[0-9a-f]*,0,adjacency,.*not run: $tmp/sweep.yaml:10:12: set.mapping: mapping.2: the adjacency mapper" "$tmp/sw/failed.csv")" -eq 1
 check "sweep results rows" test "$(wc -l <"$tmp/sw/results.csv")" -eq $((1 + 3 * 3 * 3 + 3 * 2))
 check "aggregate rows" test "$(wc -l <"$tmp/sw/aggregate.csv")" -eq $((1 + 3 * 3 + 2))
 "$mapsim" sweep "$tmp/sweep.yaml" -o "$tmp/sw" --resume --progress=0.001 >"$tmp/sw2.out" 2>"$tmp/sw2.err"

@@ -149,10 +149,18 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
     used_names.insert(name);
     return name;
   };
+  // The network's own errors (a self-loop, a size limit) name the line of the device or link.
+  auto on_line = [&](int line, auto add) {
+    try {
+      return add();
+    } catch (const Error& e) {
+      throw Error(where(line) + e.what());
+    }
+  };
   PortMap ports;
   for (auto& [guid, device] : devices)
     if (device.kind == Device::kSwitch) {
-      device.id = net.add_switch(unique_name(device.description, guid), device.ports, defaults.router_delay);
+      device.id = on_line(device.line, [&] { return net.add_switch(unique_name(device.description, guid), device.ports, defaults.router_delay); });
       ports.switch_of_guid[guid_value(guid)] = device.id;
     }
 
@@ -169,7 +177,9 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
     if (from.kind == Device::kHost && to.kind == Device::kHost)
       throw Error(where(link.line) + "host-to-host link " + link.from + " - " + link.to + " is not supported");
     if (from.kind == Device::kSwitch && to.kind == Device::kSwitch) {
-      const int l = net.add_link(from.id, to.id, link.rate > 0 ? link.rate : defaults.link_bandwidth, defaults.link_latency);
+      const int l = on_line(link.line, [&] {
+        return net.add_link(from.id, to.id, link.rate > 0 ? link.rate : defaults.link_bandwidth, defaults.link_latency);
+      });
       ports.channel[{guid_value(link.from), link.from_port}] = net.channel(l, from.id);
       ports.channel[{guid_value(link.to), link.to_port}] = net.channel(l, to.id);
       continue;
@@ -182,8 +192,10 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
     }
     const std::string& host_guid = from.kind == Device::kHost ? link.from : link.to;
     std::string word = host.description.substr(0, host.description.find(' '));
-    host.id = net.add_node(unique_name(word, host_guid), sw.id,
-                           link.rate > 0 ? link.rate : defaults.node_bandwidth, defaults.node_latency);
+    host.id = on_line(link.line, [&] {
+      return net.add_node(unique_name(word, host_guid), sw.id, link.rate > 0 ? link.rate : defaults.node_bandwidth,
+                          defaults.node_latency);
+    });
     const std::string& portguid = from.kind == Device::kHost ? link.from_portguid : link.to_portguid;
     ports.node_of_portguid[portguid.empty() ? guid_value(host_guid) : std::stoull(portguid, nullptr, 16)] = host.id;
   }

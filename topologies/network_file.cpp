@@ -8,6 +8,7 @@
 #include "support/error.h"
 #include "support/yaml_reader.h"
 #include "topologies/link_params.h"
+#include "support/json_text.h"
 
 namespace mapsim {
 namespace {
@@ -171,7 +172,7 @@ std::string network_to_json(const Network& net) {
   root["switches"] = switches;
   root["nodes"] = nodes;
   root["links"] = links;
-  return root.dump(1) + "\n";
+  return json_text(root, 1) + "\n";
 }
 
 MAPSIM_REGISTER(network_registry(), {"file", "a YAML or JSON network file (docs/network-file.md)", {},

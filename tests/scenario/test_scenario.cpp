@@ -95,9 +95,14 @@ TEST_CASE("--set follows key paths, opening spec strings into maps") {
         "--set mapping.7=best: 'mapping' is a list of 2; '7' is not an index in it");
   CHECK(error_of([] { scenario_text("sc-set5.yaml", kSmall, {"replicates.x=1"}); }).find("'replicates' holds a single value") != std::string::npos);
   CHECK(error_of([] { scenario_text("sc-set6.yaml", kSmall, {"seed"}); }) == "--set seed: expected KEY.PATH=VALUE, got 'seed'");
-  // A bad value from --set is not reported at a line of the file it never was on.
-  const std::string bad = error_of([] { scenario_text("sc-set7.yaml", kSmall, {"replicates=0"}); });
-  CHECK(bad == temp_path("sc-set7.yaml") + ": replicates must be in 1..1000000");
+  // A bad value from --set is blamed on the --set, not on a line of the file it never was on; a
+  // mapping of the file that holds a --set value names both.
+  CHECK(error_of([] { scenario_text("sc-set7.yaml", kSmall, {"replicates=0"}); }) ==
+        "--set replicates=0: replicates must be in 1..1000000");
+  CHECK(error_of([] { scenario_text("sc-set8.yaml", kSmall, {"model.t_s=soon"}); }) ==
+        "--set model.t_s=soon: bad time 'soon': expected a number with s, ms, us, ns or ps (e.g. 20ns)");
+  CHECK(error_of([] { run_scenario(scenario_text("sc-set9.yaml", kSmall, {"network.nodes=many"})); })
+            .rfind("--set network.nodes=many: " + temp_path("sc-set9.yaml") + ": network: ", 0) == 0);
 }
 
 TEST_CASE("bad scenarios: one line naming file, line, column and what was expected") {

@@ -1,0 +1,82 @@
+#include "support/message.h"
+
+#include <cstdio>
+
+namespace mapsim {
+namespace {
+
+// Length of the UTF-8 sequence at `text[i]` (2..4), or 0 when it is not a valid one (ASCII excluded).
+size_t utf8_length(std::string_view text, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  size_t length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 && lead <= 0xDF ? 2 : 0;
+  if (lead >= 0xF5 || i + length > text.size()) return 0;
+  for (size_t k = 1; k < length; ++k)
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  if (length == 3 && ((lead == 0xE0 && byte(i + 1) < 0xA0) || (lead == 0xED && byte(i + 1) >= 0xA0))) return 0;
+  if (length == 4 && ((lead == 0xF0 && byte(i + 1) < 0x90) || (lead == 0xF4 && byte(i + 1) >= 0x90))) return 0;
+  return length;
+}
+
+// Escapes bytes; keeps valid UTF-8 sequences whole.
+std::string escaped(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+      ++i;
+    } else if (const size_t length = c >= 0x80 ? utf8_length(text, i) : 0) {
+      out.append(text.substr(i, length));
+      i += length;
+    } else {
+      char code[8];
+      std::snprintf(code, sizeof code, c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : "\\x%02X", c);
+      out += code;
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string elided(std::string_view text, size_t head, size_t tail) {
+  return std::string(text.substr(0, head)) + "[... " + std::to_string(text.size() - head - tail) + " bytes ...]" +
+         std::string(text.substr(text.size() - tail));
+}
+
+bool blank(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+  std::string shortened;
+  for (size_t i = 0; i < text.size();) {
+    size_t end = i;
+    while (end < text.size() && blank(text[end]) == blank(text[i])) ++end;
+    const std::string_view run = text.substr(i, end - i);
+    // Cut on bytes before escaping: the cut can split a UTF-8 sequence, which then shows as \xNN.
+    shortened += !blank(text[i]) && run.size() > kMaxShownToken ? elided(run, kMaxShownToken / 2, kMaxShownToken / 4)
+                                                                  : std::string(run);
+    i = end;
+  }
+  if (shortened.size() > kMaxShownMessage) shortened = elided(shortened, kMaxShownMessage / 2, kMaxShownMessage / 4);
+  return escaped(shortened);
+}
+
+bool clean_text(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      const size_t length = utf8_length(text, i);
+      if (length == 0) return false;
+      i += length;
+      continue;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7F) return false;
+    ++i;
+  }
+  return true;
+}
+
+}  // namespace mapsim

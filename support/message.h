@@ -1,0 +1,22 @@
+// Text that reaches a terminal or a log from input: printable, one line, bounded.
+// Errors quote what they read ("got 'xyz'"); a hostile file can put binary bytes, newlines or a
+// 10 MB token there. printable() is applied where messages leave the program (stderr, failed.csv),
+// so every producer may quote freely.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace mapsim {
+
+// Control characters, DEL and bytes that are not UTF-8 become \n, \t, \xNN; a run of more than
+// kMaxShownToken non-blank bytes keeps its head and tail around "[... N bytes ...]"; a message longer
+// than kMaxShownMessage keeps its head and tail likewise.
+std::string printable(std::string_view text);
+// True when `text` is valid UTF-8 without control characters other than tab and newline.
+bool clean_text(std::string_view text);
+
+constexpr size_t kMaxShownToken = 160;
+constexpr size_t kMaxShownMessage = 2000;
+
+}  // namespace mapsim
