@@ -92,7 +92,7 @@ Placement BestMapper::map(const MappingProblem& problem) const {
     for (int s : *embedding) group_of_task.push_back(group_of_switch[s]);
     candidates.push_back({"embedding", place_groups(problem, groups, group_of_task)});
   }
-  for (const char* name : {"binary", "adjacency", "scotch", "metis", "switch", "greedy"}) {
+  for (const char* name : {"binary", "adjacency", "scotch", "metis", "switch", "greedy", "multisection"}) {
     try {
       candidates.push_back({name, make_mapper(name)->map(problem)});
     } catch (const NotApplicable& e) {  // bad input and internal failures are not skipped
@@ -103,7 +103,10 @@ Placement BestMapper::map(const MappingProblem& problem) const {
   double best = 0;
   const CostTable table(*problem.network);
   for (size_t i = 0; i < candidates.size(); ++i) {
-    const double cost = refine_placement(problem, table, candidates[i].second);
+    // The switch-neighbourhood search where its passes are affordable, else swaps within N_C^2.
+    Placement& placement = candidates[i].second;
+    const double cost = refine_scan(problem, placement) <= kMaxRefineScan ? refine_placement(problem, table, placement)
+                                                                            : swap_search(problem, table, placement, 1);
     spdlog::debug("best: {} refined to cost {}", candidates[i].first, cost);
     if (i == 0 || cost < best) best = cost, chosen = i;
   }

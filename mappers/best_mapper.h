@@ -1,9 +1,10 @@
 // best: mapsim's own mapper. It builds several placements -- the exact embedding of a process grid
 // into a regular network when one exists (Gray-code blocks on a hypercube, scaled blocks on a
-// mesh/torus of the same dimension), binary (BM), adjacency (AM, 2-D grids), scotch, metis, switch
-// and greedy -- refines each with local search on the network's routed cost (refine_placement:
-// zero-load latency, 0 on one node, so ranks that talk share nodes when slots allow; eq. 3 on
-// SUPRENUM), and keeps the cheapest (ties: the earlier candidate). With one slot per node on a
+// mesh/torus of the same dimension), binary (BM), adjacency (AM, 2-D grids), scotch, metis, switch,
+// greedy and multisection -- refines each with local search on the network's routed cost
+// (refine_placement: zero-load latency, 0 on one node, so ranks that talk share nodes when slots
+// allow; eq. 3 on SUPRENUM; where one of its passes would scan more than kMaxRefineScan slots, the
+// QAP swaps of swap_search instead), and keeps the cheapest (ties: the earlier candidate). With one slot per node on a
 // homogeneous network the cost orders placements as the weighted cardinality does, so it is never
 // worse than any of those mappers. Cost: the sum of theirs plus the refinement passes.
 #pragma once

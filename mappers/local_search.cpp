@@ -82,4 +82,68 @@ double refine_placement(const MappingProblem& problem, const CostTable& cost, Pl
   return placement_cost(problem, cost, placement);
 }
 
+double refine_scan(const MappingProblem& problem, const Placement& placement) {
+  const Network& net = problem.network->network();
+  const ProcessGraph& graph = *problem.graph;
+  std::vector<double> slots(net.num_switches(), 0);
+  for (size_t i = 0; i < problem.nodes.size(); ++i) slots[net.node(problem.nodes[i]).switch_id] += problem.slots[i];
+  std::vector<int> seen(net.num_switches(), -1);
+  double scan = 0;
+  for (int u = 0; u < graph.num_tasks(); ++u) {
+    auto visit = [&](int task) {
+      const int s = net.node(placement[task]).switch_id;
+      if (seen[s] != u) seen[s] = u, scan += slots[s];
+    };
+    visit(u);
+    for (const ProcessGraph::Neighbour& n : graph.neighbours(u)) visit(n.task);
+  }
+  return scan;
+}
+
+double swap_search(const MappingProblem& problem, const CostTable& cost, Placement& placement, int depth, int max_passes) {
+  const ProcessGraph& graph = *problem.graph;
+  const int tasks = graph.num_tasks();
+  // Change of the cost when u and x trade nodes (their own edge keeps its length).
+  auto delta = [&](int u, int x) {
+    const int a = placement[u], b = placement[x];
+    double change = 0;
+    for (const ProcessGraph::Neighbour& n : graph.neighbours(u))
+      if (n.task != x) change += n.volume * (cost(b, placement[n.task]) - cost(a, placement[n.task]));
+    for (const ProcessGraph::Neighbour& n : graph.neighbours(x))
+      if (n.task != u) change += n.volume * (cost(a, placement[n.task]) - cost(b, placement[n.task]));
+    return change;
+  };
+  double objective = placement_cost(problem, cost, placement);
+  std::vector<long> mark(tasks, -1);  // stamp: reached from the current task
+  std::vector<int> frontier, next;
+  long stamp = 0;
+  for (int pass = 0; pass < max_passes; ++pass) {
+    const double before = objective;
+    for (int u = 0; u < tasks; ++u) {
+      double best = -1e-12 * std::max(1.0, objective);
+      int partner = -1;
+      mark[u] = ++stamp;
+      frontier.assign(1, u);
+      for (int level = 0; level < depth && !frontier.empty(); ++level) {  // breadth-first to `depth` edges
+        next.clear();
+        for (int v : frontier)
+          for (const ProcessGraph::Neighbour& n : graph.neighbours(v)) {
+            if (mark[n.task] == stamp) continue;
+            mark[n.task] = stamp;
+            next.push_back(n.task);
+            if (placement[n.task] == placement[u]) continue;
+            const double d = delta(u, n.task);
+            if (d < best) best = d, partner = n.task;
+          }
+        frontier.swap(next);
+      }
+      if (partner < 0) continue;
+      std::swap(placement[u], placement[partner]);
+      objective += best;
+    }
+    if (before - objective <= 1e-4 * before) break;
+  }
+  return placement_cost(problem, cost, placement);
+}
+
 }  // namespace mapsim

@@ -13,12 +13,21 @@ namespace mapsim {
 
 using Placement = std::vector<int>;  // task -> node id
 
+// Bytes one task sends another over a whole workload (collectives expanded into their messages).
+struct TaskTraffic {
+  int from, to;
+  double bytes;
+};
+
 struct MappingProblem {
   const RoutedNetwork* network = nullptr;
   const ProcessGraph* graph = nullptr;
   std::vector<int> nodes;     // allowed nodes, in allocation order
   std::vector<int> slots;     // slots of each allowed node (same order)
   uint64_t seed = 1;
+  // The workload's bytes when a workload or trace gives them: hop-bytes and link loads count these
+  // instead of the graph's edge volumes. Mappers see the graph only.
+  const std::vector<TaskTraffic>* traffic = nullptr;
 
   int total_slots() const;
 };

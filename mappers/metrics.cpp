@@ -14,19 +14,25 @@ LinkVolumes link_volumes(const MappingProblem& problem, const Placement& placeme
   loads.volume.assign(layout.size(), 0);
   loads.messages.assign(layout.size(), 0);
   std::vector<int> channels, ports;
+  auto add = [&](int from, int to, double volume, double messages) {
+    routed.route(from, to, channels);
+    ports.clear();
+    layout.append(from, channels, to, ports);
+    for (int p : ports) {
+      loads.volume[p] += volume;
+      loads.messages[p] += messages;
+    }
+  };
   for (const ProcessEdge& e : problem.graph->edges()) {
     const int a = placement[e.a], b = placement[e.b];
     if (a == b) continue;
-    for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
-      routed.route(from, to, channels);
-      ports.clear();
-      layout.append(from, channels, to, ports);
-      for (int p : ports) {
-        loads.volume[p] += e.volume;
-        loads.messages[p] += 1;
-      }
-    }
+    const double volume = problem.traffic ? 0 : e.volume;
+    add(a, b, volume, 1);
+    add(b, a, volume, 1);
   }
+  if (problem.traffic)
+    for (const TaskTraffic& t : *problem.traffic)
+      if (placement[t.from] != placement[t.to]) add(placement[t.from], placement[t.to], t.bytes, 0);
   return loads;
 }
 
@@ -45,9 +51,14 @@ MappingMetrics evaluate(const MappingProblem& problem, const Placement& placemen
     m.gamma_c += e.volume * routed.cost(a, b);
     if (a == b) continue;
     m.network_traffic += e.volume;
-    m.hop_bytes += 2 * e.volume * (d + 2);
+    if (!problem.traffic) m.hop_bytes += 2 * e.volume * (d + 2);
     latency_sum += routed.latency(a, b);
   }
+  if (problem.traffic)
+    for (const TaskTraffic& t : *problem.traffic) {
+      const int a = placement[t.from], b = placement[t.to];
+      if (a != b) m.hop_bytes += t.bytes * (routed.hops(a, b) + 2);
+    }
   const double edges = static_cast<double>(graph.edges().size());
   if (edges > 0) {
     m.cardinality /= edges;

@@ -1,6 +1,7 @@
 // Quality of a placement, from the routed paths of the network's routing (not shortest paths).
 // An edge {a, b} of volume v means a and b exchange v each way; hop counts d are switch-to-switch
-// links (0 on one switch and on one node).
+// links (0 on one switch and on one node). When the problem carries the workload's traffic,
+// hop_bytes, max_link_load and max_nic_load count its bytes instead of the edge volumes.
 #pragma once
 #include <string>
 #include <utility>
@@ -13,7 +14,7 @@ namespace mapsim {
 struct MappingMetrics {
   double weighted_cardinality = 0;  // sum over edges of v * d                          (moh2001)
   double cardinality = 0;           // mean d over edges (= avg Hamming distance on a hypercube; moh2010, antonio eq. 1)
-  double hop_bytes = 0;             // sum over edges of v * links crossed, node links included, both ways
+  double hop_bytes = 0;             // sum over edges of v * links crossed, node links included, both ways (or traffic bytes)
   int dilation = 0;                 // max d over edges
   double load_variance = 0;         // sigma^2_pmn over the allocated nodes (antonio); = Gamma_L for unit tasks
   double total_communication = 0;   // sum of v over edges
@@ -28,8 +29,8 @@ struct MappingMetrics {
 
 MappingMetrics evaluate(const MappingProblem& problem, const Placement& placement);
 
-// Volume and edge count routed over each directed link (both directions of every edge), indexed by
-// PortLayout (topologies/port_layout.h).
+// Volume (the traffic's bytes when given) and edge count routed over each directed link (both
+// directions of every edge), indexed by PortLayout (topologies/port_layout.h).
 struct LinkVolumes {
   std::vector<double> volume, messages;
 };

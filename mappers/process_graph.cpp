@@ -170,6 +170,30 @@ void add_distant(ProcessGraph& g, double distant, uint64_t seed, double volume) 
   }
 }
 
+// Points uniform in the unit square, bucketed in cells of side >= radius so that only the 3 x 3
+// cells around a point are searched: O(tasks + edges) for the usual radii.
+ProcessGraph random_geometric_graph(int tasks, double radius, uint64_t seed, double volume) {
+  Rng rng(seed);
+  std::vector<std::pair<double, double>> point(tasks);
+  for (auto& [x, y] : point) x = rng.uniform(), y = rng.uniform();
+  const int cells = std::max(1, std::min(4096, static_cast<int>(1 / radius)));
+  auto cell = [&](double v) { return std::min(cells - 1, static_cast<int>(v * cells)); };
+  std::vector<std::vector<int>> bucket(static_cast<size_t>(cells) * cells);
+  for (int t = 0; t < tasks; ++t) bucket[static_cast<size_t>(cell(point[t].second)) * cells + cell(point[t].first)].push_back(t);
+  ProcessGraph g(tasks);
+  g.family = "rgg";
+  for (int t = 0; t < tasks; ++t) {
+    const int cx = cell(point[t].first), cy = cell(point[t].second);
+    for (int y = std::max(0, cy - 1); y <= std::min(cells - 1, cy + 1); ++y)
+      for (int x = std::max(0, cx - 1); x <= std::min(cells - 1, cx + 1); ++x)
+        for (int u : bucket[static_cast<size_t>(y) * cells + x]) {
+          const double dx = point[u].first - point[t].first, dy = point[u].second - point[t].second;
+          if (u > t && dx * dx + dy * dy < radius * radius) g.add_edge(t, u, volume);
+        }
+  }
+  return g;
+}
+
 const Param kVolume = above(real_param("volume", 1, "communication volume of every edge (each way)"), 0);
 
 ProcessGraph grid_spec(Spec& spec, bool torus) {
@@ -254,6 +278,19 @@ MAPSIM_REGISTER(process_registry(),
                      for (int b = a + 1; b < tasks; ++b)
                        if (rng.uniform() < p) g.add_edge(a, b, volume);
                    return g;
+                 }});
+MAPSIM_REGISTER(process_registry(),
+                {"rgg", "random geometric graph: points in the unit square, an edge between points closer than radius",
+                 {integer_param("tasks", 32768, "tasks (points)", 2, 1 << 24),
+                  real_param("radius", 0, "connection radius (0: 0.55 sqrt(ln(tasks)/tasks), as KaHIP's generator)", 0),
+                  integer_param("seed", 1, "random seed", 0), kVolume},
+                 [](Spec& spec) {
+                   const long tasks = spec.get_int("tasks");
+                   double radius = spec.get_double("radius");
+                   if (radius == 0) radius = 0.55 * std::sqrt(std::log(static_cast<double>(tasks)) / static_cast<double>(tasks));
+                   if (radius > 1) throw Error("bad spec '" + spec.text() + "': radius must be in (0, 1]");
+                   return random_geometric_graph(static_cast<int>(tasks), radius, static_cast<uint64_t>(spec.get_int("seed")),
+                                                 spec.get_double("volume"));
                  }});
 MAPSIM_REGISTER(process_registry(),
                 {"pattern", "a base topology plus random distant partners (moh2001 cases ii and iii)",

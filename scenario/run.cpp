@@ -90,6 +90,7 @@ RunPipeline::RunPipeline(const Scenario& s) : scenario_(s) {
   if (!s.trace.empty()) {
     trace_ = read_ti_trace(s.trace);  // trace errors name the trace's own file and line
     graph_ = trace_process_graph(trace_);
+    traffic_ = task_traffic(trace_);
   }
 }
 
@@ -116,11 +117,15 @@ const ReplicateParts& RunPipeline::replicate(int r) {
     process_spec_ = spec;
     at_key(s, "workload.process", [&] { graph_ = make_process_graph(spec); });
   }
-  if (s.trace.empty() && (s.simulate || (r == 0 && s.pattern_given)))  // without a model only checked, once
-    at_key(s, "workload.pattern", [&] { trace_ = make_workload(s.pattern_spec(r), graph_); });
+  if (s.trace.empty() && (s.simulate || s.pattern_given))
+    at_key(s, "workload.pattern", [&] {
+      trace_ = make_workload(s.pattern_spec(r), graph_);
+      traffic_ = task_traffic(trace_);
+    });
   parts_.graph = &graph_;
   parts_.trace = &trace_;
   at_key(s, "allocation", [&] { parts_.problem = make_problem(*routed_, graph_, s.allocation, s.slots, parts_.seed); });
+  if (!s.trace.empty() || s.simulate || s.pattern_given) parts_.problem.traffic = &traffic_;
   if (!s.ocs.empty()) at_key(s, "ocs", [&] { parts_.sim.ocs = parse_ocs(s.ocs, routed_->network()); });
   return parts_;
 }
@@ -376,7 +381,8 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
 std::string run_table(const std::vector<RunRow>& rows) {
   const std::vector<std::pair<std::string, std::string>> shown = {
       {"weighted_cardinality", "weighted card."}, {"cardinality", "cardinality"},   {"hop_bytes", "hop-bytes"},
-      {"max_link_load", "max link load"},         {"zero_load_latency", "0-load lat."}, {"sim_avg_latency", "latency"},
+      {"max_link_load", "max link load"},         {"sim_max_link_load", "sim. max link load"},
+      {"zero_load_latency", "0-load lat."},       {"sim_avg_latency", "latency"},
       {"sim_makespan", "makespan"},               {"traffic_offered", "offered load"},  {"traffic_accepted", "accepted"},
       {"traffic_latency_mean", "latency"},        {"traffic_latency_p99", "p99 latency"}};
   std::vector<std::string> mappers;

@@ -29,7 +29,7 @@ struct ReplicateParts {
   uint64_t seed = 0;
   const RoutedNetwork* routed = nullptr;
   const ProcessGraph* graph = nullptr;
-  const Trace* trace = nullptr;   // the workload (built when simulating, checked once otherwise)
+  const Trace* trace = nullptr;   // the workload (built when simulating or when a pattern is given)
   MappingProblem problem;
   SimOptions sim;                 // the scenario's, with the OCS laid on this network
 };
@@ -64,6 +64,7 @@ class RunPipeline {
   std::unique_ptr<RoutedNetwork> routed_;
   ProcessGraph graph_;
   Trace trace_;
+  std::vector<TaskTraffic> traffic_;  // trace_'s bytes per rank pair, for the mapping metrics
   ReplicateParts parts_;
 };
 

@@ -159,6 +159,21 @@ std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string
   return cells;
 }
 
+std::vector<TaskTraffic> task_traffic(const Trace& trace) {
+  std::map<std::pair<int, int>, double> bytes;
+  std::vector<sim::Op> ops;
+  for (int r = 0; r < trace.num_ranks(); ++r)
+    for (const Action& a : trace.ranks[r].actions) {
+      ops.clear();
+      sim::expand_action(a, trace.ranks[r], r, trace.num_ranks(), ops);
+      for (const sim::Op& op : ops)
+        if (op.kind == sim::Op::Isend && op.peer != r) bytes[{r, op.peer}] += op.amount;
+    }
+  std::vector<TaskTraffic> traffic;
+  for (const auto& [pair, amount] : bytes) traffic.push_back({pair.first, pair.second, amount});
+  return traffic;
+}
+
 ProcessGraph trace_process_graph(const Trace& trace) {
   std::map<std::pair<int, int>, double> volume;
   for (int r = 0; r < trace.num_ranks(); ++r)

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "mappers/mapping.h"
 #include "mappers/process_graph.h"
 #include "traces/ti_trace.h"
 
@@ -24,6 +25,10 @@ Trace make_workload(const std::string& spec, const ProcessGraph& graph);
 // The point-to-point communication of a trace as a process graph (bytes per rank pair, both
 // directions summed), so that mappers can place a recorded program. Collectives are not counted.
 ProcessGraph trace_process_graph(const Trace& trace);
+
+// Bytes per (source, destination) rank pair of a workload, point to point and collectives expanded
+// into the engine's messages, in (source, destination) order: what the mapping metrics count.
+std::vector<TaskTraffic> task_traffic(const Trace& trace);
 
 // Bytes and messages per (source, destination) rank pair of a trace on disk, streamed: point to
 // point as written, collectives expanded into the messages of the engine's MPICH algorithms (which

@@ -158,11 +158,13 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
     }
   };
   PortMap ports;
-  for (auto& [guid, device] : devices)
-    if (device.kind == Device::kSwitch) {
-      device.id = on_line(device.line, [&] { return net.add_switch(unique_name(device.description, guid), device.ports, defaults.router_delay); });
-      ports.switch_of_guid[guid_value(guid)] = device.id;
-    }
+  for (auto& entry : devices) {  // not a structured binding: lambdas cannot capture those in C++17
+    const std::string& guid = entry.first;
+    Device& device = entry.second;
+    if (device.kind != Device::kSwitch) continue;
+    device.id = on_line(device.line, [&] { return net.add_switch(unique_name(device.description, guid), device.ports, defaults.router_delay); });
+    ports.switch_of_guid[guid_value(guid)] = device.id;
+  }
 
   std::set<std::pair<std::pair<std::string, int>, std::pair<std::string, int>>> seen;
   int extra_host_ports = 0;

@@ -12,6 +12,19 @@ namespace mapsim {
 // Improves `placement` in place; returns the cost it ends with. `cost` is the problem network's.
 double refine_placement(const MappingProblem& problem, const CostTable& cost, Placement& placement, int max_passes = 30);
 
+// QAP local search on the same cost with swaps in the communication neighbourhood N_C^depth (VieM's
+// neighbourhood, von Kirchbach, Schulz & Traff 2020): task u swaps with a task x within `depth` edges
+// of it placed on another node when that lowers the cost; the gain of a swap is O(deg u + deg x).
+// Each pass visits the tasks in order and takes each one's best swap; passes repeat until one gains
+// less than 0.01 %. Touches no free slot, so the node loads stay as they are.
+double swap_search(const MappingProblem& problem, const CostTable& cost, Placement& placement, int depth = 2,
+                   int max_passes = 30);
+
+// What one pass of refine_placement evaluates: for each task, the slots of its own and its
+// neighbours' switches. best uses refine_placement while this stays at most kMaxRefineScan.
+double refine_scan(const MappingProblem& problem, const Placement& placement);
+constexpr double kMaxRefineScan = 1 << 24;
+
 // Gamma_C of a placement: sum over edges of volume x the cost between their nodes.
 double placement_cost(const MappingProblem& problem, const CostTable& cost, const Placement& placement);
 

@@ -173,6 +173,33 @@ TEST_CASE("run: an identity embedding has the exact metrics and latency of one h
   CHECK(rows[0].links_csv.rfind("link,0,", 0) == 0);  // write_run leads each row with replicate and mapper
 }
 
+TEST_CASE("run: hop-bytes and link loads count the workload's bytes; weighted cardinality keeps edge volumes") {
+  // The identity embedding of a 4x4 mesh: 24 edges of one link; each message crosses 3 links
+  // (node, switch-switch, node) and every directed switch channel carries one message.
+  const char* mesh = "network: mesh:4x4\nworkload: {process: mesh:4x4, pattern: 'exchange:size=256KiB,iterations=3'}\n"
+                     "mapping: default\nmodel: none\n";
+  const std::vector<RunRow> rows = run_scenario(scenario_text("sc-bytes.yaml", mesh));
+  REQUIRE(rows.size() == 1);
+  const double message = 256 * 1024 * 3;  // bytes each way per edge over the 3 iterations
+  CHECK(value(rows[0], "weighted_cardinality") == 24);
+  CHECK(value(rows[0], "hop_bytes") == 48 * message * 3);
+  CHECK(value(rows[0], "max_link_load") == message);
+  CHECK(value(rows[0], "max_nic_load") == 4 * message);  // a centre node sends to 4 neighbours
+  CHECK(value(rows[0], "max_link_messages") == 1);       // still routed edges, not messages
+
+  // An all-to-all: every ordered pair of the 8 ranks exchanges 4 KiB (on a one-switch star the
+  // collective's pairwise messages cross two node links each).
+  const char* star = "network: tree2:switches=1,nodes_per_switch=8\nworkload: {process: ring:8, pattern: 'alltoall:size=4KiB'}\n"
+                     "mapping: default\nmodel: none\n";
+  const std::vector<RunRow> all = run_scenario(scenario_text("sc-a2a.yaml", star));
+  CHECK(value(all[0], "hop_bytes") == 8 * 7 * 4096 * 2);
+  CHECK(value(all[0], "max_nic_load") == 7 * 4096);
+  // Without a pattern the edge volumes count, as before.
+  const std::vector<RunRow> plain =
+      run_scenario(scenario_text("sc-plain.yaml", "network: mesh:4x4\nworkload: {process: mesh:4x4}\nmapping: default\nmodel: none\n"));
+  CHECK(value(plain[0], "hop_bytes") == 48 * 3);
+}
+
 TEST_CASE("run: replicates that nothing seeds run once, and each copy equals that replicate run alone") {
   const std::string text = "network: irregular:nodes=64,switches=16,seed=3\nworkload: {process: mesh:8x8}\n"
                            "mapping: [default, switch, binary, greedy]\nmodel: store-and-forward\nreplicates: 3\nseed: 7\n";

@@ -1,0 +1,209 @@
+#include "mappers/multisection_mapper.h"
+
+#include <algorithm>
+#include <metis.h>
+#include <numeric>
+
+#include "mappers/internal/cost_table.h"
+#include "mappers/internal/local_search.h"
+#include "mappers/internal/switch_slots.h"
+#include "support/error.h"
+#include "support/param.h"
+#include "support/spec.h"
+
+namespace mapsim {
+namespace {
+
+// A part of the machine: its slots (node ids, one per slot) and the parts it splits into.
+struct MachinePart {
+  std::vector<int> slots;
+  std::vector<MachinePart> children;  // none: one node
+};
+
+// Splits the switch groups `members` of one machine part (see the header).
+std::vector<std::vector<int>> split_groups(const std::vector<SwitchSlots>& groups, const std::vector<int>& members,
+                                           const CostTable& cost) {
+  const size_t n = members.size();
+  auto distance = [&](size_t i, size_t j) { return cost(groups[members[i]].slots[0], groups[members[j]].slots[0]); };
+  double widest = 0;
+  size_t far_a = 0, far_b = 1;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j)
+      if (const double d = distance(i, j); d > widest) widest = d, far_a = i, far_b = j;
+  // Components of "closer than the widest distance" (union-find).
+  std::vector<size_t> root(n);
+  std::iota(root.begin(), root.end(), 0);
+  auto find = [&](size_t i) {
+    while (root[i] != i) i = root[i] = root[root[i]];
+    return i;
+  };
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j)
+      if (distance(i, j) < widest) root[find(i)] = find(j);
+  std::vector<std::vector<int>> parts;
+  std::vector<int> part_of_root(n, -1);
+  for (size_t i = 0; i < n; ++i) {
+    int& p = part_of_root[find(i)];
+    if (p < 0) p = static_cast<int>(parts.size()), parts.emplace_back();
+    parts[p].push_back(members[i]);
+  }
+  if (parts.size() > 1) return parts;
+  // One component: halves of equal slots around the two farthest switches.
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<double> lean(n);
+  for (size_t i = 0; i < n; ++i) lean[i] = distance(i, far_a) - distance(i, far_b);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return lean[a] < lean[b]; });
+  size_t total = 0, taken = 0;
+  for (int g : members) total += groups[g].slots.size();
+  std::vector<std::vector<int>> halves(2);
+  for (size_t i : order) {
+    const bool first = taken < total / 2 || halves[0].empty();
+    halves[first ? 0 : 1].push_back(members[i]);
+    if (first) taken += groups[members[i]].slots.size();
+  }
+  if (halves[1].empty()) halves[1].push_back(halves[0].back()), halves[0].pop_back();
+  return halves;
+}
+
+MachinePart build_part(const Network& net, const std::vector<SwitchSlots>& groups, const std::vector<int>& members,
+                       const CostTable& cost) {
+  MachinePart part;
+  for (int g : members) part.slots.insert(part.slots.end(), groups[g].slots.begin(), groups[g].slots.end());
+  if (members.size() > 1) {
+    for (const std::vector<int>& child : split_groups(groups, members, cost))
+      part.children.push_back(build_part(net, groups, child, cost));
+    return part;
+  }
+  std::vector<int> nodes;  // one switch: its nodes, in slot order
+  for (int node : part.slots)
+    if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
+  if (nodes.size() > 1)
+    for (int node : nodes) {
+      MachinePart leaf;
+      for (int s : part.slots)
+        if (s == node) leaf.slots.push_back(s);
+      part.children.push_back(std::move(leaf));
+    }
+  return part;
+}
+
+class TaskPartitioner {
+ public:
+  TaskPartitioner(const ProcessGraph& graph, uint64_t seed) : graph_(graph), seed_(seed), local_(graph.num_tasks(), -1) {
+    for (const ProcessEdge& e : graph.edges()) top_ = std::max(top_, e.volume);
+  }
+
+  // Part of each of `tasks` (same order); part p gets exactly sizes[p] of them.
+  std::vector<int> split(const std::vector<int>& tasks, const std::vector<int>& sizes) {
+    idx_t n = static_cast<idx_t>(tasks.size());
+    idx_t k = static_cast<idx_t>(sizes.size());
+    std::vector<idx_t> part(n, 0);
+    for (idx_t i = 0; i < n; ++i) local_[tasks[i]] = static_cast<int>(i);
+    std::vector<idx_t> start{0}, adjacent, weight;  // the subgraph of `tasks`
+    for (int t : tasks) {
+      for (const ProcessGraph::Neighbour& nb : graph_.neighbours(t))
+        if (local_[nb.task] >= 0) {
+          adjacent.push_back(local_[nb.task]);
+          weight.push_back(static_cast<idx_t>(std::max(1L, std::lround(nb.volume / top_ * 1000))));
+        }
+      start.push_back(static_cast<idx_t>(adjacent.size()));
+    }
+    if (n > k && !adjacent.empty()) {
+      std::vector<real_t> share;
+      for (int s : sizes) share.push_back(static_cast<real_t>(s) / static_cast<real_t>(n));
+      idx_t constraints = 1, cut = 0;
+      idx_t options[METIS_NOPTIONS];
+      METIS_SetDefaultOptions(options);
+      options[METIS_OPTION_SEED] = static_cast<idx_t>(seed_ % 1000000007);
+      options[METIS_OPTION_UFACTOR] = 1;
+      const int status = METIS_PartGraphRecursive(&n, &constraints, start.data(), adjacent.data(), nullptr, nullptr,
+                                                  weight.data(), &k, share.data(), nullptr, options, &cut, part.data());
+      if (status != METIS_OK) throw InternalError("multisection: METIS_PartGraphRecursive failed (status " + std::to_string(status) + ")");
+    }
+    balance(start, adjacent, weight, sizes, part);
+    for (int t : tasks) local_[t] = -1;
+    return std::vector<int>(part.begin(), part.end());
+  }
+
+ private:
+  // Moves the tasks of parts above their size, best gain first, to parts below theirs.
+  static void balance(const std::vector<idx_t>& start, const std::vector<idx_t>& adjacent, const std::vector<idx_t>& weight,
+                      const std::vector<int>& sizes, std::vector<idx_t>& part) {
+    const size_t k = sizes.size();
+    std::vector<long> count(k, 0);
+    for (idx_t p : part) ++count[p];
+    std::vector<double> link(k);
+    while (true) {
+      struct Move {
+        double gain;
+        int task, to;
+      };
+      std::vector<Move> moves;
+      for (size_t v = 0; v < part.size(); ++v) {
+        const idx_t own = part[v];
+        if (count[own] <= sizes[own]) continue;
+        std::fill(link.begin(), link.end(), 0);
+        for (idx_t e = start[v]; e < start[v + 1]; ++e) link[part[adjacent[e]]] += weight[e];
+        int to = -1;
+        for (size_t p = 0; p < k; ++p)
+          if (count[p] < sizes[p] && (to < 0 || link[p] > link[to])) to = static_cast<int>(p);
+        moves.push_back({link[to] - link[own], static_cast<int>(v), to});
+      }
+      if (moves.empty()) return;
+      std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.gain > b.gain; });
+      for (const Move& m : moves) {  // gains change as tasks move: one round moves each task at most once
+        const idx_t own = part[m.task];
+        if (count[own] <= sizes[own] || count[m.to] >= sizes[m.to]) continue;
+        --count[own], ++count[m.to];
+        part[m.task] = m.to;
+      }
+    }
+  }
+
+  const ProcessGraph& graph_;
+  uint64_t seed_;
+  double top_ = 0;
+  std::vector<int> local_;  // index of a task in the current subset, -1 outside
+};
+
+void assign(const MachinePart& part, const std::vector<int>& tasks, TaskPartitioner& partitioner, Placement& placement) {
+  if (part.children.empty()) {
+    for (size_t i = 0; i < tasks.size(); ++i) placement[tasks[i]] = part.slots[i];
+    return;
+  }
+  std::vector<int> sizes;
+  for (const MachinePart& child : part.children) sizes.push_back(static_cast<int>(child.slots.size()));
+  const std::vector<int> part_of = partitioner.split(tasks, sizes);
+  std::vector<std::vector<int>> subsets(part.children.size());
+  for (size_t i = 0; i < tasks.size(); ++i) subsets[part_of[i]].push_back(tasks[i]);
+  for (size_t c = 0; c < part.children.size(); ++c) assign(part.children[c], subsets[c], partitioner, placement);
+}
+
+}  // namespace
+
+Placement MultisectionMapper::map(const MappingProblem& problem) const {
+  const ProcessGraph& graph = *problem.graph;
+  const Network& net = problem.network->network();
+  const int tasks = graph.num_tasks();
+  const CostTable cost(*problem.network);
+  const std::vector<SwitchSlots> groups = group_by_switch(net, compact_slots(problem, tasks));
+  std::vector<int> members(groups.size());
+  std::iota(members.begin(), members.end(), 0);
+  const MachinePart machine = build_part(net, groups, members, cost);
+  std::vector<int> all(tasks);
+  std::iota(all.begin(), all.end(), 0);
+  TaskPartitioner partitioner(graph, problem.seed);
+  Placement placement(tasks, -1);
+  assign(machine, all, partitioner, placement);
+  if (depth_ > 0) swap_search(problem, cost, placement, depth_);
+  return placement;
+}
+
+MAPSIM_REGISTER(mapper_registry(),
+                {"multisection",
+                 "hierarchical multisection: METIS along the machine's hierarchy (from routed costs), then QAP swaps",
+                 {integer_param("depth", 2, "depth of the swap neighbourhood N_C^depth (0: no local search)", 0, 10)},
+                 [](Spec& spec) { return std::make_unique<MultisectionMapper>(static_cast<int>(spec.get_int("depth"))); }});
+
+}  // namespace mapsim

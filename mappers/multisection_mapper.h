@@ -1,0 +1,24 @@
+// multisection: hierarchical multisection (Schulz & Traff SEA 2017; von Kirchbach, Schulz & Traff
+// JEA 2020). The allocated slots form a hierarchy derived from the network's routed cost: a set of
+// switches splits into the groups that are closer to each other than the set's largest distance
+// (racks, then switches, on trees, fat trees and dragonfly groups), or, where that does not split
+// it (irregular networks), into two halves around its two farthest switches; a switch splits into
+// its nodes. The task graph is partitioned along that hierarchy, each level by METIS into parts of
+// exactly the children's slot counts, and the placement is then improved by QAP swaps in the
+// communication neighbourhood (swap_search, depth 2).
+#pragma once
+#include "mappers/mapper.h"
+
+namespace mapsim {
+
+class MultisectionMapper : public Mapper {
+ public:
+  explicit MultisectionMapper(int depth) : depth_(depth) {}
+  std::string name() const override { return "multisection"; }
+  Placement map(const MappingProblem& problem) const override;
+
+ private:
+  int depth_;  // of the swap neighbourhood; 0: no local search
+};
+
+}  // namespace mapsim
