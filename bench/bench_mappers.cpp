@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   // Largest T each mapper runs at: annealing would take minutes beyond, scotch refuses > 4096 switches.
   const std::map<std::string, int> limit = {{"annealing", 4096}, {"scotch", 4096}};
   const std::vector<std::string> mappers = {"random", "default", "switch", "greedy", "adjacency", "adjacency:split=cut", "binary",
-                                            "part",   "parts",   "metis",  "scotch", "annealing", "best"};
+                                            "part",   "parts",   "metis",  "multisection", "scotch", "annealing", "best"};
   using clock = std::chrono::steady_clock;
   std::printf("%8s %-20s %10s %14s\n", "tasks", "mapper", "seconds", "weighted_card");
   for (int tasks : sizes) {

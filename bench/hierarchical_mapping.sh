@@ -2,7 +2,8 @@
 # Mapping quality and time on the 3-level machine of the process-mapping literature (256 PEs, 4 per
 # node, 8 nodes per rack, 8 racks, distances 1 : 10 : 100; configs/networks/hierarchy/): communication
 # cost (Gamma_C in the machine's units: sum over edges of the distance between the two tasks' PEs),
-# median map time of RUNS runs and peak memory per mapper, for random geometric graphs of 2^15 and
+# median cost and map time over RUNS runs with seeds 1..RUNS, and peak memory, per mapper, for
+# random geometric graphs of 2^15 and
 # 2^17 tasks and a 32x32x32 mesh (128 and 512 tasks per PE), plus every METIS-format *.graph of
 # GRAPH_DIR (e.g. KaHIP's examples/). With KAHIP=DIR (a KaHIP build's deploy/ or build/ folder holding
 # kaffpa and global_multisection), KaHIP's mappings of the same graphs are evaluated by mapsim too.
@@ -18,27 +19,31 @@ trap 'rm -rf "$tmp"' EXIT
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # measure NETWORK PROCESS SLOTS MAPPER -> "cost seconds peak_MB" (cost in us, the machine's unit)
 measure() {
-  local cost="" seconds=()
+  local costs=() seconds=()
   for i in $(seq "$runs"); do
     /usr/bin/time -f '%M' -o "$tmp/rss.$i" "$build/mapsim" map --topology "$1" --process "$2" --slots "$3" --mapper "$4" \
-      --json 2>/dev/null >"$tmp/map.json"
-    read -r cost s < <(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(round(d["gamma_c"] / 1e-6), d["map_seconds"])' "$tmp/map.json")
-    seconds+=("$s")
+      --seed "$i" --json 2>/dev/null >"$tmp/map.json"
+    read -r c s < <(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(round(d["gamma_c"] / 1e-6), d["map_seconds"])' "$tmp/map.json")
+    costs+=("$c") seconds+=("$s")
   done
-  echo "$cost $(printf '%s\n' "${seconds[@]}" | median) $(cat "$tmp"/rss.* | median | awk '{ printf "%.0f", $1 / 1024 }')"
+  echo "$(printf '%s\n' "${costs[@]}" | median) $(printf '%s\n' "${seconds[@]}" | median) $(cat "$tmp"/rss.* | median | awk '{ printf "%.0f", $1 / 1024 }')"
 }
-# kahip GRAPH TOOL ARGS... -> "cost seconds": KaHIP's PE of each vertex, evaluated as a mapsim placement
+# kahip GRAPH TOOL ARGS... -> "cost seconds", medians over seeds 1..RUNS: KaHIP's PE of each vertex
+# (its default 3 % imbalance), evaluated as a mapsim placement
 kahip() {
-  local graph=$1 tool=$2; shift 2
-  local start end
-  start=$(date +%s.%N)
-  (cd "$tmp" && "$KAHIP/$tool" "$graph" --preconfiguration=eco --hierarchy_parameter_string=4:8:8 \
-     --distance_parameter_string=1:10:100 --output_filename="$tmp/kahip.map" "$@" >/dev/null)
-  end=$(date +%s.%N)
-  awk '{ print NR - 1, "pe" $1 }' "$tmp/kahip.map" >"$tmp/kahip.placement"
-  "$build/mapsim" map --topology "$machine" --process "graph:$graph" --slots 2048 --mapper "placement:$tmp/kahip.placement" \
-    --json 2>/dev/null | python3 -c 'import json, sys; print(round(json.load(sys.stdin)["gamma_c"] / 1e-6), end=" ")'
-  echo "$end - $start" | bc -l
+  local graph=$1 tool=$2 costs=() seconds=() start end i
+  shift 2
+  for i in $(seq "$runs"); do
+    start=$(date +%s.%N)
+    "$KAHIP/$tool" "$graph" --preconfiguration=eco --hierarchy_parameter_string=4:8:8 --distance_parameter_string=1:10:100 \
+      --seed="$i" --output_filename="$tmp/kahip.map" "$@" >/dev/null
+    end=$(date +%s.%N)
+    awk '{ print NR - 1, "pe" $1 }' "$tmp/kahip.map" >"$tmp/kahip.placement"
+    costs+=("$("$build/mapsim" map --topology "$machine" --process "graph:$graph" --slots 4096 \
+      --mapper "placement:$tmp/kahip.placement" --json 2>/dev/null | python3 -c 'import json, sys; print(round(json.load(sys.stdin)["gamma_c"] / 1e-6))')")
+    seconds+=("$(echo "$end - $start" | bc -l)")
+  done
+  echo "$(printf '%s\n' "${costs[@]}" | median) $(printf '%s\n' "${seconds[@]}" | median)"
 }
 row() { printf '| %s | %s | %s | %s | %.2f | %s |\n' "$1" "$2" "$3" "$4" "$5" "$6"; }
 
@@ -48,7 +53,8 @@ instances=("rgg:tasks=32768,seed=1 128" "rgg:tasks=131072,seed=1 512" "mesh:32x3
 if [ -n "$graphs" ]; then
   for g in "$graphs"/*.graph; do
     n=$(awk '!/^%/ { print $1; exit }' "$g")
-    instances+=("graph:$(realpath "$g") $((n / 256))")
+    [ "$n" -ge 2560 ] || continue  # at least 10 tasks per PE
+    instances+=("graph:$(realpath "$g") $(((n + 255) / 256))")
   done
 fi
 for instance in "${instances[@]}"; do
@@ -56,7 +62,7 @@ for instance in "${instances[@]}"; do
   process=$1 slots=$2
   read -r base base_s base_mb < <(measure "$machine" "$process" "$slots" multisection)
   row "${process##*/}" multisection "$base" 1.00 "$base_s" "$base_mb"
-  for mapper in best binary metis scotch; do
+  for mapper in multisection:trials=4 best binary metis scotch; do
     read -r cost s mb < <(measure "$machine" "$process" "$slots" "$mapper")
     row "${process##*/}" "$mapper" "$cost" "$(echo "$cost / $base" | bc -l | xargs printf '%.3f')" "$s" "$mb"
   done

@@ -1,6 +1,7 @@
 #include "mappers/multisection_mapper.h"
 
 #include <algorithm>
+#include <functional>
 #include <metis.h>
 #include <numeric>
 
@@ -20,11 +21,50 @@ struct MachinePart {
   std::vector<MachinePart> children;  // none: one node
 };
 
+// Parts of more switches than this are halved around a far pair found by a double sweep (O(n) costs)
+// instead of looking at every pair (O(n^2)).
+constexpr size_t kExactSplit = 256;
+
+// The member farthest from member `from`.
+size_t farthest(size_t from, size_t n, const std::function<double(size_t, size_t)>& distance) {
+  size_t far = from;
+  for (size_t i = 0; i < n; ++i)
+    if (distance(from, i) > distance(from, far)) far = i;
+  return far;
+}
+
+// Two halves of equal slots: the members ordered by how much closer they are to far_a than to far_b.
+std::vector<std::vector<int>> halves(const std::vector<SwitchSlots>& groups, const std::vector<int>& members,
+                                     const std::function<double(size_t, size_t)>& distance, size_t far_a, size_t far_b) {
+  const size_t n = members.size();
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<double> lean(n);
+  for (size_t i = 0; i < n; ++i) lean[i] = distance(i, far_a) - distance(i, far_b);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return lean[a] < lean[b]; });
+  size_t total = 0, taken = 0;
+  for (int g : members) total += groups[g].slots.size();
+  std::vector<std::vector<int>> parts(2);
+  for (size_t i : order) {
+    const bool first = taken < total / 2 || parts[0].empty();
+    parts[first ? 0 : 1].push_back(members[i]);
+    if (first) taken += groups[members[i]].slots.size();
+  }
+  if (parts[1].empty()) parts[1].push_back(parts[0].back()), parts[0].pop_back();
+  return parts;
+}
+
 // Splits the switch groups `members` of one machine part (see the header).
 std::vector<std::vector<int>> split_groups(const std::vector<SwitchSlots>& groups, const std::vector<int>& members,
                                            const CostTable& cost) {
   const size_t n = members.size();
-  auto distance = [&](size_t i, size_t j) { return cost(groups[members[i]].slots[0], groups[members[j]].slots[0]); };
+  const std::function<double(size_t, size_t)> distance = [&](size_t i, size_t j) {
+    return cost(groups[members[i]].slots[0], groups[members[j]].slots[0]);
+  };
+  if (n > kExactSplit) {
+    const size_t a = farthest(0, n, distance);
+    return halves(groups, members, distance, a, farthest(a, n, distance));
+  }
   double widest = 0;
   size_t far_a = 0, far_b = 1;
   for (size_t i = 0; i < n; ++i)
@@ -48,31 +88,15 @@ std::vector<std::vector<int>> split_groups(const std::vector<SwitchSlots>& group
     parts[p].push_back(members[i]);
   }
   if (parts.size() > 1) return parts;
-  // One component: halves of equal slots around the two farthest switches.
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::vector<double> lean(n);
-  for (size_t i = 0; i < n; ++i) lean[i] = distance(i, far_a) - distance(i, far_b);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return lean[a] < lean[b]; });
-  size_t total = 0, taken = 0;
-  for (int g : members) total += groups[g].slots.size();
-  std::vector<std::vector<int>> halves(2);
-  for (size_t i : order) {
-    const bool first = taken < total / 2 || halves[0].empty();
-    halves[first ? 0 : 1].push_back(members[i]);
-    if (first) taken += groups[members[i]].slots.size();
-  }
-  if (halves[1].empty()) halves[1].push_back(halves[0].back()), halves[0].pop_back();
-  return halves;
+  return halves(groups, members, distance, far_a, far_b);
 }
 
-MachinePart build_part(const Network& net, const std::vector<SwitchSlots>& groups, const std::vector<int>& members,
-                       const CostTable& cost) {
+MachinePart build_part(const std::vector<SwitchSlots>& groups, const std::vector<int>& members, const CostTable& cost) {
   MachinePart part;
   for (int g : members) part.slots.insert(part.slots.end(), groups[g].slots.begin(), groups[g].slots.end());
   if (members.size() > 1) {
     for (const std::vector<int>& child : split_groups(groups, members, cost))
-      part.children.push_back(build_part(net, groups, child, cost));
+      part.children.push_back(build_part(groups, child, cost));
     return part;
   }
   std::vector<int> nodes;  // one switch: its nodes, in slot order
@@ -90,7 +114,8 @@ MachinePart build_part(const Network& net, const std::vector<SwitchSlots>& group
 
 class TaskPartitioner {
  public:
-  TaskPartitioner(const ProcessGraph& graph, uint64_t seed) : graph_(graph), seed_(seed), local_(graph.num_tasks(), -1) {
+  TaskPartitioner(const ProcessGraph& graph, uint64_t seed, int cuts)
+      : graph_(graph), seed_(seed), cuts_(cuts), local_(graph.num_tasks(), -1) {
     for (const ProcessEdge& e : graph.edges()) top_ = std::max(top_, e.volume);
   }
 
@@ -117,6 +142,7 @@ class TaskPartitioner {
       METIS_SetDefaultOptions(options);
       options[METIS_OPTION_SEED] = static_cast<idx_t>(seed_ % 1000000007);
       options[METIS_OPTION_UFACTOR] = 1;
+      options[METIS_OPTION_NCUTS] = cuts_;
       const int status = METIS_PartGraphRecursive(&n, &constraints, start.data(), adjacent.data(), nullptr, nullptr,
                                                   weight.data(), &k, share.data(), nullptr, options, &cut, part.data());
       if (status != METIS_OK) throw InternalError("multisection: METIS_PartGraphRecursive failed (status " + std::to_string(status) + ")");
@@ -163,6 +189,7 @@ class TaskPartitioner {
 
   const ProcessGraph& graph_;
   uint64_t seed_;
+  int cuts_;
   double top_ = 0;
   std::vector<int> local_;  // index of a task in the current subset, -1 outside
 };
@@ -190,20 +217,31 @@ Placement MultisectionMapper::map(const MappingProblem& problem) const {
   const std::vector<SwitchSlots> groups = group_by_switch(net, compact_slots(problem, tasks));
   std::vector<int> members(groups.size());
   std::iota(members.begin(), members.end(), 0);
-  const MachinePart machine = build_part(net, groups, members, cost);
+  const MachinePart machine = build_part(groups, members, cost);
   std::vector<int> all(tasks);
   std::iota(all.begin(), all.end(), 0);
-  TaskPartitioner partitioner(graph, problem.seed);
-  Placement placement(tasks, -1);
-  assign(machine, all, partitioner, placement);
-  if (depth_ > 0) swap_search(problem, cost, placement, depth_);
-  return placement;
+  Placement best;
+  double best_cost = 0;
+  for (int trial = 0; trial < trials_; ++trial) {  // METIS's result varies much with its seed at the top levels
+    TaskPartitioner partitioner(graph, problem.seed + static_cast<uint64_t>(trial), cuts_);
+    Placement placement(tasks, -1);
+    assign(machine, all, partitioner, placement);
+    const double c = depth_ > 0 ? swap_search(problem, cost, placement, depth_) : placement_cost(problem, cost, placement);
+    if (trial == 0 || c < best_cost) best_cost = c, best = std::move(placement);
+  }
+  return best;
 }
 
 MAPSIM_REGISTER(mapper_registry(),
                 {"multisection",
                  "hierarchical multisection: METIS along the machine's hierarchy (from routed costs), then QAP swaps",
-                 {integer_param("depth", 2, "depth of the swap neighbourhood N_C^depth (0: no local search)", 0, 10)},
-                 [](Spec& spec) { return std::make_unique<MultisectionMapper>(static_cast<int>(spec.get_int("depth"))); }});
+                 {integer_param("depth", 2, "depth of the swap neighbourhood N_C^depth (0: no local search)", 0, 10),
+                  integer_param("cuts", 4, "METIS partitions tried per split, the smallest cut kept (METIS_OPTION_NCUTS)", 1, 100),
+                  integer_param("trials", 1, "whole multisections with seeds seed, seed+1, ...; the cheapest kept", 1, 100)},
+                 [](Spec& spec) {
+                   return std::make_unique<MultisectionMapper>(static_cast<int>(spec.get_int("depth")),
+                                                               static_cast<int>(spec.get_int("cuts")),
+                                                               static_cast<int>(spec.get_int("trials")));
+                 }});
 
 }  // namespace mapsim

@@ -5,7 +5,8 @@
 // it (irregular networks), into two halves around its two farthest switches; a switch splits into
 // its nodes. The task graph is partitioned along that hierarchy, each level by METIS into parts of
 // exactly the children's slot counts, and the placement is then improved by QAP swaps in the
-// communication neighbourhood (swap_search, depth 2).
+// communication neighbourhood (swap_search, depth 2). The cheapest of `trials` runs (seeds seed,
+// seed + 1, ...) is kept.
 #pragma once
 #include "mappers/mapper.h"
 
@@ -13,12 +14,14 @@ namespace mapsim {
 
 class MultisectionMapper : public Mapper {
  public:
-  explicit MultisectionMapper(int depth) : depth_(depth) {}
+  MultisectionMapper(int depth, int cuts, int trials) : depth_(depth), cuts_(cuts), trials_(trials) {}
   std::string name() const override { return "multisection"; }
   Placement map(const MappingProblem& problem) const override;
 
  private:
-  int depth_;  // of the swap neighbourhood; 0: no local search
+  int depth_;   // of the swap neighbourhood; 0: no local search
+  int cuts_;    // METIS partitions tried per split
+  int trials_;  // whole runs with successive seeds, the cheapest kept
 };
 
 }  // namespace mapsim
