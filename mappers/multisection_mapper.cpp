@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <metis.h>
 #include <numeric>
 
@@ -89,6 +90,19 @@ std::vector<std::vector<int>> split_groups(const std::vector<SwitchSlots>& group
   }
   if (parts.size() > 1) return parts;
   return halves(groups, members, distance, far_a, far_b);
+}
+
+// The machine's top level when the network declares one that routed costs do not show: a
+// dragonfly's groups (a router's global links make some routers of other groups as close as its own
+// group's). Empty otherwise.
+std::vector<std::vector<int>> declared_groups(const Network& net, const std::vector<SwitchSlots>& groups) {
+  if (net.shape.family != "dragonfly" || net.shape.dims.size() != 4) return {};
+  const int routers_per_group = net.shape.dims[0];  // router G * a + j is router j of group G
+  std::map<int, std::vector<int>> members;
+  for (size_t g = 0; g < groups.size(); ++g) members[groups[g].switch_id / routers_per_group].push_back(static_cast<int>(g));
+  std::vector<std::vector<int>> parts;
+  for (auto& [group, list] : members) parts.push_back(std::move(list));
+  return parts.size() > 1 ? parts : std::vector<std::vector<int>>{};
 }
 
 MachinePart build_part(const std::vector<SwitchSlots>& groups, const std::vector<int>& members, const CostTable& cost) {
@@ -217,7 +231,13 @@ Placement MultisectionMapper::map(const MappingProblem& problem) const {
   const std::vector<SwitchSlots> groups = group_by_switch(net, compact_slots(problem, tasks));
   std::vector<int> members(groups.size());
   std::iota(members.begin(), members.end(), 0);
-  const MachinePart machine = build_part(groups, members, cost);
+  MachinePart machine;
+  if (const std::vector<std::vector<int>> top = declared_groups(net, groups); !top.empty()) {
+    for (const std::vector<int>& part : top) machine.children.push_back(build_part(groups, part, cost));
+    for (const MachinePart& child : machine.children) machine.slots.insert(machine.slots.end(), child.slots.begin(), child.slots.end());
+  } else {
+    machine = build_part(groups, members, cost);
+  }
   std::vector<int> all(tasks);
   std::iota(all.begin(), all.end(), 0);
   Placement best;

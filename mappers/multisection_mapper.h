@@ -1,9 +1,9 @@
 // multisection: hierarchical multisection (Schulz & Traff SEA 2017; von Kirchbach, Schulz & Traff
 // JEA 2020). The allocated slots form a hierarchy derived from the network's routed cost: a set of
 // switches splits into the groups that are closer to each other than the set's largest distance
-// (racks, then switches, on trees, fat trees and dragonfly groups), or, where that does not split
-// it (irregular networks), into two halves around its two farthest switches; a switch splits into
-// its nodes. The task graph is partitioned along that hierarchy, each level by METIS into parts of
+// (racks, then switches, on trees and fat trees), or, where that does not split it (irregular
+// networks), into two halves around its two farthest switches; a switch splits into its nodes. A
+// dragonfly splits by its groups first (its global links hide them from the costs). The task graph is partitioned along that hierarchy, each level by METIS into parts of
 // exactly the children's slot counts, and the placement is then improved by QAP swaps in the
 // communication neighbourhood (swap_search, depth 2). The cheapest of `trials` runs (seeds seed,
 // seed + 1, ...) is kept.

@@ -54,6 +54,19 @@ TEST_CASE("multisection on random geometric graphs, 16 tasks per PE: below binar
   }
 }
 
+TEST_CASE("multisection on a dragonfly: one arc of a ring per group") {
+  // 9 groups of 4 routers with 2 nodes: a 72-task ring cut into 9 arcs of 8 crosses groups 9 times.
+  RoutedNetwork dragonfly(make_network("dragonfly:a=4,p=2,h=2,g=9"));
+  ProcessGraph ring = make_process_graph("ring:72");
+  MappingProblem problem = make_problem(dragonfly, ring, "all", 1, 1);
+  const Placement placement = make_mapper("multisection:depth=0")->map(problem);
+  check_placement(problem, placement);
+  auto group = [&](int task) { return dragonfly.network().node(placement[task]).switch_id / 4; };
+  int crossing = 0;
+  for (const ProcessEdge& e : ring.edges()) crossing += group(e.a) != group(e.b);
+  CHECK(crossing == 9);
+}
+
 TEST_CASE("swap_search: the exact optimum of a two-pair instance, and never a higher cost") {
   RoutedNetwork net(make_network("tree2:switches=2,nodes_per_switch=2"));
   ProcessGraph pairs(4);
