@@ -143,6 +143,14 @@ void Replay::advance(int r) {
         auto it = s.stored.find({op.peer, op.dst, op.tag});
         if (it == s.stored.end()) break;  // as SMPI: already completed by an earlier test
         const int id = it->second.front();
+        if (op.kind == Op::TestKey && id >= 0 && options_.test_time > 0 && !s.test_slept) {
+          // SMPI's MPI_Test sleeps test_sleeps_ x smpi/test, then tests.
+          s.test_slept = true;
+          --s.op;
+          sleep_for(r, test_sleeps_ * options_.test_time, "test");
+          return;
+        }
+        s.test_slept = false;
         it->second.pop_front();
         if (it->second.empty()) s.stored.erase(it);
         if (id < 0) break;
@@ -151,8 +159,10 @@ void Replay::advance(int r) {
         } else if (requests_[id].done) {
           free_request(id);
           s.stored[{op.peer, op.dst, op.tag}].push_back(-1);  // a later wait returns at once
+          test_sleeps_ = 1;
         } else {
           s.stored[{op.peer, op.dst, op.tag}].push_back(id);
+          ++test_sleeps_;
         }
         break;
       }
@@ -165,19 +175,21 @@ void Replay::advance(int r) {
         if (block_on(r, std::move(all))) return;
         break;
       }
-      case Op::Compute: case Op::Sleep: {
-        const double seconds = op.kind == Op::Compute ? op.amount / options_.flops : op.amount;
-        s.computing = true;
-        if (options_.record_timeline && seconds > 0) stats_.timeline.push_back({r, "compute", now(), now() + seconds});
-        at(now() + seconds, [this, r] {
-          ++local_events_;
-          ranks_[r].computing = false;
-          advance(r);
-        });
+      case Op::Compute: case Op::Sleep:
+        sleep_for(r, op.kind == Op::Compute ? op.amount / options_.flops : op.amount, "compute");
         return;
-      }
     }
   }
+}
+
+void Replay::sleep_for(int r, double seconds, const char* state) {
+  ranks_[r].computing = true;
+  if (options_.record_timeline && seconds > 0) stats_.timeline.push_back({r, state, now(), now() + seconds});
+  at(now() + seconds, [this, r] {
+    ++local_events_;
+    ranks_[r].computing = false;
+    advance(r);
+  });
 }
 
 bool Replay::block_on(int r, std::vector<int> ids) {

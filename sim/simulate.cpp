@@ -1,6 +1,7 @@
 #include "sim/simulate.h"
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -208,8 +209,9 @@ SimResult simulate(const RoutedNetwork& routed, const Placement& placement, cons
       throw Error("rank " + std::to_string(r) + " is placed on node " + std::to_string(placement[r]) +
                   ", which the network does not have");
   if (!(options.mtu > 0) || !(options.flops > 0) || !(options.intra_node_bandwidth > 0) || options.eager_threshold < 0 ||
-      options.envelope < 0)
-    throw Error("simulation parameters: mtu, flops and intra-node bandwidth must be positive, eager threshold and envelope not negative");
+      options.envelope < 0 || !(options.test_time >= 0) || !std::isfinite(options.test_time))
+    throw Error("simulation parameters: mtu, flops and intra-node bandwidth must be positive, eager threshold, envelope "
+                "and test time not negative");
 
   if (options.ocs && !model_carries_circuits(options.model))
     throw Error("optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)");

@@ -56,6 +56,7 @@ struct SimOptions {
   double flops = 1e9;                  // node speed for compute actions, flop/s
   double intra_node_bandwidth = 1e10;  // ranks on one node, bytes/s (no network resources)
   double envelope = 16;                // bytes added to every message on the wire (SMPI's MPI envelope)
+  double test_time = 1e-4;             // seconds a `test` action takes before it tests (SMPI's smpi/test)
   bool smpi_sharing = false;           // flow: share bandwidth weighted by route latency, as SMPI
   FlowSolver flow_solver = FlowSolver::Mapsim;
   bool record_messages = false;        // keep one MessageRecord per message

@@ -11,6 +11,7 @@
 
 namespace mapsim {
 
+constexpr int kAnyTag = -1;  // a receive's tag that matches any user tag (MPI_ANY_TAG)
 constexpr long kMaxTraceRanks = 1L << 22;  // 4194304 ranks: a rank table that fits in memory
 
 enum class ActionType : uint8_t {

@@ -15,7 +15,7 @@ namespace mapsim::sim {
 // Message tags: user tags are >= 0 (kAnyTag, -1, receives any of them); a collective's steps use
 // kCollectiveTagBase - action type, one tag per collective kind, below every user tag, so that they
 // never match a user message nor each other.
-constexpr int kAnyTag = -1;
+using mapsim::kAnyTag;
 constexpr int kCollectiveTagBase = -10;
 inline int collective_tag(ActionType type) { return kCollectiveTagBase - static_cast<int>(type); }
 inline bool is_collective_tag(int tag) { return tag <= kCollectiveTagBase; }

@@ -42,11 +42,14 @@ class Replay {
     std::vector<int> blocked_on;   // requests the rank waits for
     int waiting = 0;
     bool computing = false, finished = false;
+    bool test_slept = false;       // the current `test` has taken its SMPI test time
     double blocked_since = 0;      // record_timeline: when the current wait began
     std::map<std::tuple<int, int, int>, std::deque<int>> stored;  // user requests by (src, dst, tag)
   };
 
   void advance(int rank);
+  // The rank computes or sleeps `seconds` (timeline state `state`), then advances.
+  void sleep_for(int rank, double seconds, const char* state);
   bool block_on(int rank, std::vector<int> requests);
   void post_send(int rank, const Op& op);
   void post_recv(int rank, const Op& op);
@@ -76,6 +79,7 @@ class Replay {
   std::unordered_map<uint64_t, std::deque<int>> posted_;      // receives waiting for a send
   std::unique_ptr<Transport> transport_;
   long local_events_ = 0;
+  int test_sleeps_ = 1;  // SMPI's multiplier of smpi/test: one more per failed test, back to 1 on success
   long delivered_ = 0, actions_total_ = 0;
   std::chrono::steady_clock::time_point progress_last_;
 

@@ -111,3 +111,28 @@ TEST_CASE("flow model matches smpirun -replay: 1e-6 without contention, 1% on a 
   CHECK(std::fabs(weighted - smpi) <= 0.01 * smpi);
   CHECK(std::fabs(fair - smpi) <= 0.03 * smpi);  // the sharing rules differ; see docs/simulation.md
 }
+
+TEST_CASE("tests take SMPI's smpi/test time, growing while they fail: agreement with smpirun -replay") {
+  if (!have_smpirun()) {
+    MESSAGE("smpirun not installed: SMPI agreement test skipped");
+    return;
+  }
+  RoutedNetwork pair(make_network("tree2:switches=1,nodes_per_switch=2"));
+  // One rank tests while the other computes; then both test each other's requests (one multiplier
+  // for all ranks, as SMPI's).
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"0 init\n0 irecv 1 0 1000\n0 test 1 0 0\n0 test 1 0 0\n0 test 1 0 0\n0 compute 1e5\n0 test 1 0 0\n0 wait 1 0 0\n"
+       "0 compute 2e6\n0 finalize\n",
+       "1 init\n1 compute 1e6\n1 send 0 0 1000\n1 finalize\n"},
+      {"0 init\n0 irecv 1 0 1000\n0 test 1 0 0\n0 test 1 0 0\n0 send 1 0 1000\n0 wait 1 0 0\n0 finalize\n",
+       "1 init\n1 irecv 0 0 1000\n1 test 0 0 0\n1 compute 5e5\n1 send 0 0 1000\n1 wait 0 0 0\n1 finalize\n"}};
+  for (size_t k = 0; k < cases.size(); ++k) {
+    const std::string name = "smpi-test" + std::to_string(k);
+    const std::string r0 = temp_file(name + "-0.txt", cases[k].first), r1 = temp_file(name + "-1.txt", cases[k].second);
+    const std::string index = temp_file(name + ".idx", r0 + "\n" + r1 + "\n");
+    const double smpi = smpi_time(pair, {0, 1}, index, name);
+    const double ours = mapsim_time(pair, {0, 1}, read_ti_trace(index));
+    MESSAGE("tests " << k << ": mapsim " << ours << " smpi " << smpi);
+    CHECK(std::fabs(ours - smpi) <= 1e-9 * smpi);
+  }
+}

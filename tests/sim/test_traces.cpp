@@ -1,7 +1,9 @@
 // TI trace reading and writing: SimGrid 3.32's formats, datatypes, errors with file:line.
 #include <doctest/doctest.h>
 
+#include "sim/simulate.h"
 #include "sim/workload.h"
+#include "topologies/network_factory.h"
 #include "test_files.h"
 #include "support/error.h"
 #include "traces/ti_trace.h"
@@ -119,6 +121,43 @@ TEST_CASE("trace check: a send larger than the receive that matches it is a trun
   REQUIRE(problems.size() == 1);
   CHECK(problems[0] == f + ":1: rank 0 sends 100 bytes to rank 1 tag 0, but the receive that matches it (" + f +
                            ":2) takes 50 (MPI would truncate)");
+}
+
+TEST_CASE("trace check: a test leaves its request to a later wait; MPI_ANY_TAG receives take any tag, as replays do") {
+  // isend, test, wait: the wait is legal (the test may not have completed the request); a second
+  // wait is not. Two wildcard receives take the tag-7 and tag-8 sends; a third finds none.
+  const std::string f = temp_file("test-wait.txt", "0 isend 1 5 100\n0 test 0 1 5\n0 test 0 1 5\n0 wait 0 1 5\n0 wait 0 1 5\n"
+                                                   "0 send 1 7 10\n0 send 1 8 10\n1 recv 0 5 100\n"
+                                                   "1 recv 0 -1 10\n1 recv 0 -1 10\n1 recv 0 -1 10\n");
+  const std::vector<std::string> problems = check_trace(f);
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0] == f + ":5: rank 0 waits for (0, 1, tag 5) but has no such isend or irecv pending");
+  CHECK(problems[1] == f + ":9: 1 receive(s) at rank 1 from rank 0 tag -1 have no matching send (the first is here)");
+  CHECK(check_trace(temp_file("test-only.txt", "0 test 0 1 5\n1 compute 1\n"))[0] ==
+        temp_path("test-only.txt") + ":1: rank 0 tests (0, 1, tag 5) but has no such isend or irecv pending");
+  // The replay agrees: the same trace without the extra wait and receive runs to its end.
+  const std::string ok = temp_file("test-wait-ok.txt", "0 isend 1 5 100\n0 test 0 1 5\n0 wait 0 1 5\n0 send 1 7 10\n"
+                                                        "0 send 1 8 10\n1 recv 0 5 100\n1 recv 0 -1 10\n1 recv 0 -1 10\n");
+  CHECK(check_trace(ok).empty());
+  RoutedNetwork net(make_network("tree2:switches=1,nodes_per_switch=2"));
+  CHECK(simulate(net, {0, 1}, read_ti_trace(ok), SimOptions{}).makespan > 0);
+}
+
+TEST_CASE("a test costs SMPI's smpi/test before it tests, times a multiplier that grows while tests fail") {
+  // Rank 1 computes 1 ms, then sends. Rank 0 tests three times (1, 2, 3 x 0.1 ms: all fail), computes
+  // 0.1 ms, tests again (4 x 0.1 ms: at 1.1 ms the message, sent at 1 ms, has arrived), waits (at
+  // once) and computes 2 ms: 3.1 ms exactly. Without the test time rank 0 waits for the message.
+  const std::string f0 = temp_file("tests-r0.txt", "0 irecv 1 0 1000\n0 test 1 0 0\n0 test 1 0 0\n0 test 1 0 0\n"
+                                                   "0 compute 1e5\n0 test 1 0 0\n0 wait 1 0 0\n0 compute 2e6\n");
+  const std::string f1 = temp_file("tests-r1.txt", "1 compute 1e6\n1 send 0 0 1000\n");
+  const Trace trace = read_ti_trace(temp_file("tests.idx", f0 + "\n" + f1 + "\n"));
+  RoutedNetwork net(make_network("tree2:switches=1,nodes_per_switch=2"));
+  SimOptions options;
+  CHECK(simulate(net, {0, 1}, trace, options).makespan == doctest::Approx(3.1e-3).epsilon(1e-12));
+  options.test_time = 0;
+  const double arrival = simulate(net, {0, 1}, trace, options).makespan - 2e-3;
+  CHECK(arrival > 1e-3);
+  CHECK(arrival < 1.01e-3);
 }
 
 TEST_CASE("trailing tokens are errors, not ignored; known ignored fields are accepted") {
