@@ -1,5 +1,6 @@
 #include "traces/ti_trace.h"
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -147,9 +148,12 @@ uint32_t read_counts(const LineParser& p, size_t first, int n, int type_size, Ra
   return offset;
 }
 
-Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, bool legacy) {
+// Requests of SimGrid's old format: an argument-less `wait` waits for the rank's last irecv.
+using LegacyIrecvs = std::vector<std::array<int, 3>>;
+
+Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, bool legacy, LegacyIrecvs& irecvs) {
   const std::string& name = p.action();
-  Action a{lookup(p, name)};
+  Action a{lookup(p, legacy && (name == "Isend" || name == "Irecv") ? "i" + name.substr(1) : name)};
   const int n = p.ranks();
   switch (a.type) {
     case ActionType::Init:
@@ -166,9 +170,18 @@ Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, boo
       double size = p.number(size_at, "size");
       if (size < 0 && !recv) p.fail("expected a non-negative size");
       a.bytes = size < 0 ? -1 : std::trunc(size) * p.type(size_at + 1);
+      if (legacy && a.type == ActionType::Irecv) irecvs.push_back({a.peer, std::atoi(p.rank_field().c_str()), a.tag});
       break;
     }
     case ActionType::Wait: case ActionType::Test:
+      if (legacy && p.args() == 0) {
+        if (a.type == ActionType::Test || irecvs.empty())
+          p.fail("'" + name + "' without arguments (SimGrid's old format) " +
+                 (a.type == ActionType::Test ? "is only known for wait" : "follows no irecv of this rank"));
+        a.peer = irecvs.back()[0], a.root = irecvs.back()[1], a.tag = irecvs.back()[2];
+        irecvs.pop_back();
+        break;
+      }
       a.peer = p.rank(0, "source rank");
       a.root = p.rank(1, "destination rank");
       a.tag = p.tag(2);
@@ -253,8 +266,7 @@ Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, boo
       p.integer(0, "communicator size");
       break;
     case ActionType::Location:
-      p.arg(1);
-      p.accept_rest();  // a file name may hold spaces
+      p.accept_rest();  // FILE LINE, a file name may hold spaces; SMPI also writes it empty
       break;
     case ActionType::CommSplit: case ActionType::CommDup:
       p.accept_rest();  // not modelled: replay ignores them and their arguments
@@ -263,6 +275,15 @@ Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, boo
       break;
   }
   return a;
+}
+
+// What is wrong with a line whose first field is no rank number; SimGrid's S4U replay examples
+// name their actors p0, p1, ... and are not SMPI traces.
+std::string not_a_rank(const std::string& field, const std::string& text) {
+  if (field.size() > 1 && field[0] == 'p' && field.find_first_not_of("0123456789", 1) == std::string::npos)
+    return "'" + field + "' is an actor of a SimGrid S4U replay trace (p0 recv p1 ...), not an SMPI time-independent "
+           "trace (0 recv 1 TAG SIZE ...)";
+  return "expected 'RANK ACTION ...', got '" + text + "'";
 }
 
 bool looks_like_index(const std::string& path) {
@@ -290,6 +311,7 @@ void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& 
                 bool legacy, const Sink& sink) {
   std::ifstream in = open(path, referrer);
   std::vector<int> default_type(ranks.size(), 1);
+  std::vector<LegacyIrecvs> irecvs(ranks.size());
   std::string text;
   for (int line = 1; std::getline(in, text); ++line) {
     auto tokens = split(text);
@@ -301,12 +323,12 @@ void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& 
     const size_t size = tokens.size();
     LineParser p(path, line, std::move(tokens), n);
     if (size < 2) p.fail("expected 'RANK ACTION ...', got '" + text + "'");
-    if (!rank_ok) p.fail("expected a rank number first, got '" + p.rank_field() + "'");
+    if (!rank_ok) p.fail(not_a_rank(p.rank_field(), text));
     if (only_rank >= 0 && r != only_rank)
       p.fail("line of rank " + std::to_string(r) + " in the file of rank " + std::to_string(only_rank));
     if (r >= n) p.fail("rank " + std::to_string(r) + " is out of range: the trace has " + std::to_string(n) + " ranks");
     p.set_default_type(default_type[r]);
-    Action a = parse_action(p, ranks[r], default_type[r], legacy);
+    Action a = parse_action(p, ranks[r], default_type[r], legacy, irecvs[r]);
     p.check_all_used();
     a.line = static_cast<uint32_t>(line);
     sink(static_cast<int>(r), std::move(a), ranks[r]);
@@ -365,7 +387,7 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
     char* end = nullptr;
     long r = std::strtol(tokens[0].c_str(), &end, 10);
     if (*end != '\0' || r < 0 || tokens.size() < 2)
-      throw Error(path + ":" + std::to_string(line) + ": expected 'RANK ACTION ...', got '" + text + "'");
+      throw Error(path + ":" + std::to_string(line) + ": " + not_a_rank(tokens[0], text));
     if (r >= kMaxTraceRanks)  // the rank table is sized by the largest rank: refuse before allocating
       throw Error(path + ":" + std::to_string(line) + ": rank " + tokens[0] + " is above the limit of " +
                   std::to_string(kMaxTraceRanks) + " ranks");

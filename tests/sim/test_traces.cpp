@@ -184,6 +184,27 @@ TEST_CASE("SimGrid's old tag-less format reads with tag 0 when asked, and is ref
   CHECK(read_ti_trace(index).ranks[0].actions[0].tag == 0);
 }
 
+TEST_CASE("old format: Isend/Irecv and an argument-less wait for the rank's last irecv; S4U traces and empty locations") {
+  const std::string f = temp_file("legacy-wait.txt", "0 Irecv 1 10\n0 Irecv 2 20\n0 wait\n0 Isend 1 5\n0 wait\n"
+                                                     "1 send 0 10\n1 Irecv 0 5\n1 wait\n2 send 0 20\n");
+  const Trace t = read_ti_trace(f, true);
+  const Action& first_wait = t.ranks[0].actions[2];
+  CHECK(first_wait.type == ActionType::Wait);
+  CHECK(first_wait.peer == 2);  // the last irecv: from rank 2 to rank 0
+  CHECK(first_wait.root == 0);
+  CHECK(t.ranks[0].actions[4].peer == 1);
+  CHECK(t.ranks[0].actions[3].type == ActionType::Isend);
+  CHECK(check_trace(f, true).empty());
+  RoutedNetwork net(make_network("tree2:switches=1,nodes_per_switch=3"));
+  CHECK(simulate(net, {0, 1, 2}, t, SimOptions{}).makespan > 0);
+  CHECK(error_of([] { read_ti_trace(temp_file("legacy-orphan.txt", "0 wait\n"), true); }) ==
+        temp_path("legacy-orphan.txt") + ":1: 'wait' without arguments (SimGrid's old format) follows no irecv of this rank");
+  CHECK(error_of([] { read_ti_trace(temp_file("s4u.txt", "p0 recv p1 100\np1 send p0 100\n")); }) ==
+        temp_path("s4u.txt") + ":1: 'p0' is an actor of a SimGrid S4U replay trace (p0 recv p1 ...), not an SMPI "
+                               "time-independent trace (0 recv 1 TAG SIZE ...)");
+  CHECK(read_ti_trace(temp_file("location.txt", "0 location\n0 location src/main.c 12\n0 compute 1\n")).ranks[0].actions.size() == 3);
+}
+
 TEST_CASE("trace:PATH is a process topology: the trace's point-to-point volume per pair") {
   const std::string f = temp_file("graph.txt", "0 send 1 0 100\n1 recv 0 0 100\n1 send 2 0 30\n2 recv 1 0 30\n");
   const ProcessGraph g = make_process_graph("trace:" + f);
