@@ -20,6 +20,11 @@ check "traced run exits 0" test $? -eq 0
 check "index and 8 rank files" test "$(wc -l <"$tmp/trace/index.txt")" -eq 8
 check "sub-communicator collectives reported" grep -q "8 collectives on sub-communicators could not be recorded" "$tmp/stderr"
 check "skipped.txt" grep -q "^8 collectives on sub-communicators" "$tmp/trace/skipped.txt"
+check "persistent requests counted" grep -q "^16 persistent requests" "$tmp/trace/skipped.txt"
+check "non-blocking collectives counted" grep -q "^8 non-blocking collectives" "$tmp/trace/skipped.txt"
+check "waits on their requests counted" grep -q "^24 waits on requests the tracer did not create" "$tmp/trace/skipped.txt"
+check "Waitany, Waitsome, Testany, Testall, Testsome: one wait per request" \
+  test "$(grep -c ' wait [0-9]* [0-9]* [678]$' "$tmp/trace/rank-3.txt")" -eq 6
 "$mapsim" trace check "$tmp/trace/index.txt" >/dev/null
 check "trace check passes" test $? -eq 0
 "$mapsim" trace stats "$tmp/trace/index.txt" --json >"$tmp/stats.json"
@@ -29,7 +34,9 @@ import csv, json, sys
 s = json.load(open(sys.argv[1]))
 n = 8
 # What trace_program.c sends: ring 1000 (tag 1), 2000 to both neighbours (tag 2), 3000 to r^1 (tag 3),
-# 4000 from odd ranks to 0 (tag 4), 5000 to the next rank of the same parity (tag 5, sub-communicator).
+# 4000 from odd ranks to 0 (tag 4), 5000 to the next rank of the same parity (tag 5, sub-communicator),
+# 600, 700, 800 and 900 to r+1 (tags 6-9: Waitany/Waitsome, Testany/Testall, Testsome, Issend), 1000 to r^1
+# (tag 10, Sendrecv_replace).
 expected = {}
 def add(a, b, size):
     expected[(a, b)] = expected.get((a, b), 0) + size
@@ -41,9 +48,12 @@ for r in range(n):
     if r % 2:
         add(r, 0, 4000)
     add(r, (r + 2) % n, 5000)
+    for size in (600, 700, 800, 900):
+        add(r, (r + 1) % n, size)
+    add(r, r ^ 1, 1000)
 assert s["ranks"] == n, s
-assert s["messages"] == 44 and s["bytes"] == sum(expected.values()) == 120000, s
-assert s["collectives"] == 10 * n, s  # bcast, allreduce, alltoall, barrier, 5 v-collectives and scan on MPI_COMM_WORLD
+assert s["messages"] == 84 and s["bytes"] == sum(expected.values()) == 152000, s
+assert s["collectives"] == 11 * n, s  # bcast, allreduce, alltoall, barrier, 5 v-collectives, scan, reduce_scatter_block
 got = {(int(r["src"]), int(r["dst"])): float(r["p2p_bytes"]) for r in csv.DictReader(open(sys.argv[2]))}
 got = {k: v for k, v in got.items() if v > 0}
 assert got == {k: float(v) for k, v in expected.items()}, (got, expected)

@@ -3,7 +3,8 @@
  * world ranks; its collective is reported as not recordable). Its expected traffic, per rank r of
  * N: 1000 B to r+1 (ring, tag 1), 2000 B to r-1 and r+1 (isend, tag 2), 3000 B to r^1 (sendrecv,
  * tag 3), 4000 B from every odd rank to rank 0 (any-source recv, tag 4), 5000 B to the next rank of
- * the same parity within the sub-communicator (tag 5). */
+ * the same parity within the sub-communicator (tag 5); and the completion calls and send modes
+ * below (tags 6-10). */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,41 @@ int main(int argc, char** argv) {
   MPI_Waitall(2, r2, MPI_STATUSES_IGNORE);
   MPI_Barrier(parity); /* not recordable: a collective on a sub-communicator */
   MPI_Comm_free(&parity);
+
+  /* Completion calls, each to r+1: 600 B (tag 6) by Waitany then Waitsome, 700 B (tag 7) by Testany
+   * then Testall, 800 B (tag 8) by Testsome; send modes: Issend 900 B to r+1 (tag 9),
+   * Sendrecv_replace 1000 B with r^1 (tag 10); Reduce_scatter_block. Not recordable, counted: a
+   * persistent pair (tag 11, Startall), an Ibcast; their waits are requests the tracer did not make. */
+  MPI_Request q[2];
+  int index, flag, done, indices[2];
+  MPI_Irecv(other, 600, MPI_BYTE, prev, 6, MPI_COMM_WORLD, &q[0]);
+  MPI_Isend(buf, 600, MPI_BYTE, next, 6, MPI_COMM_WORLD, &q[1]);
+  MPI_Waitany(2, q, &index, MPI_STATUS_IGNORE);
+  MPI_Waitsome(2, q, &done, indices, MPI_STATUSES_IGNORE);
+  MPI_Irecv(other, 700, MPI_BYTE, prev, 7, MPI_COMM_WORLD, &q[0]);
+  MPI_Isend(buf, 700, MPI_BYTE, next, 7, MPI_COMM_WORLD, &q[1]);
+  for (flag = 0; !flag;) MPI_Testany(2, q, &index, &flag, MPI_STATUS_IGNORE);
+  for (flag = 0; !flag;) MPI_Testall(2, q, &flag, MPI_STATUSES_IGNORE);
+  MPI_Irecv(other, 800, MPI_BYTE, prev, 8, MPI_COMM_WORLD, &q[0]);
+  MPI_Isend(buf, 800, MPI_BYTE, next, 8, MPI_COMM_WORLD, &q[1]);
+  for (int left = 2; left > 0;) {
+    MPI_Testsome(2, q, &done, indices, MPI_STATUSES_IGNORE);
+    if (done != MPI_UNDEFINED) left -= done;
+  }
+  MPI_Issend(buf, 900, MPI_BYTE, next, 9, MPI_COMM_WORLD, &q[0]);
+  MPI_Recv(other, 900, MPI_BYTE, prev, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+  MPI_Sendrecv_replace(buf, 1000, MPI_BYTE, rank ^ 1, 10, rank ^ 1, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Reduce_scatter_block(buf, other, 8, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+  MPI_Request persistent[2];
+  MPI_Send_init(buf, 1100, MPI_BYTE, next, 11, MPI_COMM_WORLD, &persistent[0]);
+  MPI_Recv_init(other, 1100, MPI_BYTE, prev, 11, MPI_COMM_WORLD, &persistent[1]);
+  MPI_Startall(2, persistent);
+  MPI_Waitall(2, persistent, MPI_STATUSES_IGNORE);
+  MPI_Request_free(&persistent[0]);
+  MPI_Request_free(&persistent[1]);
+  MPI_Ibcast(buf, 10, MPI_BYTE, 0, MPI_COMM_WORLD, &q[0]);
+  MPI_Wait(&q[0], MPI_STATUS_IGNORE);
 
   free(buf);
   free(other);
