@@ -19,6 +19,11 @@ MAPSIM_TRACE_DIR="$tmp/trace" mpirun "${root[@]}" --oversubscribe -np 8 -x LD_PR
 check "traced run exits 0" test $? -eq 0
 check "index and 8 rank files" test "$(wc -l <"$tmp/trace/index.txt")" -eq 8
 check "sub-communicator collectives reported" grep -q "8 collectives on sub-communicators could not be recorded" "$tmp/stderr"
+if [ "$(nproc)" -lt 8 ]; then
+  check "oversubscription warned" grep -q "warning: 8 ranks ran on $(nproc) cores of one host (oversubscribed)" "$tmp/stderr"
+else
+  check "no oversubscription warning" bash -c "! grep -q oversubscribed '$tmp/stderr'"
+fi
 check "skipped.txt" grep -q "^8 collectives on sub-communicators" "$tmp/trace/skipped.txt"
 check "persistent requests counted" grep -q "^16 persistent requests" "$tmp/trace/skipped.txt"
 check "non-blocking collectives counted" grep -q "^8 non-blocking collectives" "$tmp/trace/skipped.txt"

@@ -19,6 +19,7 @@
 #include <initializer_list>
 #include <climits>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -178,6 +179,20 @@ void finish() {
     t.active = false;
     long total[kSkipKinds];
     PMPI_Reduce(t.skipped, total, kSkipKinds, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    // Compute actions come from wall-clock gaps: ranks that share cores wait for them, and the
+    // waits count as compute.
+    MPI_Comm host;
+    PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+    int host_rank = 0, host_size = 1;
+    PMPI_Comm_rank(host, &host_rank);
+    PMPI_Comm_size(host, &host_size);
+    PMPI_Comm_free(&host);
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (host_rank == 0 && cores > 0 && host_size > cores && t.compute != Tracer::None)
+      std::fprintf(stderr,
+                   "mapsim-trace: warning: %d ranks ran on %ld cores of one host (oversubscribed): the compute times "
+                   "in the trace include time spent waiting for a core (MAPSIM_TRACE_COMPUTE=none leaves them out)\n",
+                   host_size, cores);
     if (t.rank == 0) {
       char path[4200];
       std::snprintf(path, sizeof path, "%s/index.txt", t.dir);
