@@ -136,6 +136,50 @@ void waits_for(const RequestCopy& before, int completed, const int* indices) {
   for (int i = 0; i < completed; ++i) wait_for(before.handles[indices[i]]);
 }
 
+// Every send mode moves the same bytes: MPI_Send, Ssend, Bsend, Rsend are `send`; the
+// non-blocking ones `isend`.
+using BlockingSend = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm);
+using NonblockingSend = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
+
+int record_send(BlockingSend call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  enter();
+  if (t.active) emit("send", {world(comm, dest), tag, bytes(count, type)});
+  const int rc = call(buf, count, type, dest, tag, comm);
+  leave();
+  return rc;
+}
+
+int record_isend(NonblockingSend call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                 MPI_Request* request) {
+  enter();
+  const int rc = call(buf, count, type, dest, tag, comm, request);
+  if (t.active) {
+    const int to = world(comm, dest);
+    emit("isend", {to, tag, bytes(count, type)});
+    remember(*request, t.rank, to, tag);
+  }
+  leave();
+  return rc;
+}
+
+// MPI_Sendrecv(_replace) as its two halves, so that the tags survive (sendRecv in TI traces has tag 0).
+void emit_sendrecv(MPI_Comm comm, int dest, int sendtag, long sent, const MPI_Status* status, long received) {
+  std::fprintf(t.out, "%d isend %d %d %ld\n", t.rank, world(comm, dest), sendtag, sent);
+  std::fprintf(t.out, "%d recv %d %d %ld\n", t.rank, world(comm, status->MPI_SOURCE), status->MPI_TAG, received);
+  std::fprintf(t.out, "%d wait %d %d %d\n", t.rank, t.rank, world(comm, dest), sendtag);
+}
+
+// MPI_Waitsome / MPI_Testsome: a wait for each request the call completed.
+using SomeCall = int (*)(int, MPI_Request[], int*, int[], MPI_Status[]);
+int record_some(SomeCall call, int count, MPI_Request requests[], int* completed, int indices[], MPI_Status statuses[]) {
+  enter();
+  const RequestCopy before(t.active ? count : 0, requests);
+  const int rc = call(count, requests, completed, indices, statuses);
+  if (t.active) waits_for(before, *completed, indices);
+  leave();
+  return rc;
+}
+
 bool world_collective(MPI_Comm comm) {
   if (comm == MPI_COMM_WORLD) return true;
   ++t.skipped[kSubCommCollective];
@@ -238,31 +282,15 @@ int MPI_Finalize() {
 }
 
 int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  enter();
-  if (t.active) emit("send", {world(comm, dest), tag, bytes(count, type)});
-  const int rc = PMPI_Send(buf, count, type, dest, tag, comm);
-  leave();
-  return rc;
+  return record_send(PMPI_Send, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  enter();
-  if (t.active) emit("send", {world(comm, dest), tag, bytes(count, type)});
-  const int rc = PMPI_Ssend(buf, count, type, dest, tag, comm);
-  leave();
-  return rc;
+  return record_send(PMPI_Ssend, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request) {
-  enter();
-  const int rc = PMPI_Isend(buf, count, type, dest, tag, comm, request);
-  if (t.active) {
-    const int to = world(comm, dest);
-    emit("isend", {to, tag, bytes(count, type)});
-    remember(*request, t.rank, to, tag);
-  }
-  leave();
-  return rc;
+  return record_isend(PMPI_Isend, buf, count, type, dest, tag, comm, request);
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
@@ -303,13 +331,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
   if (status == MPI_STATUS_IGNORE) status = &local;
   const int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                                recvtag, comm, status);
-  if (t.active) {
-    // Written as its two halves so that the tags survive (sendRecv in TI traces has tag 0).
-    std::fprintf(t.out, "%d isend %d %d %ld\n", t.rank, world(comm, dest), sendtag, bytes(sendcount, sendtype));
-    std::fprintf(t.out, "%d recv %d %d %ld\n", t.rank, world(comm, status->MPI_SOURCE), status->MPI_TAG,
-                 bytes(recvcount, recvtype));
-    std::fprintf(t.out, "%d wait %d %d %d\n", t.rank, t.rank, world(comm, dest), sendtag);
-  }
+  if (t.active) emit_sendrecv(comm, dest, sendtag, bytes(sendcount, sendtype), status, bytes(recvcount, recvtype));
   leave();
   return rc;
 }
@@ -351,12 +373,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
 }
 
 int MPI_Waitsome(int count, MPI_Request requests[], int* completed, int indices[], MPI_Status statuses[]) {
-  enter();
-  const RequestCopy before(t.active ? count : 0, requests);
-  const int rc = PMPI_Waitsome(count, requests, completed, indices, statuses);
-  if (t.active) waits_for(before, *completed, indices);
-  leave();
-  return rc;
+  return record_some(PMPI_Waitsome, count, requests, completed, indices, statuses);
 }
 
 int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
@@ -379,43 +396,15 @@ int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuse
 }
 
 int MPI_Testsome(int count, MPI_Request requests[], int* completed, int indices[], MPI_Status statuses[]) {
-  enter();
-  const RequestCopy before(t.active ? count : 0, requests);
-  const int rc = PMPI_Testsome(count, requests, completed, indices, statuses);
-  if (t.active) waits_for(before, *completed, indices);
-  leave();
-  return rc;
+  return record_some(PMPI_Testsome, count, requests, completed, indices, statuses);
 }
 
-// Send modes move the same bytes as MPI_Send / MPI_Isend: recorded as such.
 int MPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  enter();
-  if (t.active) emit("send", {world(comm, dest), tag, bytes(count, type)});
-  const int rc = PMPI_Bsend(buf, count, type, dest, tag, comm);
-  leave();
-  return rc;
+  return record_send(PMPI_Bsend, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  enter();
-  if (t.active) emit("send", {world(comm, dest), tag, bytes(count, type)});
-  const int rc = PMPI_Rsend(buf, count, type, dest, tag, comm);
-  leave();
-  return rc;
-}
-
-using NonblockingSend = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
-int record_isend(NonblockingSend call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                 MPI_Request* request) {
-  enter();
-  const int rc = call(buf, count, type, dest, tag, comm, request);
-  if (t.active) {
-    const int to = world(comm, dest);
-    emit("isend", {to, tag, bytes(count, type)});
-    remember(*request, t.rank, to, tag);
-  }
-  leave();
-  return rc;
+  return record_send(PMPI_Rsend, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request) {
@@ -434,11 +423,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int 
   MPI_Status local;
   if (status == MPI_STATUS_IGNORE) status = &local;
   const int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
-  if (t.active) {  // as MPI_Sendrecv: its two halves
-    std::fprintf(t.out, "%d isend %d %d %ld\n", t.rank, world(comm, dest), sendtag, bytes(count, type));
-    std::fprintf(t.out, "%d recv %d %d %ld\n", t.rank, world(comm, status->MPI_SOURCE), status->MPI_TAG, bytes(count, type));
-    std::fprintf(t.out, "%d wait %d %d %d\n", t.rank, t.rank, world(comm, dest), sendtag);
-  }
+  if (t.active) emit_sendrecv(comm, dest, sendtag, bytes(count, type), status, bytes(count, type));
   leave();
   return rc;
 }
