@@ -29,10 +29,10 @@ inline CLI::Validator whole_number_at_least(long least) {
       "INT>=" + std::to_string(least));
 }
 
-// A finite number > 0.
-inline CLI::Validator positive_number() {
+// A finite number that `accept` takes ("expected a number WHAT, got 'x'").
+inline CLI::Validator finite_number(bool (*accept)(double), const std::string& what, const std::string& name) {
   return CLI::Validator(
-      [](std::string& text) {
+      [accept, what](std::string& text) {
         size_t used = 0;
         double value = 0;
         try {
@@ -40,11 +40,18 @@ inline CLI::Validator positive_number() {
         } catch (const std::exception&) {
           used = 0;
         }
-        if (used != text.size() || text.empty() || !(value > 0) || !std::isfinite(value))
-          return "expected a number > 0, got '" + text + "'";
+        if (used != text.size() || text.empty() || !std::isfinite(value) || !accept(value))
+          return "expected a finite number " + what + ", got '" + text + "'";
         return std::string();
       },
-      "NUMBER>0");
+      name);
+}
+
+inline CLI::Validator positive_number() {
+  return finite_number([](double v) { return v > 0; }, "> 0", "NUMBER>0");
+}
+inline CLI::Validator finite_nonzero() {
+  return finite_number([](double v) { return v != 0; }, "other than 0", "NUMBER!=0");
 }
 
 // Throws "OPTION PATH: the folder F does not exist" when PATH's folder is missing.

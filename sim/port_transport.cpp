@@ -12,9 +12,13 @@
 
 #include "sim/internal/path_choice.h"
 #include "sim/transport.h"
+#include "support/error.h"
+#include "support/units.h"
 
 namespace mapsim::sim {
 namespace {
+
+constexpr long kMaxPacketsPerMessage = 1L << 24;
 
 class PortTransport : public Transport, public CircuitPorts {
  public:
@@ -72,7 +76,12 @@ class PortTransport : public Transport, public CircuitPorts {
       if (leg.circuit >= 0) m.route.push_back(circuit_base_ + 2 * leg.circuit + (circuits_[leg.circuit].a == leg.from ? 0 : 1));
       else layout_.append(leg.from, leg.channels, leg.to, m.route);
     }
-    const long packets = m.wire > 0 && std::isfinite(mtu_) ? static_cast<long>(std::ceil(m.wire / mtu_)) : 1;
+    const double count = m.wire > 0 && std::isfinite(mtu_) ? std::ceil(m.wire / mtu_) : 1;
+    if (count > kMaxPacketsPerMessage)
+      throw Error("a message of " + format_number(m.wire) + " bytes would be " + format_number(count, 3) + " packets of " +
+                  format_number(mtu_) + " bytes, above the limit of " + std::to_string(kMaxPacketsPerMessage) +
+                  " per message: raise model.mtu (--mtu)");
+    const long packets = static_cast<long>(count);
     m.pending_packets = static_cast<int>(packets);
     at(now() + net.startup, [this, id, packets] {
       ++events_;

@@ -364,6 +364,10 @@ sed 's/"leaf-a" enhanced/"leaf-\xffa" enhanced/' "$src/configs/networks/example.
 check "JSON of a name that is not UTF-8: U+FFFD" python3 -c "import json,sys; assert 'leaf-\ufffda' in json.dumps(json.load(open(sys.argv[1])), ensure_ascii=False)" "$tmp/binary.json"
 expect_error "an integer out of range in a spec" "seed=18446744073709551617 is out of range" topo irregular:nodes=16,switches=4,seed=18446744073709551617
 expect_error "a dimension out of range" "dimension 4294967297 of '4294967297x1' must be in 1..1000000" topo mesh:4294967297x1
+expect_error "a packet size below a byte" "the mtu must be at least 1 byte" simulate --topology mesh:2x2 --process ring:4 --model packet --mtu 0.001B
+expect_error "a message of too many packets" "would be 1e+09 packets of 1 bytes, above the limit of 16777216 per message" \
+  simulate --topology mesh:2x2 --process ring:4 --model packet --mtu 1B --workload exchange:size=1GB
+expect_error "plot --scale nan" "--scale: expected a finite number other than 0, got 'nan'" plot "$tmp/small-plot.csv" --x x --y y --scale nan --table
 check "no output from hostile runs" test ! -e "$tmp/h1" -a ! -e "$tmp/h2" -a ! -e "$tmp/h3" -a ! -e "$tmp/h4" -a ! -e "$tmp/h6" -a ! -e "$tmp/h7" -a ! -e "$tmp/h8"
 # Progress lines on stderr when it is not a terminal; --no-progress silences them.
 "$mapsim" simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=60 \
