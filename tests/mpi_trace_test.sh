@@ -28,6 +28,8 @@ check "skipped.txt" grep -q "^8 collectives on sub-communicators" "$tmp/trace/sk
 check "persistent requests counted" grep -q "^16 persistent requests" "$tmp/trace/skipped.txt"
 check "non-blocking collectives counted" grep -q "^8 non-blocking collectives" "$tmp/trace/skipped.txt"
 check "waits on their requests counted" grep -q "^24 waits on requests the tracer did not create" "$tmp/trace/skipped.txt"
+check "an irecv from MPI_ANY_SOURCE: a recv from the rank that sent" grep -q "^3 recv 2 12 1200$" "$tmp/trace/rank-3.txt"
+check "no irecv from MPI_ANY_SOURCE skipped" grep -q "^0 irecv from MPI_ANY_SOURCE (Fortran)" "$tmp/trace/skipped.txt"
 check "Waitany, Waitsome, Testany, Testall, Testsome: one wait per request" \
   test "$(grep -c ' wait [0-9]* [0-9]* [678]$' "$tmp/trace/rank-3.txt")" -eq 6
 "$mapsim" trace check "$tmp/trace/index.txt" >/dev/null
@@ -41,7 +43,7 @@ n = 8
 # What trace_program.c sends: ring 1000 (tag 1), 2000 to both neighbours (tag 2), 3000 to r^1 (tag 3),
 # 4000 from odd ranks to 0 (tag 4), 5000 to the next rank of the same parity (tag 5, sub-communicator),
 # 600, 700, 800 and 900 to r+1 (tags 6-9: Waitany/Waitsome, Testany/Testall, Testsome, Issend), 1000 to r^1
-# (tag 10, Sendrecv_replace).
+# (tag 10, Sendrecv_replace), 1200 to r+1 (tag 12, received with MPI_ANY_SOURCE).
 expected = {}
 def add(a, b, size):
     expected[(a, b)] = expected.get((a, b), 0) + size
@@ -56,8 +58,9 @@ for r in range(n):
     for size in (600, 700, 800, 900):
         add(r, (r + 1) % n, size)
     add(r, r ^ 1, 1000)
+    add(r, (r + 1) % n, 1200)
 assert s["ranks"] == n, s
-assert s["messages"] == 84 and s["bytes"] == sum(expected.values()) == 152000, s
+assert s["messages"] == 92 and s["bytes"] == sum(expected.values()) == 161600, s
 assert s["collectives"] == 11 * n, s  # bcast, allreduce, alltoall, barrier, 5 v-collectives, scan, reduce_scatter_block
 got = {(int(r["src"]), int(r["dst"])): float(r["p2p_bytes"]) for r in csv.DictReader(open(sys.argv[2]))}
 got = {k: v for k, v in got.items() if v > 0}

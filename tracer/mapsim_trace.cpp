@@ -6,9 +6,10 @@
 //   MAPSIM_TRACE_FLOPS    flop/s for compute actions (default 1e9)
 //   MAPSIM_TRACE_MIN_GAP  gaps shorter than this many seconds are not recorded (default 1e-6)
 // Sizes are written in bytes (the default datatype MPI_BYTE). Point-to-point on sub-communicators
-// is translated to world ranks; calls the format cannot express (collectives on sub-communicators,
-// receives from MPI_ANY_SOURCE that are still pending when posted) are counted, written to
-// skipped.txt and reported on stderr by rank 0 at MPI_Finalize.
+// is translated to world ranks; an irecv from MPI_ANY_SOURCE becomes a recv from the rank that sent,
+// where it completes. Calls the format cannot express (collectives on sub-communicators, persistent
+// and non-blocking-collective requests, Fortran receives from MPI_ANY_SOURCE) are counted, written
+// to skipped.txt and reported on stderr by rank 0 at MPI_Finalize.
 #include <mpi.h>
 
 #include <cerrno>
@@ -25,7 +26,7 @@ namespace {
 
 enum Skip { kSubCommCollective, kAnySourceIrecv, kUnknownRequest, kPersistent, kNonblockingCollective, kAlltoallw,
             kSkipKinds };
-const char* const kSkipNames[kSkipKinds] = {"collectives on sub-communicators", "irecv from MPI_ANY_SOURCE",
+const char* const kSkipNames[kSkipKinds] = {"collectives on sub-communicators", "irecv from MPI_ANY_SOURCE (Fortran)",
                                             "waits on requests the tracer did not create",
                                             "persistent requests (MPI_Send_init, MPI_Recv_init: their MPI_Start)",
                                             "non-blocking collectives (MPI_Ibcast, MPI_Iallreduce, ...)",
@@ -33,7 +34,9 @@ const char* const kSkipNames[kSkipKinds] = {"collectives on sub-communicators", 
 
 struct PendingRequest {
   MPI_Request request;
-  int src, dst, tag;
+  int src, dst, tag;               // src -1: an irecv from MPI_ANY_SOURCE, written as a recv when it completes
+  MPI_Datatype type = MPI_BYTE;    // for the deferred recv: what arrived, and from which rank of comm
+  MPI_Comm comm = MPI_COMM_WORLD;
 };
 
 struct Tracer {
@@ -98,25 +101,48 @@ int world(MPI_Comm comm, int rank) {
   return translated;
 }
 
-void remember(MPI_Request request, int src, int dst, int tag) {
+void remember(const PendingRequest& request) {
   if (t.pending_count == t.pending_capacity) {
     t.pending_capacity = t.pending_capacity ? 2 * t.pending_capacity : 256;
     t.pending = static_cast<PendingRequest*>(std::realloc(t.pending, sizeof(PendingRequest) * t.pending_capacity));
   }
-  t.pending[t.pending_count++] = {request, src, dst, tag};
+  t.pending[t.pending_count++] = request;
 }
 
-// Writes the wait for `request` (before MPI frees it) and forgets it.
-void wait_for(MPI_Request request) {
+// Records the completion of `request` and forgets it: a wait, or for an irecv from MPI_ANY_SOURCE
+// a recv from the rank `status` names (null when the status cannot be read: not recordable).
+void completed(MPI_Request request, const MPI_Status* status) {
   if (request == MPI_REQUEST_NULL) return;
-  for (int i = 0; i < t.pending_count; ++i)
-    if (t.pending[i].request == request) {
-      emit("wait", {t.pending[i].src, t.pending[i].dst, t.pending[i].tag});
-      t.pending[i] = t.pending[--t.pending_count];
-      return;
+  for (int i = 0; i < t.pending_count; ++i) {
+    const PendingRequest& p = t.pending[i];
+    if (p.request != request) continue;
+    if (p.src >= 0) {
+      emit("wait", {p.src, p.dst, p.tag});
+    } else if (status) {
+      int received = 0;
+      PMPI_Get_count(status, p.type, &received);
+      emit("recv", {world(p.comm, status->MPI_SOURCE), status->MPI_TAG, bytes(received, p.type)});
+    } else {
+      ++t.skipped[kAnySourceIrecv];
     }
+    t.pending[i] = t.pending[--t.pending_count];
+    return;
+  }
   ++t.skipped[kUnknownRequest];
 }
+
+// The statuses a completion call fills: the caller's, or ours when it passed MPI_STATUS(ES)_IGNORE
+// (an irecv from MPI_ANY_SOURCE needs the source that arrived).
+struct Statuses {
+  Statuses(int count, MPI_Status* given)
+      : own(given ? nullptr : static_cast<MPI_Status*>(std::malloc(sizeof(MPI_Status) * (count > 0 ? count : 1)))),
+        at(given ? given : own) {}
+  ~Statuses() { std::free(own); }
+  Statuses(const Statuses&) = delete;
+  Statuses& operator=(const Statuses&) = delete;
+  MPI_Status* own;
+  MPI_Status* at;
+};
 
 // The handles of `requests` before an MPI call that may free some (MPI_Waitany, MPI_Testsome, ...).
 struct RequestCopy {
@@ -130,10 +156,10 @@ struct RequestCopy {
   MPI_Request* handles;
 };
 
-// After a call that completed the requests at indices[0..completed) of `before`: their waits.
-void waits_for(const RequestCopy& before, int completed, const int* indices) {
-  if (completed == MPI_UNDEFINED) return;
-  for (int i = 0; i < completed; ++i) wait_for(before.handles[indices[i]]);
+// After a call that completed the requests at indices[0..count) of `before`, with statuses[0..count).
+void completed_some(const RequestCopy& before, int count, const int* indices, const MPI_Status* statuses) {
+  if (count == MPI_UNDEFINED) return;
+  for (int i = 0; i < count; ++i) completed(before.handles[indices[i]], &statuses[i]);
 }
 
 // Every send mode moves the same bytes: MPI_Send, Ssend, Bsend, Rsend are `send`; the
@@ -156,7 +182,7 @@ int record_isend(NonblockingSend call, const void* buf, int count, MPI_Datatype 
   if (t.active) {
     const int to = world(comm, dest);
     emit("isend", {to, tag, bytes(count, type)});
-    remember(*request, t.rank, to, tag);
+    remember({*request, t.rank, to, tag});
   }
   leave();
   return rc;
@@ -169,13 +195,14 @@ void emit_sendrecv(MPI_Comm comm, int dest, int sendtag, long sent, const MPI_St
   std::fprintf(t.out, "%d wait %d %d %d\n", t.rank, t.rank, world(comm, dest), sendtag);
 }
 
-// MPI_Waitsome / MPI_Testsome: a wait for each request the call completed.
+// MPI_Waitsome / MPI_Testsome: each request the call completed.
 using SomeCall = int (*)(int, MPI_Request[], int*, int[], MPI_Status[]);
-int record_some(SomeCall call, int count, MPI_Request requests[], int* completed, int indices[], MPI_Status statuses[]) {
+int record_some(SomeCall call, int count, MPI_Request requests[], int* done, int indices[], MPI_Status statuses[]) {
   enter();
   const RequestCopy before(t.active ? count : 0, requests);
-  const int rc = call(count, requests, completed, indices, statuses);
-  if (t.active) waits_for(before, *completed, indices);
+  const Statuses status(count, statuses == MPI_STATUSES_IGNORE ? nullptr : statuses);
+  const int rc = call(count, requests, done, indices, status.at);
+  if (t.active) completed_some(before, *done, indices, status.at);
   leave();
   return rc;
 }
@@ -312,12 +339,12 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
   enter();
   const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
   if (t.active) {
-    if (source == MPI_ANY_SOURCE) {
-      ++t.skipped[kAnySourceIrecv];
+    if (source == MPI_ANY_SOURCE) {  // written as a recv from the rank that sent, when it completes
+      remember({*request, -1, t.rank, tag, type, comm});
     } else {
       const int from = world(comm, source);
       emit("irecv", {from, tag, bytes(count, type)});
-      remember(*request, from, t.rank, tag);
+      remember({*request, from, t.rank, tag});
     }
   }
   leave();
@@ -336,19 +363,25 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
   return rc;
 }
 
+// Completed requests are recorded where the call returns (the trace cannot say "any"): a wait each.
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   enter();
-  if (t.active) wait_for(*request);
+  const MPI_Request before = *request;
+  MPI_Status local;
+  if (status == MPI_STATUS_IGNORE) status = &local;
   const int rc = PMPI_Wait(request, status);
+  if (t.active) completed(before, status);
   leave();
   return rc;
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   enter();
+  const RequestCopy before(t.active ? count : 0, requests);
+  const Statuses status(count, statuses == MPI_STATUSES_IGNORE ? nullptr : statuses);
+  const int rc = PMPI_Waitall(count, requests, status.at);
   if (t.active)
-    for (int i = 0; i < count; ++i) wait_for(requests[i]);
-  const int rc = PMPI_Waitall(count, requests, statuses);
+    for (int i = 0; i < count; ++i) completed(before.handles[i], &status.at[i]);
   leave();
   return rc;
 }
@@ -356,18 +389,21 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   enter();
   const MPI_Request before = *request;
+  MPI_Status local;
+  if (status == MPI_STATUS_IGNORE) status = &local;
   const int rc = PMPI_Test(request, flag, status);
-  if (t.active && *flag) wait_for(before);  // completed: as a wait at this point of the trace
+  if (t.active && *flag) completed(before, status);
   leave();
   return rc;
 }
 
-// Completed requests are recorded as waits where the call returns (the trace cannot say "any").
 int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   enter();
   const RequestCopy before(t.active ? count : 0, requests);
+  MPI_Status local;
+  if (status == MPI_STATUS_IGNORE) status = &local;
   const int rc = PMPI_Waitany(count, requests, index, status);
-  if (t.active && *index != MPI_UNDEFINED) waits_for(before, 1, index);
+  if (t.active && *index != MPI_UNDEFINED) completed(before.handles[*index], status);
   leave();
   return rc;
 }
@@ -379,8 +415,10 @@ int MPI_Waitsome(int count, MPI_Request requests[], int* completed, int indices[
 int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
   enter();
   const RequestCopy before(t.active ? count : 0, requests);
+  MPI_Status local;
+  if (status == MPI_STATUS_IGNORE) status = &local;
   const int rc = PMPI_Testany(count, requests, index, flag, status);
-  if (t.active && *flag && *index != MPI_UNDEFINED) waits_for(before, 1, index);
+  if (t.active && *flag && *index != MPI_UNDEFINED) completed(before.handles[*index], status);
   leave();
   return rc;
 }
@@ -388,9 +426,10 @@ int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_St
 int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
   enter();
   const RequestCopy before(t.active ? count : 0, requests);
-  const int rc = PMPI_Testall(count, requests, flag, statuses);
+  const Statuses status(count, statuses == MPI_STATUSES_IGNORE ? nullptr : statuses);
+  const int rc = PMPI_Testall(count, requests, flag, status.at);
   if (t.active && *flag)
-    for (int i = 0; i < count; ++i) wait_for(before.handles[i]);
+    for (int i = 0; i < count; ++i) completed(before.handles[i], &status.at[i]);
   leave();
   return rc;
 }
@@ -705,7 +744,7 @@ void mpi_isend_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_
   if (t.active) {
     const int to = world(MPI_Comm_f2c(*comm), *dest);
     emit("isend", {to, *tag, bytes(*count, MPI_Type_f2c(*type))});
-    remember(MPI_Request_f2c(*request), t.rank, to, *tag);
+    remember({MPI_Request_f2c(*request), t.rank, to, *tag});
   }
   leave();
 }
@@ -733,7 +772,7 @@ void mpi_irecv_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* source, MP
     } else {
       const int from = world(MPI_Comm_f2c(*comm), *source);
       emit("irecv", {from, *tag, bytes(*count, MPI_Type_f2c(*type))});
-      remember(MPI_Request_f2c(*request), from, t.rank, *tag);
+      remember({MPI_Request_f2c(*request), from, t.rank, *tag});
     }
   }
   leave();
@@ -741,7 +780,7 @@ void mpi_irecv_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* source, MP
 
 void mpi_wait_(MPI_Fint* request, MPI_Fint* status, MPI_Fint* ierr) {
   enter();
-  if (t.active) wait_for(MPI_Request_f2c(*request));
+  if (t.active) completed(MPI_Request_f2c(*request), nullptr);  // the Fortran status is not read
   pmpi_wait_(request, status, ierr);
   leave();
 }
@@ -749,7 +788,7 @@ void mpi_wait_(MPI_Fint* request, MPI_Fint* status, MPI_Fint* ierr) {
 void mpi_waitall_(MPI_Fint* count, MPI_Fint* requests, MPI_Fint* statuses, MPI_Fint* ierr) {
   enter();
   if (t.active)
-    for (int i = 0; i < *count; ++i) wait_for(MPI_Request_f2c(requests[i]));
+    for (int i = 0; i < *count; ++i) completed(MPI_Request_f2c(requests[i]), nullptr);
   pmpi_waitall_(count, requests, statuses, ierr);
   leave();
 }

@@ -102,6 +102,11 @@ int main(int argc, char** argv) {
   MPI_Request_free(&persistent[1]);
   MPI_Ibcast(buf, 10, MPI_BYTE, 0, MPI_COMM_WORLD, &q[0]);
   MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+  /* An irecv from MPI_ANY_SOURCE (1200 B from r-1, tag 12), completed with MPI_STATUS_IGNORE: recorded
+   * as a recv from the rank that sent, where the wait returns. */
+  MPI_Irecv(other, 1200, MPI_BYTE, MPI_ANY_SOURCE, 12, MPI_COMM_WORLD, &q[0]);
+  MPI_Send(buf, 1200, MPI_BYTE, next, 12, MPI_COMM_WORLD);
+  MPI_Wait(&q[0], MPI_STATUS_IGNORE);
 
   free(buf);
   free(other);
