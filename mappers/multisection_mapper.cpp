@@ -128,13 +128,12 @@ MachinePart build_part(const std::vector<SwitchSlots>& groups, const std::vector
 
 class TaskPartitioner {
  public:
-  TaskPartitioner(const ProcessGraph& graph, uint64_t seed, int cuts)
-      : graph_(graph), seed_(seed), cuts_(cuts), local_(graph.num_tasks(), -1) {
+  TaskPartitioner(const ProcessGraph& graph, uint64_t seed) : graph_(graph), seed_(seed), local_(graph.num_tasks(), -1) {
     for (const ProcessEdge& e : graph.edges()) top_ = std::max(top_, e.volume);
   }
 
   // Part of each of `tasks` (same order); part p gets exactly sizes[p] of them.
-  std::vector<int> split(const std::vector<int>& tasks, const std::vector<int>& sizes) {
+  std::vector<int> split(const std::vector<int>& tasks, const std::vector<int>& sizes, int cuts) {
     idx_t n = static_cast<idx_t>(tasks.size());
     idx_t k = static_cast<idx_t>(sizes.size());
     std::vector<idx_t> part(n, 0);
@@ -156,7 +155,7 @@ class TaskPartitioner {
       METIS_SetDefaultOptions(options);
       options[METIS_OPTION_SEED] = static_cast<idx_t>(seed_ % 1000000007);
       options[METIS_OPTION_UFACTOR] = 1;
-      options[METIS_OPTION_NCUTS] = cuts_;
+      options[METIS_OPTION_NCUTS] = cuts;
       const int status = METIS_PartGraphRecursive(&n, &constraints, start.data(), adjacent.data(), nullptr, nullptr,
                                                   weight.data(), &k, share.data(), nullptr, options, &cut, part.data());
       if (status != METIS_OK) throw InternalError("multisection: METIS_PartGraphRecursive failed (status " + std::to_string(status) + ")");
@@ -203,22 +202,23 @@ class TaskPartitioner {
 
   const ProcessGraph& graph_;
   uint64_t seed_;
-  int cuts_;
   double top_ = 0;
   std::vector<int> local_;  // index of a task in the current subset, -1 outside
 };
 
-void assign(const MachinePart& part, const std::vector<int>& tasks, TaskPartitioner& partitioner, Placement& placement) {
+// `cuts` METIS partitions are tried at this split; `below` at every split under it.
+void assign(const MachinePart& part, const std::vector<int>& tasks, int cuts, int below, TaskPartitioner& partitioner,
+            Placement& placement) {
   if (part.children.empty()) {
     for (size_t i = 0; i < tasks.size(); ++i) placement[tasks[i]] = part.slots[i];
     return;
   }
   std::vector<int> sizes;
   for (const MachinePart& child : part.children) sizes.push_back(static_cast<int>(child.slots.size()));
-  const std::vector<int> part_of = partitioner.split(tasks, sizes);
+  const std::vector<int> part_of = partitioner.split(tasks, sizes, cuts);
   std::vector<std::vector<int>> subsets(part.children.size());
   for (size_t i = 0; i < tasks.size(); ++i) subsets[part_of[i]].push_back(tasks[i]);
-  for (size_t c = 0; c < part.children.size(); ++c) assign(part.children[c], subsets[c], partitioner, placement);
+  for (size_t c = 0; c < part.children.size(); ++c) assign(part.children[c], subsets[c], below, below, partitioner, placement);
 }
 
 }  // namespace
@@ -243,9 +243,9 @@ Placement MultisectionMapper::map(const MappingProblem& problem) const {
   Placement best;
   double best_cost = 0;
   for (int trial = 0; trial < trials_; ++trial) {  // METIS's result varies much with its seed at the top levels
-    TaskPartitioner partitioner(graph, problem.seed + static_cast<uint64_t>(trial), cuts_);
+    TaskPartitioner partitioner(graph, problem.seed + static_cast<uint64_t>(trial));
     Placement placement(tasks, -1);
-    assign(machine, all, partitioner, placement);
+    assign(machine, all, top_cuts_, cuts_, partitioner, placement);
     const double c = depth_ > 0 ? swap_search(problem, cost, placement, depth_) : placement_cost(problem, cost, placement);
     if (trial == 0 || c < best_cost) best_cost = c, best = std::move(placement);
   }
@@ -257,11 +257,12 @@ MAPSIM_REGISTER(mapper_registry(),
                  "hierarchical multisection: METIS along the machine's hierarchy (from routed costs), then QAP swaps",
                  {integer_param("depth", 2, "depth of the swap neighbourhood N_C^depth (0: no local search)", 0, 10),
                   integer_param("cuts", 4, "METIS partitions tried per split, the smallest cut kept (METIS_OPTION_NCUTS)", 1, 100),
+                  integer_param("top_cuts", 32, "the same at the machine's top split, whose cut costs the most", 1, 1000),
                   integer_param("trials", 1, "whole multisections with seeds seed, seed+1, ...; the cheapest kept", 1, 100)},
                  [](Spec& spec) {
-                   return std::make_unique<MultisectionMapper>(static_cast<int>(spec.get_int("depth")),
-                                                               static_cast<int>(spec.get_int("cuts")),
-                                                               static_cast<int>(spec.get_int("trials")));
+                   return std::make_unique<MultisectionMapper>(
+                       static_cast<int>(spec.get_int("depth")), static_cast<int>(spec.get_int("cuts")),
+                       static_cast<int>(spec.get_int("top_cuts")), static_cast<int>(spec.get_int("trials")));
                  }});
 
 }  // namespace mapsim

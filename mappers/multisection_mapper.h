@@ -5,8 +5,9 @@
 // networks), into two halves around its two farthest switches; a switch splits into its nodes. A
 // dragonfly splits by its groups first (its global links hide them from the costs). The task graph is partitioned along that hierarchy, each level by METIS into parts of
 // exactly the children's slot counts, and the placement is then improved by QAP swaps in the
-// communication neighbourhood (swap_search, depth 2). The cheapest of `trials` runs (seeds seed,
-// seed + 1, ...) is kept.
+// communication neighbourhood (swap_search, depth 2). METIS keeps its best of `cuts` partitions per
+// split, `top_cuts` at the top split (the widest distance); the cheapest of `trials` runs (seeds
+// seed, seed + 1, ...) is kept.
 #pragma once
 #include "mappers/mapper.h"
 
@@ -14,13 +15,15 @@ namespace mapsim {
 
 class MultisectionMapper : public Mapper {
  public:
-  MultisectionMapper(int depth, int cuts, int trials) : depth_(depth), cuts_(cuts), trials_(trials) {}
+  MultisectionMapper(int depth, int cuts, int top_cuts, int trials)
+      : depth_(depth), cuts_(cuts), top_cuts_(top_cuts), trials_(trials) {}
   std::string name() const override { return "multisection"; }
   Placement map(const MappingProblem& problem) const override;
 
  private:
   int depth_;   // of the swap neighbourhood; 0: no local search
-  int cuts_;    // METIS partitions tried per split
+  int cuts_;      // METIS partitions tried per split
+  int top_cuts_;  // ... at the top split, whose cut costs the most
   int trials_;  // whole runs with successive seeds, the cheapest kept
 };
 
