@@ -125,7 +125,7 @@ const ReplicateParts& RunPipeline::replicate(int r) {
   parts_.graph = &graph_;
   parts_.trace = &trace_;
   at_key(s, "allocation", [&] { parts_.problem = make_problem(*routed_, graph_, s.allocation, s.slots, parts_.seed); });
-  if (!s.trace.empty() || s.simulate || s.pattern_given) parts_.problem.traffic = &traffic_;
+  if (trace_.num_ranks() > 0) parts_.problem.traffic = &traffic_;  // a workload gives the bytes
   if (!s.ocs.empty()) at_key(s, "ocs", [&] { parts_.sim.ocs = parse_ocs(s.ocs, routed_->network()); });
   return parts_;
 }

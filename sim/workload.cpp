@@ -103,6 +103,16 @@ Trace permutation(Spec& spec, const ProcessGraph& graph, long iterations) {
 
 const Param kIterations = integer_param("iterations", 1, "repetitions of the pattern", 1);
 
+// The messages action `a` of `rank` sends to other ranks, collectives expanded as the engine runs
+// them: f(destination, bytes, collective). `ops` is scratch.
+template <typename F>
+void for_each_message(const Action& a, const RankTrace& context, int rank, int ranks, std::vector<sim::Op>& ops, F f) {
+  ops.clear();
+  sim::expand_action(a, context, rank, ranks, ops);
+  for (const sim::Op& op : ops)
+    if (op.kind == sim::Op::Isend && op.peer != rank) f(op.peer, op.amount, op.collective);
+}
+
 }  // namespace
 
 WorkloadRegistry& workload_registry() {
@@ -147,14 +157,11 @@ std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string
   std::map<std::pair<int, int>, PairVolume> cells;
   std::vector<sim::Op> ops;
   visit_ti_trace(path, legacy, [&](int rank, const Action& a, const RankTrace& context, int ranks) {
-    ops.clear();
-    sim::expand_action(a, context, rank, ranks, ops);
-    for (const sim::Op& op : ops) {
-      if (op.kind != sim::Op::Isend || op.peer == rank) continue;
-      PairVolume& cell = cells[{rank, op.peer}];
-      (op.collective ? cell.collective_bytes : cell.p2p_bytes) += op.amount;
-      ++(op.collective ? cell.collective_messages : cell.p2p_messages);
-    }
+    for_each_message(a, context, rank, ranks, ops, [&](int peer, double bytes, bool collective) {
+      PairVolume& cell = cells[{rank, peer}];
+      (collective ? cell.collective_bytes : cell.p2p_bytes) += bytes;
+      ++(collective ? cell.collective_messages : cell.p2p_messages);
+    });
   });
   return cells;
 }
@@ -163,12 +170,9 @@ std::vector<TaskTraffic> task_traffic(const Trace& trace) {
   std::map<std::pair<int, int>, double> bytes;
   std::vector<sim::Op> ops;
   for (int r = 0; r < trace.num_ranks(); ++r)
-    for (const Action& a : trace.ranks[r].actions) {
-      ops.clear();
-      sim::expand_action(a, trace.ranks[r], r, trace.num_ranks(), ops);
-      for (const sim::Op& op : ops)
-        if (op.kind == sim::Op::Isend && op.peer != r) bytes[{r, op.peer}] += op.amount;
-    }
+    for (const Action& a : trace.ranks[r].actions)
+      for_each_message(a, trace.ranks[r], r, trace.num_ranks(), ops,
+                       [&](int peer, double amount, bool) { bytes[{r, peer}] += amount; });
   std::vector<TaskTraffic> traffic;
   for (const auto& [pair, amount] : bytes) traffic.push_back({pair.first, pair.second, amount});
   return traffic;
