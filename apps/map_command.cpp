@@ -20,7 +20,7 @@ namespace {
 
 struct MapOptions {
   std::string topology, process, mapper = "default", routing, allocation, slots, seed;
-  std::string output, rankfile, hostlist;
+  std::string output, rankfile, hostlist, graph_file;
   bool json = false;
 };
 
@@ -38,7 +38,8 @@ Scenario map_scenario(const MapOptions& o) {
 
 void run_map(const MapOptions& o) {
   // Two outputs on one path would leave only the last.
-  const std::vector<std::pair<std::string, std::string>> outputs = {{"-o", o.output}, {"--rankfile", o.rankfile}, {"--hostlist", o.hostlist}};
+  const std::vector<std::pair<std::string, std::string>> outputs = {{"-o", o.output}, {"--rankfile", o.rankfile}, {"--hostlist", o.hostlist},
+                                                                     {"--write-graph", o.graph_file}};
   for (size_t i = 0; i < outputs.size(); ++i)
     for (size_t j = i + 1; j < outputs.size(); ++j)
       if (!outputs[i].second.empty() && outputs[i].second == outputs[j].second)
@@ -66,6 +67,9 @@ void run_map(const MapOptions& o) {
     write_file_atomically(o.hostlist, [&](std::ostream& out) {  // MPICH: mpiexec -f F, one host per rank
       for (int node : placement) out << net.node(node).name << "\n";
     });
+
+  if (!o.graph_file.empty())
+    write_file_atomically(o.graph_file, [&](std::ostream& out) { write_metis_graph(graph, out); });
 
   const std::map<std::string, double> m(run.values.begin(), run.values.end());
   if (o.json) {
@@ -112,6 +116,8 @@ void add_map_command(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "Write the placement: one 'rank node' line per rank");
   cmd->add_option("--rankfile", o->rankfile, "Write an Open MPI rankfile");
   cmd->add_option("--hostlist", o->hostlist, "Write an MPICH host list (one host per rank)");
+  cmd->add_option("--write-graph", o->graph_file,
+                  "Write the task graph in METIS format (for METIS, KaHIP, or graph:FILE.graph)");
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o] { run_map(*o); });
 }

@@ -3,10 +3,11 @@
 # node, 8 nodes per rack, 8 racks, distances 1 : 10 : 100; configs/networks/hierarchy/): communication
 # cost (Gamma_C in the machine's units: sum over edges of the distance between the two tasks' PEs),
 # median cost and map time over RUNS runs with seeds 1..RUNS, and peak memory, per mapper, for
-# random geometric graphs of 2^15 and
-# 2^17 tasks and a 32x32x32 mesh (128 and 512 tasks per PE), plus every METIS-format *.graph of
+# random geometric and Delaunay graphs of 2^15 and
+# 2^17 tasks and 3-D meshes of 2^15 and 2^17 (128 and 512 tasks per PE), plus every METIS-format *.graph of
 # GRAPH_DIR (e.g. KaHIP's examples/). With KAHIP=DIR (a KaHIP build's deploy/ or build/ folder holding
-# kaffpa and global_multisection), KaHIP's mappings of the same graphs are evaluated by mapsim too.
+# kaffpa and global_multisection), KaHIP's mappings of the same graphs (mapsim's generated ones written
+# with map --write-graph) are evaluated by mapsim too.
 # Then best at 2^17 tasks on a 1024-switch irregular network (16 slots per node). Usage:
 #   bash bench/hierarchical_mapping.sh [BUILD_DIR] [RUNS] [GRAPH_DIR]
 set -euo pipefail
@@ -49,7 +50,8 @@ row() { printf '| %s | %s | %s | %s | %.2f | %s |\n' "$1" "$2" "$3" "$4" "$5" "$
 
 echo "| task graph | mapper | cost | cost / multisection | map time (s) | peak memory (MB) |"
 echo "|---|---|---|---|---|---|"
-instances=("rgg:tasks=32768,seed=1 128" "rgg:tasks=131072,seed=1 512" "mesh:32x32x32 128")
+instances=("rgg:tasks=32768,seed=1 128" "rgg:tasks=131072,seed=1 512" "delaunay:tasks=32768,seed=1 128"
+           "delaunay:tasks=131072,seed=1 512" "mesh:32x32x32 128" "mesh:64x64x32 512")
 if [ -n "$graphs" ]; then
   for g in "$graphs"/*.graph; do
     n=$(awk '!/^%/ { print $1; exit }' "$g")
@@ -66,10 +68,15 @@ for instance in "${instances[@]}"; do
     read -r cost s mb < <(measure "$machine" "$process" "$slots" "$mapper")
     row "${process##*/}" "$mapper" "$cost" "$(echo "$cost / $base" | bc -l | xargs printf '%.3f')" "$s" "$mb"
   done
-  if [ -n "${KAHIP:-}" ] && [ "${process%%:*}" = graph ]; then
-    read -r cost s < <(kahip "${process#graph:}" kaffpa --k=256 --enable_mapping)
+  if [ -n "${KAHIP:-}" ]; then
+    graph=${process#graph:}
+    if [ "${process%%:*}" != graph ]; then  # mapsim's generated graph, written for KaHIP
+      graph=$tmp/instance.graph
+      "$build/mapsim" map --topology "$machine" --process "$process" --slots "$slots" --write-graph "$graph" >/dev/null
+    fi
+    read -r cost s < <(kahip "$graph" kaffpa --k=256 --enable_mapping)
     row "${process##*/}" "KaHIP kaffpa --enable_mapping (eco)" "$cost" "$(echo "$cost / $base" | bc -l | xargs printf '%.3f')" "$s" -
-    read -r cost s < <(kahip "${process#graph:}" global_multisection)
+    read -r cost s < <(kahip "$graph" global_multisection)
     row "${process##*/}" "KaHIP global_multisection (eco)" "$cost" "$(echo "$cost / $base" | bc -l | xargs printf '%.3f')" "$s" -
   fi
 done

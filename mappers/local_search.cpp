@@ -1,6 +1,8 @@
 #include "mappers/internal/local_search.h"
 
 #include <algorithm>
+#include <queue>
+#include <unordered_map>
 
 #include "mappers/internal/cost_table.h"
 
@@ -100,9 +102,13 @@ double refine_scan(const MappingProblem& problem, const Placement& placement) {
   return scan;
 }
 
-double swap_search(const MappingProblem& problem, const CostTable& cost, Placement& placement, int depth, int max_passes) {
+double swap_search(const MappingProblem& problem, const CostTable& cost, Placement& placement, int depth, bool pull) {
   const ProcessGraph& graph = *problem.graph;
   const int tasks = graph.num_tasks();
+  // Occupants of each node, and each task's index there, so that a swap is O(1).
+  std::vector<std::vector<int>> occupants(problem.network->network().num_nodes());
+  std::vector<int> index(tasks);
+  for (int t = 0; t < tasks; ++t) index[t] = static_cast<int>(occupants[placement[t]].size()), occupants[placement[t]].push_back(t);
   // Change of the cost when u and x trade nodes (their own edge keeps its length).
   auto delta = [&](int u, int x) {
     const int a = placement[u], b = placement[x];
@@ -113,35 +119,80 @@ double swap_search(const MappingProblem& problem, const CostTable& cost, Placeme
       if (n.task != u) change += n.volume * (cost(a, placement[n.task]) - cost(b, placement[n.task]));
     return change;
   };
-  double objective = placement_cost(problem, cost, placement);
+  auto share = [&](int u) {  // u's part of the cost
+    double c = 0;
+    for (const ProcessGraph::Neighbour& n : graph.neighbours(u)) c += n.volume * cost(placement[u], placement[n.task]);
+    return c;
+  };
+  // Tasks wait in a queue by their share of the cost, the costliest first; a task whose neighbourhood
+  // held no gain leaves it until a swap next to it changes its edges.
+  std::priority_queue<std::pair<double, int>> queue;
+  std::vector<char> queued(tasks, 0);
+  auto enqueue = [&](int t) {
+    if (queued[t]) return;
+    const double c = share(t);
+    if (c > 0) queue.push({c, t}), queued[t] = 1;
+  };
   std::vector<long> mark(tasks, -1);  // stamp: reached from the current task
   std::vector<int> frontier, next;
+  std::unordered_map<int, double> toward;  // u's volume per other node
   long stamp = 0;
-  for (int pass = 0; pass < max_passes; ++pass) {
-    const double before = objective;
-    for (int u = 0; u < tasks; ++u) {
-      double best = -1e-12 * std::max(1.0, objective);
-      int partner = -1;
-      mark[u] = ++stamp;
-      frontier.assign(1, u);
-      for (int level = 0; level < depth && !frontier.empty(); ++level) {  // breadth-first to `depth` edges
-        next.clear();
-        for (int v : frontier)
-          for (const ProcessGraph::Neighbour& n : graph.neighbours(v)) {
-            if (mark[n.task] == stamp) continue;
-            mark[n.task] = stamp;
-            next.push_back(n.task);
-            if (placement[n.task] == placement[u]) continue;
-            const double d = delta(u, n.task);
-            if (d < best) best = d, partner = n.task;
-          }
-        frontier.swap(next);
-      }
-      if (partner < 0) continue;
-      std::swap(placement[u], placement[partner]);
-      objective += best;
+  // u's best improving partner (-1: none) and the change of the cost.
+  auto best_swap = [&](int u, double threshold) {
+    std::pair<int, double> best{-1, threshold};
+    auto consider = [&](int x) {
+      if (placement[x] == placement[u]) return;
+      const double d = delta(u, x);
+      if (d < best.second) best = {x, d};
+    };
+    mark[u] = ++stamp;
+    frontier.assign(1, u);
+    for (int level = 0; level < depth && !frontier.empty(); ++level) {  // breadth-first to `depth` edges
+      next.clear();
+      for (int v : frontier)
+        for (const ProcessGraph::Neighbour& n : graph.neighbours(v)) {
+          if (mark[n.task] == stamp) continue;
+          mark[n.task] = stamp;
+          next.push_back(n.task);
+          consider(n.task);
+        }
+      frontier.swap(next);
     }
-    if (before - objective <= 1e-4 * before) break;
+    if (pull) {  // every task of the node u sends most to (ties: the lower node)
+      toward.clear();
+      for (const ProcessGraph::Neighbour& n : graph.neighbours(u))
+        if (placement[n.task] != placement[u]) toward[placement[n.task]] += n.volume;
+      int heaviest = -1;
+      for (auto [node, volume] : toward)
+        if (heaviest < 0 || volume > toward[heaviest] || (volume == toward[heaviest] && node < heaviest)) heaviest = node;
+      if (heaviest >= 0)
+        for (int x : occupants[heaviest])
+          if (mark[x] != stamp) consider(x);
+    }
+    return best;
+  };
+  double objective = placement_cost(problem, cost, placement);
+  // A round queues every task; a swap queues only the pair and their neighbours, so the search ends
+  // with a round that swaps nothing: no task has an improving swap left.
+  for (int round = 0, swaps = 1; round < 30 && swaps > 0; ++round) {
+    swaps = 0;
+    for (int t = 0; t < tasks; ++t) enqueue(t);
+    while (!queue.empty()) {
+      const int u = queue.top().second;
+      queue.pop();
+      queued[u] = 0;
+      const auto [x, gain] = best_swap(u, -1e-12 * std::max(1.0, objective));
+      if (x < 0) continue;
+      std::swap(occupants[placement[u]][index[u]], occupants[placement[x]][index[x]]);
+      std::swap(index[u], index[x]);
+      std::swap(placement[u], placement[x]);
+      objective += gain;
+      ++swaps;
+      for (int t : {u, x}) {
+        enqueue(t);
+        for (const ProcessGraph::Neighbour& n : graph.neighbours(t)) enqueue(n.task);
+      }
+    }
   }
   return placement_cost(problem, cost, placement);
 }

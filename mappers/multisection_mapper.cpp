@@ -246,7 +246,7 @@ Placement MultisectionMapper::map(const MappingProblem& problem) const {
     TaskPartitioner partitioner(graph, problem.seed + static_cast<uint64_t>(trial));
     Placement placement(tasks, -1);
     assign(machine, all, top_cuts_, cuts_, partitioner, placement);
-    const double c = depth_ > 0 ? swap_search(problem, cost, placement, depth_) : placement_cost(problem, cost, placement);
+    const double c = depth_ > 0 ? swap_search(problem, cost, placement, depth_, pull_) : placement_cost(problem, cost, placement);
     if (trial == 0 || c < best_cost) best_cost = c, best = std::move(placement);
   }
   return best;
@@ -256,12 +256,13 @@ MAPSIM_REGISTER(mapper_registry(),
                 {"multisection",
                  "hierarchical multisection: METIS along the machine's hierarchy (from routed costs), then QAP swaps",
                  {integer_param("depth", 2, "depth of the swap neighbourhood N_C^depth (0: no local search)", 0, 10),
+                  integer_param("pull", 1, "1: also swap with the tasks of the node a task sends most to", 0, 1),
                   integer_param("cuts", 4, "METIS partitions tried per split, the smallest cut kept (METIS_OPTION_NCUTS)", 1, 100),
                   integer_param("top_cuts", 32, "the same at the machine's top split, whose cut costs the most", 1, 1000),
                   integer_param("trials", 1, "whole multisections with seeds seed, seed+1, ...; the cheapest kept", 1, 100)},
                  [](Spec& spec) {
                    return std::make_unique<MultisectionMapper>(
-                       static_cast<int>(spec.get_int("depth")), static_cast<int>(spec.get_int("cuts")),
+                       static_cast<int>(spec.get_int("depth")), spec.get_int("pull") == 1, static_cast<int>(spec.get_int("cuts")),
                        static_cast<int>(spec.get_int("top_cuts")), static_cast<int>(spec.get_int("trials")));
                  }});
 

@@ -15,13 +15,14 @@ namespace mapsim {
 
 class MultisectionMapper : public Mapper {
  public:
-  MultisectionMapper(int depth, int cuts, int top_cuts, int trials)
-      : depth_(depth), cuts_(cuts), top_cuts_(top_cuts), trials_(trials) {}
+  MultisectionMapper(int depth, bool pull, int cuts, int top_cuts, int trials)
+      : depth_(depth), pull_(pull), cuts_(cuts), top_cuts_(top_cuts), trials_(trials) {}
   std::string name() const override { return "multisection"; }
   Placement map(const MappingProblem& problem) const override;
 
  private:
   int depth_;   // of the swap neighbourhood; 0: no local search
+  bool pull_;     // swaps with the tasks of the node each task sends most to, too
   int cuts_;      // METIS partitions tried per split
   int top_cuts_;  // ... at the top split, whose cut costs the most
   int trials_;  // whole runs with successive seeds, the cheapest kept

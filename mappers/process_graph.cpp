@@ -216,6 +216,29 @@ ProcessRegistry& process_registry() {
   return registry;
 }
 
+void write_metis_graph(const ProcessGraph& graph, std::ostream& out) {
+  std::vector<std::map<int, double>> rows(graph.num_tasks());
+  bool unit = true;
+  for (const ProcessEdge& e : graph.edges()) {
+    rows[e.a][e.b] += e.volume;
+    rows[e.b][e.a] += e.volume;
+  }
+  size_t edges = 0;
+  for (const auto& row : rows)
+    for (const auto& [task, volume] : row) edges += 1, unit = unit && volume == 1;
+  out << graph.num_tasks() << " " << edges / 2 << (unit ? "" : " 1") << "\n";
+  out.precision(17);
+  for (const auto& row : rows) {
+    const char* separator = "";
+    for (const auto& [task, volume] : row) {
+      out << separator << task + 1;
+      if (!unit) out << " " << volume;
+      separator = " ";
+    }
+    out << "\n";
+  }
+}
+
 ProcessGraph make_process_graph(const std::string& text) {
   // pattern's base spec contains a ':' of its own; Spec splits on the first one only.
   Spec spec = parse_spec(process_registry(), text);

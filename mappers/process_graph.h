@@ -2,10 +2,11 @@
 // communication volume between them, as undirected weighted edges (each counted once, as in
 // moh2001's weighted cardinality and Kramer & Muhlenbein's Gamma_C).
 // Specs: mesh:16x16, torus:8x8 (and 3-D, as MPI_Cart_create), ring:64, bintree:levels=7,
-// hypercube:dim=7, random:tasks=128,edges=448,seed=1, graph:PATH,
+// hypercube:dim=7, random:tasks=128,edges=448,seed=1, rgg:tasks=N, delaunay:tasks=N, graph:PATH,
 // pattern:mesh:16x16,distant=0.1,seed=1. Every spec takes volume=BYTES (default 1) per edge.
 #pragma once
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ struct ProcessEdge {
 
 class ProcessGraph {
  public:
-  std::string family;       // mesh, torus, ring, bintree, hypercube, random, graph, pattern
+  std::string family;       // mesh, torus, ring, bintree, hypercube, random, rgg, delaunay, graph, pattern
   std::vector<int> dims;    // mesh/torus extents (x fastest); task id = x + X*(y + Y*z)
   bool periodic = false;    // the grid wraps around (torus, ring)
 
@@ -51,5 +52,9 @@ class ProcessGraph {
 using ProcessRegistry = Registry<std::function<ProcessGraph(Spec&)>>;
 ProcessRegistry& process_registry();
 ProcessGraph make_process_graph(const std::string& spec);
+
+// Writes `graph` in METIS format (1-based neighbour lists; an edge's volumes summed; weights written
+// unless every volume is 1), which graph:PATH.graph, METIS, KaHIP and Scotch's converters read.
+void write_metis_graph(const ProcessGraph& graph, std::ostream& out);
 
 }  // namespace mapsim

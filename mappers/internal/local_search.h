@@ -12,13 +12,15 @@ namespace mapsim {
 // Improves `placement` in place; returns the cost it ends with. `cost` is the problem network's.
 double refine_placement(const MappingProblem& problem, const CostTable& cost, Placement& placement, int max_passes = 30);
 
-// QAP local search on the same cost with swaps in the communication neighbourhood N_C^depth (VieM's
-// neighbourhood, von Kirchbach, Schulz & Traff 2020): task u swaps with a task x within `depth` edges
-// of it placed on another node when that lowers the cost; the gain of a swap is O(deg u + deg x).
-// Each pass visits the tasks in order and takes each one's best swap; passes repeat until one gains
-// less than 0.01 %. Touches no free slot, so the node loads stay as they are.
+// QAP local search on the same cost, after VieM (von Kirchbach, Schulz & Traff 2020): task u swaps
+// with a task x within `depth` edges of it (the communication neighbourhood N_C^depth) placed on
+// another node, and, with `pull`, with any task of the node u sends most to; the gain of a swap is
+// O(deg u + deg x). Tasks wait in a priority queue by their share of the cost, the costliest first;
+// each takes its best improving swap, after which it, its partner and their neighbours are queued
+// again. Rounds of this (every task queued) repeat until one swaps nothing, at most 30: then no
+// task has an improving swap in its neighbourhood. Touches no free slot, so node loads stay.
 double swap_search(const MappingProblem& problem, const CostTable& cost, Placement& placement, int depth = 2,
-                   int max_passes = 30);
+                   bool pull = true);
 
 // What one pass of refine_placement evaluates: for each task, the slots of its own and its
 // neighbours' switches. best uses refine_placement while this stays at most kMaxRefineScan.

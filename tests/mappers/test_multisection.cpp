@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 
@@ -116,4 +118,115 @@ TEST_CASE("rgg: exactly the point pairs closer than the radius") {
   CHECK(got.size() == graph.edges().size());  // no pair twice
   CHECK(got == expected);
   CHECK_THROWS_WITH_AS(make_process_graph("rgg:tasks=10,radius=2"), doctest::Contains("radius must be in (0, 1]"), Error);
+}
+
+namespace {
+
+using Point = std::pair<double, double>;
+
+// The generators' points: two uniforms each from Rng(seed).
+std::vector<Point> generator_points(int tasks, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Point> point(tasks);
+  for (auto& [x, y] : point) x = rng.uniform(), y = rng.uniform();
+  return point;
+}
+
+double cross(const Point& o, const Point& a, const Point& b) {
+  return (a.first - o.first) * (b.second - o.second) - (a.second - o.second) * (b.first - o.first);
+}
+
+}  // namespace
+
+TEST_CASE("delaunay: exactly the edges of the triangles with empty circumcircles") {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    const int tasks = 60;
+    const std::vector<Point> p = generator_points(tasks, seed);
+    // d lies inside the circle through a, b, c (counter-clockwise) when this determinant is positive.
+    auto in_circle = [](const Point& a, const Point& b, const Point& c, const Point& d) {
+      const double ax = a.first - d.first, ay = a.second - d.second, bx = b.first - d.first, by = b.second - d.second,
+                   cx = c.first - d.first, cy = c.second - d.second;
+      return (ax * ax + ay * ay) * (bx * cy - cx * by) - (bx * bx + by * by) * (ax * cy - cx * ay) +
+                 (cx * cx + cy * cy) * (ax * by - bx * ay) >
+             0;
+    };
+    std::set<std::pair<int, int>> expected, got;
+    for (int a = 0; a < tasks; ++a)
+      for (int b = a + 1; b < tasks; ++b)
+        for (int c = b + 1; c < tasks; ++c) {
+          const bool ccw = cross(p[a], p[b], p[c]) > 0;
+          bool empty = true;
+          for (int d = 0; d < tasks && empty; ++d)
+            if (d != a && d != b && d != c) empty = !(ccw ? in_circle(p[a], p[b], p[c], p[d]) : in_circle(p[a], p[c], p[b], p[d]));
+          if (empty) expected.insert({a, b}), expected.insert({a, c}), expected.insert({b, c});
+        }
+    ProcessGraph graph = make_process_graph("delaunay:tasks=60,seed=" + std::to_string(seed));
+    for (const ProcessEdge& e : graph.edges()) got.insert({e.a, e.b});
+    CAPTURE(seed);
+    CHECK(got.size() == graph.edges().size());
+    CHECK(got == expected);
+  }
+  // Any triangulation of n points, h of them on the convex hull, has 3n - 3 - h edges.
+  const int tasks = 20000;
+  std::vector<Point> p = generator_points(tasks, 9);
+  std::sort(p.begin(), p.end());
+  std::vector<Point> hull(2 * tasks);  // Andrew's monotone chain
+  int h = 0;
+  for (int i = 0; i < tasks; ++i) {
+    while (h >= 2 && cross(hull[h - 2], hull[h - 1], p[i]) <= 0) --h;
+    hull[h++] = p[i];
+  }
+  for (int i = tasks - 2, lower = h + 1; i >= 0; --i) {
+    while (h >= lower && cross(hull[h - 2], hull[h - 1], p[i]) <= 0) --h;
+    hull[h++] = p[i];
+  }
+  --h;  // the first point closes the chain
+  CHECK(make_process_graph("delaunay:tasks=20000,seed=9").edges().size() == static_cast<size_t>(3 * tasks - 3 - h));
+  CHECK_THROWS_WITH_AS(make_process_graph("delaunay:tasks=2"), doctest::Contains("tasks"), Error);
+}
+
+TEST_CASE("swap_search ends where no task has an improving swap in its neighbourhood") {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    RoutedNetwork machine(make_network(kMachine));
+    ProcessGraph graph = make_process_graph("delaunay:tasks=1024,seed=" + std::to_string(seed));
+    MappingProblem problem = make_problem(machine, graph, "all", 4, seed);
+    const CostTable cost(machine);
+    const bool pull = seed % 2 == 0;
+    Placement placement = make_mapper("random")->map(problem);
+    std::vector<int> load(machine.network().num_nodes()), after(load);
+    for (int node : placement) ++load[node];
+    const double before = placement_cost(problem, cost, placement);
+    const double end = swap_search(problem, cost, placement, 2, pull);
+    check_placement(problem, placement);
+    for (int node : placement) ++after[node];
+    CAPTURE(seed);
+    CHECK(after == load);
+    CHECK(end < 0.8 * before);
+    CHECK(end == doctest::Approx(placement_cost(problem, cost, placement)));
+    // Brute force: no swap within two edges (nor, with pull, on the node a task sends most to) helps.
+    int improving = 0;
+    for (int u = 0; u < graph.num_tasks(); ++u) {
+      std::set<int> candidates;
+      std::map<int, double> toward;
+      for (const auto& n : graph.neighbours(u)) {
+        candidates.insert(n.task);
+        for (const auto& m : graph.neighbours(n.task)) candidates.insert(m.task);
+        if (placement[n.task] != placement[u]) toward[placement[n.task]] += n.volume;
+      }
+      if (pull && !toward.empty()) {
+        auto heaviest = toward.begin();
+        for (auto it = toward.begin(); it != toward.end(); ++it)
+          if (it->second > heaviest->second) heaviest = it;
+        for (int x = 0; x < graph.num_tasks(); ++x)
+          if (placement[x] == heaviest->first) candidates.insert(x);
+      }
+      for (int x : candidates) {
+        if (placement[x] == placement[u]) continue;
+        Placement swapped = placement;
+        std::swap(swapped[u], swapped[x]);
+        improving += placement_cost(problem, cost, swapped) < end * (1 - 1e-9);
+      }
+    }
+    CHECK(improving == 0);
+  }
 }

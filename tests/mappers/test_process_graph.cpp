@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <sstream>
 
 #include "mappers/process_graph.h"
 #include "support/error.h"
@@ -56,6 +58,32 @@ TEST_CASE("graph files: edge lists and METIS") {
   CHECK_THROWS_WITH_AS(make_process_graph("graph:" + temp_file("bad.txt", "0 1\n2 x\n")), doctest::Contains("bad.txt:2: expected 'task task [volume]'"), Error);
   CHECK_THROWS_WITH_AS(make_process_graph("graph:" + temp_file("short.graph", "3 2\n2\n1 3\n")), doctest::Contains("truncated"), Error);
   CHECK_THROWS_WITH_AS(make_process_graph("graph:" + temp_file("range.graph", "2 1\n5\n1\n")), doctest::Contains("range.graph:2: neighbour 5 is out of 1..2"), Error);
+}
+
+TEST_CASE("write_metis_graph: METIS text that reads back as the same graph") {
+  auto edges = [](const ProcessGraph& g) {
+    std::map<std::pair<int, int>, double> m;
+    for (const ProcessEdge& e : g.edges()) m[{e.a, e.b}] += e.volume;
+    return m;
+  };
+  ProcessGraph weighted(4);
+  weighted.add_edge(0, 1, 2.5);
+  weighted.add_edge(1, 0, 1);  // the same pair again: one METIS edge of volume 3.5
+  weighted.add_edge(2, 3, 7);
+  std::ostringstream text;
+  write_metis_graph(weighted, text);
+  CHECK(text.str() == "4 2 1\n2 3.5\n1 3.5\n4 7\n3 7\n");
+  ProcessGraph back = make_process_graph("graph:" + temp_file("w.graph", text.str()));
+  CHECK(back.num_tasks() == 4);
+  CHECK(edges(back) == edges(weighted));
+  for (const char* spec : {"mesh:5x4", "delaunay:tasks=300,seed=2", "pattern:ring:40,distant=0.2"}) {
+    CAPTURE(std::string(spec));
+    ProcessGraph g = make_process_graph(spec);
+    std::ostringstream out;
+    write_metis_graph(g, out);
+    CHECK(edges(make_process_graph("graph:" + temp_file("g.graph", out.str()))) == edges(g));
+    CHECK(out.str().find(" 1\n") != 0);  // unit volumes: no weight column
+  }
 }
 
 TEST_CASE("process spec errors") {
