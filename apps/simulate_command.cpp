@@ -125,7 +125,7 @@ void add_simulate_command(CLI::App& app) {
                   "Routing: " + component_list(routing_registry().infos()) + " (default: the network's own)");
   cmd->add_option("--process", o->process, "Process topology of a synthetic workload");
   cmd->add_option("--workload", o->workload, "Synthetic workload on --process (default exchange)");
-  cmd->add_option("--trace", o->trace, "SimGrid TI trace: one shared file or an index of per-rank files");
+  cmd->add_option("--trace", o->trace, "SimGrid TI trace (one shared file or an index of per-rank files) or an OTF2 archive (traces.otf2)");
   cmd->add_option("--mapper", o->mapper,
                   "Mapper NAME[:key=value,...] placing the ranks (default: default, rank i on slot i)");
   cmd->add_option("--placement", o->placement,

@@ -68,10 +68,10 @@ void convert(const TraceOptions& o) { std::cout << convert_ti_trace(o.path, o.le
 
 void add_trace_command(CLI::App& app) {
   auto o = std::make_shared<TraceOptions>();
-  CLI::App* cmd = app.add_subcommand("trace", "Inspect, check and convert SimGrid TI traces (docs/traces.md)");
+  CLI::App* cmd = app.add_subcommand("trace", "Inspect, check and convert SimGrid TI traces and OTF2 archives (docs/traces.md)");
   cmd->require_subcommand(1);
   auto common = [&](CLI::App* sub) {
-    sub->add_option("trace", o->path, "Trace: a shared file or an index file")->required();
+    sub->add_option("trace", o->path, "Trace: a TI shared file, a TI index file, or an OTF2 anchor file (traces.otf2)")->required();
     sub->add_flag("--legacy", o->legacy, "SimGrid's old point-to-point format without tags (read with tag 0)");
   };
   CLI::App* s = cmd->add_subcommand("stats", "Ranks, actions by type, messages, bytes, compute");

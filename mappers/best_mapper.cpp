@@ -106,7 +106,7 @@ Placement BestMapper::map(const MappingProblem& problem) const {
     // The switch-neighbourhood search where its passes are affordable, else swaps within N_C^2.
     Placement& placement = candidates[i].second;
     const double cost = refine_scan(problem, placement) <= kMaxRefineScan ? refine_placement(problem, table, placement)
-                                                                            : swap_search(problem, table, placement, 1, false);
+                                                                            : swap_search(problem, table, placement, 1);
     spdlog::debug("best: {} refined to cost {}", candidates[i].first, cost);
     if (i == 0 || cost < best) best = cost, chosen = i;
   }

@@ -2,7 +2,7 @@
 # Installs the Debian packages mapsim needs, if any is missing. Idempotent; quiet when all is present.
 set -euo pipefail
 packages=(g++ cmake make pkg-config libsimgrid-dev libboost-dev libyaml-cpp-dev libspdlog-dev libfmt-dev doctest-dev
-          libcli11-dev nlohmann-json3-dev libscotch-dev libmetis-dev libqhull-dev graphviz
+          libcli11-dev nlohmann-json3-dev libscotch-dev libmetis-dev libqhull-dev libotf2-trace-dev graphviz
           libcsv-dev gnuplot-nox libopenmpi-dev openmpi-bin pajeng chromium)
 missing=()
 for p in "${packages[@]}"; do

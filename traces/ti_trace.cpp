@@ -10,7 +10,10 @@
 #include <sstream>
 #include <unordered_map>
 
+#include <spdlog/spdlog.h>
+
 #include "support/atomic_file.h"
+#include "traces/otf2_trace.h"
 #include "support/error.h"
 #include "support/input_file.h"
 #include "support/units.h"
@@ -401,13 +404,31 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
 
 }  // namespace
 
+namespace {
+
+Trace read_otf2(const std::string& path) {
+  Otf2Import imported = read_otf2_trace(path);
+  for (const auto& [what, count] : imported.skipped)
+    spdlog::warn("{}: OTF2: {} {} (docs/traces.md)", path, count, what);
+  return std::move(imported.trace);
+}
+
+}  // namespace
+
 Trace read_ti_trace(const std::string& path, bool legacy) {
+  if (is_otf2_path(path)) return read_otf2(path);
   Trace trace;
   read_into(path, legacy, trace, [](int, Action&& a, RankTrace& rank) { rank.actions.push_back(a); });
   return trace;
 }
 
 int visit_ti_trace(const std::string& path, bool legacy, const ActionVisitor& visit) {
+  if (is_otf2_path(path)) {  // loaded whole: OTF2 events are read in time order across ranks
+    const Trace trace = read_otf2(path);
+    for (int r = 0; r < trace.num_ranks(); ++r)
+      for (const Action& a : trace.ranks[r].actions) visit(r, a, trace.ranks[r], trace.num_ranks());
+    return trace.num_ranks();
+  }
   Trace trace;
   read_into(path, legacy, trace, [&](int r, Action&& a, RankTrace& rank) {
     visit(r, a, rank, trace.num_ranks());

@@ -20,7 +20,7 @@ double refine_placement(const MappingProblem& problem, const CostTable& cost, Pl
 // again. Rounds of this (every task queued) repeat until one swaps nothing, at most 30: then no
 // task has an improving swap in its neighbourhood. Touches no free slot, so node loads stay.
 double swap_search(const MappingProblem& problem, const CostTable& cost, Placement& placement, int depth = 2,
-                   bool pull = true);
+                   bool pull = false);
 
 // What one pass of refine_placement evaluates: for each task, the slots of its own and its
 // neighbours' switches. best uses refine_placement while this stays at most kMaxRefineScan.
