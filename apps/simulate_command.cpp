@@ -28,7 +28,7 @@ std::string model_list() {
 
 struct SimulateOptions {
   std::string topology, routing, process, workload, trace, mapper, placement, allocation, slots, seed;
-  std::string model, eager, mtu, intra_node, flops, sharing, flow_solver, path_selection, ocs, test_time;
+  std::string model, eager, mtu, intra_node, flops, sharing, flow_solver, path_selection, ocs, test_time, collectives;
   std::string output, write_trace, timeline;
   bool messages = false, json = false;
 };
@@ -52,6 +52,7 @@ Scenario simulate_scenario(const SimulateOptions& o) {
                                       {"model.eager_threshold", "--eager", o.eager},
                                       {"model.mtu", "--mtu", o.mtu},
                                       {"model.test_time", "--test-time", o.test_time},
+                                      {"model.collectives", "--collectives", o.collectives},
                                       {"model.intra_node_bandwidth", "--intra-node-bandwidth", o.intra_node},
                                       {"model.flops", "--flops", o.flops},
                                       {"model.sharing", "--sharing", o.sharing},
@@ -142,6 +143,9 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--test-time", o->test_time,
                   "Time a trace's `test` takes before it tests (SMPI's smpi/test), default " +
                       format_time(SimOptions{}.test_time));
+  cmd->add_option("--collectives", o->collectives,
+                  "Collective algorithms, SimGrid's names, e.g. alltoallv=pair,allgatherv=mpich_ring (default: mapsim's; " +
+                      collectives_help() + ")");
   cmd->add_option("--flops", o->flops,
                   "Node speed for compute actions, flop/s (default " + format_number(SimOptions{}.flops) + ")");
   cmd->add_option("--sharing", o->sharing,

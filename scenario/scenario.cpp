@@ -57,7 +57,7 @@ const std::vector<std::string> kWorkloadKeys = {"process", "pattern", "trace", "
 const std::vector<std::string> kModelKeys = {"name",     "t_s",          "t_p", "t_r", "link_bandwidth",
                                              "node_bandwidth", "node_latency", "intra_node_bandwidth",
                                              "mtu",      "eager_threshold", "flops", "sharing", "flow_solver",
-                                             "path_selection", "test_time"};
+                                             "path_selection", "test_time", "collectives"};
 
 std::string spec_text(const YamlReader& reader, const YAML::Node& node, const SpecField& field, const std::string& what,
                       const std::string& implied_name = "") {
@@ -229,6 +229,13 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
                                        "model.eager_threshold", true);
     if (node["test_time"])
       s.sim.test_time = positive(reader, node["test_time"], reader.time(node["test_time"]), "model.test_time", true);
+    if (node["collectives"]) {
+      try {
+        s.sim.collectives = parse_collectives(reader.scalar(node["collectives"], "model.collectives"));
+      } catch (const Error& e) {
+        reader.fail(node["collectives"], std::string("model.") + e.what());
+      }
+    }
     if (node["flops"]) s.sim.flops = positive(reader, node["flops"], reader.number(node["flops"], "model.flops"), "model.flops", false);
     if (node["sharing"]) {
       const std::string sharing = reader.scalar(node["sharing"], "model.sharing");

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "sim/internal/ops.h"
+#include "support/error.h"
 
 namespace mapsim::sim {
 namespace {
@@ -8,14 +9,16 @@ namespace {
 // Builds the op list of one action; every collective step ends with a wait on its requests.
 class Steps {
  public:
-  Steps(std::vector<Op>& ops, int tag, bool collective) : ops_(ops), tag_(tag), collective_(collective) {}
+  Steps(std::vector<Op>& ops, int tag, bool collective, int self) : ops_(ops), tag_(tag), collective_(collective), self_(self) {}
   void send(int peer, double bytes) { ops_.push_back(make(Op::Isend, peer, bytes)); }
   void recv(int peer, double bytes) { ops_.push_back(make(Op::Irecv, peer, bytes)); }
   void wait() { ops_.push_back(Op{Op::WaitGroup}); }
   void compute(double flops) {
     if (flops > 0) ops_.push_back(Op{Op::Compute, false, false, false, -1, 0, -1, flops});
   }
+  // A step to oneself is a local copy: no message (SMPI's replay gives it no time either).
   void exchange(int to, double send_bytes, int from, double recv_bytes) {
+    if (to == self_ && from == self_) return;
     send(to, send_bytes);
     recv(from, recv_bytes);
     wait();
@@ -33,6 +36,7 @@ class Steps {
   std::vector<Op>& ops_;
   int tag_;
   bool collective_;
+  int self_;  // the rank whose steps these are
 };
 
 int relative(int rank, int root, int size) { return (rank - root + size) % size; }
@@ -142,11 +146,123 @@ void recursive_doubling_scan(Steps& s, int rank, int p, double bytes) {
   }
 }
 
+bool power_of_two(int p) { return (p & (p - 1)) == 0; }
+
+void require_power_of_two(int p, const char* algorithm) {
+  if (!power_of_two(p))
+    throw Error(std::string(algorithm) + " needs a power-of-two number of ranks, the trace has " + std::to_string(p));
+}
+
+// SimGrid's alltoall algorithms; `block` bytes to and from every rank.
+void alltoall(Steps& s, AlltoallAlgorithm algorithm, int rank, int p, double block, double received) {
+  switch (algorithm) {
+    case AlltoallAlgorithm::Mapsim:
+      for (int i = 1; i < p; ++i) s.exchange((rank + i) % p, block, (rank - i + p) % p, received);
+      break;
+    case AlltoallAlgorithm::Ring:  // sendrecv with rank + i / rank - i, itself first
+      for (int i = 0; i < p; ++i) s.exchange((rank + i) % p, block, (rank - i + p) % p, received);
+      break;
+    case AlltoallAlgorithm::Pair:  // sendrecv with rank ^ i
+      require_power_of_two(p, "alltoall=pair");
+      for (int i = 0; i < p; ++i) s.exchange(rank ^ i, block, rank ^ i, received);
+      break;
+    case AlltoallAlgorithm::BasicLinear:  // every receive, then every send in reverse order, one wait
+      for (int i = (rank + 1) % p; i != rank; i = (i + 1) % p) s.recv(i, received);
+      for (int i = (rank + p - 1) % p; i != rank; i = (i + p - 1) % p) s.send(i, block);
+      s.wait();
+      break;
+    case AlltoallAlgorithm::Bruck: {  // log p store-and-forward steps: the blocks whose index has bit k
+      s.exchange(rank, (p - rank) * block, rank, (p - rank) * received);  // local rotation, as SimGrid
+      s.exchange(rank, rank * block, rank, rank * received);
+      for (int bit = 1; bit < p; bit <<= 1) {
+        int blocks = 0;
+        for (int b = 1; b < p; ++b) blocks += (b & bit) != 0;
+        s.exchange((rank + bit) % p, blocks * block, (rank - bit + p) % p, blocks * received);
+      }
+      s.exchange(rank, (p - rank - 1) * received, rank, (p - rank - 1) * received);  // inverse rotation
+      s.exchange(rank, (rank + 1) * received, rank, (rank + 1) * received);
+      for (int i = 0; i < p; ++i) s.exchange(rank, received, rank, received);
+      break;
+    }
+  }
+}
+
+// SimGrid's alltoallv algorithms: counts[i] bytes to rank i, counts[p + i] from rank i.
+void alltoallv(Steps& s, AlltoallvAlgorithm algorithm, int rank, int p, const double* counts) {
+  const double* from = counts + p;
+  switch (algorithm) {
+    case AlltoallvAlgorithm::Mapsim:
+      for (int i = 1; i < p; ++i) s.exchange((rank + i) % p, counts[(rank + i) % p], (rank - i + p) % p, from[(rank - i + p) % p]);
+      break;
+    case AlltoallvAlgorithm::Ring:  // rank ^ i at powers of two (MPICH's pairwise exchange), else rank +- i
+      for (int i = 0; i < p; ++i) {
+        const int dst = power_of_two(p) ? rank ^ i : (rank + i) % p, src = power_of_two(p) ? dst : (rank - i + p) % p;
+        s.exchange(dst, counts[dst], src, from[src]);
+      }
+      break;
+    case AlltoallvAlgorithm::Pair:
+      require_power_of_two(p, "alltoallv=pair");
+      for (int i = 0; i < p; ++i) s.exchange(rank ^ i, counts[rank ^ i], rank ^ i, from[rank ^ i]);
+      break;
+    case AlltoallvAlgorithm::Bruck:  // MPICH's scattered exchange, 4 receives and sends posted at a time
+      for (int first = 0; first < p; first += 4) {
+        const int batch = std::min(4, p - first);
+        for (int i = 0; i < batch; ++i)
+          if (const int src = (rank + i + first) % p; src != rank) s.recv(src, from[src]);
+        for (int i = 0; i < batch; ++i)
+          if (const int dst = (rank - i - first + 2 * p) % p; dst != rank) s.send(dst, counts[dst]);
+        s.wait();
+      }
+      break;
+    case AlltoallvAlgorithm::OmpiBasicLinear:  // every receive, then every send, one wait
+      for (int i = 0; i < p; ++i)
+        if (i != rank) s.recv(i, from[i]);
+      for (int i = 0; i < p; ++i)
+        if (i != rank) s.send(i, counts[i]);
+      s.wait();
+      break;
+  }
+}
+
+// SimGrid's allgatherv algorithms; counts[i] is rank i's block.
+void allgatherv(Steps& s, AllgathervAlgorithm algorithm, int rank, int p, const double* counts) {
+  switch (algorithm) {
+    case AllgathervAlgorithm::Mapsim:  // ring: forward the block received last to the right
+      for (int i = 0; i + 1 < p; ++i)
+        s.exchange((rank + 1) % p, counts[(rank - i + p) % p], (rank - 1 + p) % p, counts[(rank - i - 1 + 2 * p) % p]);
+      break;
+    case AllgathervAlgorithm::Ring:  // own block to rank + i, rank - i's from it, itself first
+      for (int i = 0; i < p; ++i) s.exchange((rank + i) % p, counts[rank], (rank - i + p) % p, counts[(rank - i + p) % p]);
+      break;
+    case AllgathervAlgorithm::MpichRing: {
+      // Neighbour ring in pieces of at most max(smallest block, 256 KiB); empty blocks send nothing.
+      double total = 0, piece = counts[0];
+      for (int i = 0; i < p; ++i) total += counts[i], piece = std::min(piece, counts[i]);
+      piece = std::max(piece, 262144.0);
+      const int left = (rank + p - 1) % p, right = (rank + 1) % p;
+      double to_send = total - counts[right], to_receive = total - counts[rank], sent = 0, got = 0;
+      int sending = rank, receiving = left;
+      while (to_send > 0 || to_receive > 0) {
+        const double send_now = to_send > 0 ? std::min(piece, counts[sending] - sent) : 0;
+        const double receive_now = to_receive > 0 ? std::min(piece, counts[receiving] - got) : 0;
+        if (send_now > 0) s.send(right, send_now);
+        if (receive_now > 0) s.recv(left, receive_now);
+        if (send_now > 0 || receive_now > 0) s.wait();
+        to_send -= send_now, to_receive -= receive_now, sent += send_now, got += receive_now;
+        if (sent == counts[sending]) sent = 0, sending = (sending + p - 1) % p;
+        if (got == counts[receiving]) got = 0, receiving = (receiving + p - 1) % p;
+      }
+      break;
+    }
+  }
+}
+
 }  // namespace
 
-void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std::vector<Op>& ops) {
-  Steps user(ops, a.tag, false);
-  Steps s(ops, collective_tag(a.type), true);
+void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std::vector<Op>& ops,
+                   const CollectiveChoice& choice) {
+  Steps user(ops, a.tag, false, rank);
+  Steps s(ops, collective_tag(a.type), true, rank);
   const double* counts = trace.counts.empty() ? nullptr : trace.counts.data() + a.counts;
   switch (a.type) {
     case ActionType::Send: user.send(a.peer, a.bytes); user.wait(); break;
@@ -169,7 +285,7 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
     }
     case ActionType::Waitall: ops.push_back(Op{Op::WaitAll}); break;
     case ActionType::SendRecv: {
-      Steps tag0(ops, 0, false);
+      Steps tag0(ops, 0, false, rank);
       tag0.exchange(a.peer, a.bytes, a.root, a.bytes2);
       break;
     }
@@ -179,15 +295,8 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
     case ActionType::Bcast: binomial_bcast(s, rank, a.root, p, a.bytes); break;
     case ActionType::Reduce: binomial_reduce(s, rank, a.root, p, a.bytes); s.compute(a.flops); break;
     case ActionType::Allreduce: recursive_doubling_allreduce(s, rank, p, a.bytes); s.compute(a.flops); break;
-    case ActionType::Alltoall:
-      for (int i = 1; i < p; ++i) s.exchange((rank + i) % p, a.bytes, (rank - i + p) % p, a.bytes2);
-      break;
-    case ActionType::Alltoallv:
-      for (int i = 1; i < p; ++i) {
-        const int to = (rank + i) % p, from = (rank - i + p) % p;
-        s.exchange(to, counts[to], from, counts[p + from]);
-      }
-      break;
+    case ActionType::Alltoall: alltoall(s, choice.alltoall, rank, p, a.bytes, a.bytes2); break;
+    case ActionType::Alltoallv: alltoallv(s, choice.alltoallv, rank, p, counts); break;
     case ActionType::Gather: binomial_gather(s, rank, a.root, p, a.bytes); break;
     case ActionType::Scatter: binomial_scatter(s, rank, a.root, p, a.bytes2); break;
     case ActionType::Gatherv:
@@ -211,10 +320,7 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
     case ActionType::Allgather:
       for (int i = 0; i + 1 < p; ++i) s.exchange((rank + 1) % p, a.bytes, (rank - 1 + p) % p, a.bytes);
       break;
-    case ActionType::Allgatherv:
-      for (int i = 0; i + 1 < p; ++i)
-        s.exchange((rank + 1) % p, counts[(rank - i + p) % p], (rank - 1 + p) % p, counts[(rank - i - 1 + 2 * p) % p]);
-      break;
+    case ActionType::Allgatherv: allgatherv(s, choice.allgatherv, rank, p, counts); break;
     case ActionType::ReduceScatter:
       for (int i = 1; i < p; ++i) {
         const int to = (rank + i) % p, from = (rank - i + p) % p;

@@ -126,7 +126,7 @@ void Replay::advance(int r) {
       }
       s.ops.clear();
       s.op = 0;
-      expand_action(trace.actions[s.pc++], trace, r, static_cast<int>(ranks_.size()), s.ops);
+      expand_action(trace.actions[s.pc++], trace, r, static_cast<int>(ranks_.size()), s.ops, options_.collectives);
       continue;
     }
     const Op op = s.ops[s.op++];

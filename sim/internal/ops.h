@@ -1,13 +1,15 @@
 // Internal to sim/: the primitive operations a rank executes. Every TI action expands into a few
-// of them; collectives expand into point-to-point steps with MPICH's algorithms:
+// of them; collectives expand into point-to-point steps, by default with MPICH's algorithms:
 //   barrier      dissemination                 bcast       binomial tree
 //   reduce       binomial tree                 allreduce   recursive doubling (non-powers of two fold in)
 //   alltoall(v)  pairwise exchange (ring order) gather, scatter  binomial trees
 //   gatherv, scatterv  linear                  allgather(v)  ring
 //   reducescatter  pairwise exchange           scan, exscan  recursive doubling
+// and alltoall, alltoallv, allgatherv with SimGrid's algorithms where CollectiveChoice names them.
 #pragma once
 #include <vector>
 
+#include "sim/collective_choice.h"
 #include "traces/ti_trace.h"
 
 namespace mapsim::sim {
@@ -31,7 +33,9 @@ struct Op {
   double amount = 0;     // bytes, flops or seconds
 };
 
-// Appends the ops of `action` for rank `rank` of `size` ranks.
-void expand_action(const Action& action, const RankTrace& trace, int rank, int size, std::vector<Op>& ops);
+// Appends the ops of `action` for rank `rank` of `size` ranks; `choice` picks the algorithm of the
+// collectives that have several. Throws Error where an algorithm does not fit the rank count.
+void expand_action(const Action& action, const RankTrace& trace, int rank, int size, std::vector<Op>& ops,
+                   const CollectiveChoice& choice = {});
 
 }  // namespace mapsim::sim

@@ -22,7 +22,7 @@ bool have_smpirun() { return std::system("command -v smpirun >/dev/null 2>&1") =
 
 // Simulated end time of `smpirun -replay`, read from its Paje trace at 15 digits.
 double smpi_time(const RoutedNetwork& routed, const Placement& placement, const std::string& index,
-                 const std::string& name) {
+                 const std::string& name, const std::string& cfg = "") {
   const std::string platform = temp_path(name + ".xml"), hosts = temp_path(name + ".hosts"),
                     paje = temp_path(name + ".paje");
   {
@@ -36,7 +36,7 @@ double smpi_time(const RoutedNetwork& routed, const Placement& placement, const 
       " -replay " + index +
       " --cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e300"
       " --cfg=surf/precision:1e-12 --cfg=tracing:yes --cfg=tracing/smpi:yes --cfg=tracing/precision:15"
-      " --cfg=tracing/filename:" + paje + " --log=root.thres:critical >/dev/null 2>&1";
+      " --cfg=tracing/filename:" + paje + cfg + " --log=root.thres:critical >/dev/null 2>&1";
   REQUIRE(std::system(command.c_str()) == 0);
   std::ifstream in(paje);
   double last = 0;
@@ -50,9 +50,10 @@ double smpi_time(const RoutedNetwork& routed, const Placement& placement, const 
 }
 
 double mapsim_time(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
-                   bool smpi_sharing = false) {
+                   bool smpi_sharing = false, const CollectiveChoice& collectives = {}) {
   SimOptions options;
   options.smpi_sharing = smpi_sharing;
+  options.collectives = collectives;
   return simulate(routed, placement, trace, options).makespan;
 }
 
@@ -135,4 +136,61 @@ TEST_CASE("tests take SMPI's smpi/test time, growing while they fail: agreement 
     MESSAGE("tests " << k << ": mapsim " << ours << " smpi " << smpi);
     CHECK(std::fabs(ours - smpi) <= 1e-9 * smpi);
   }
+}
+
+TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --cfg=smpi/COLLECTIVE:ALGORITHM") {
+  if (!have_smpirun()) {
+    MESSAGE("smpirun not installed: SMPI agreement test skipped");
+    return;
+  }
+  RoutedNetwork star(make_network("tree2:switches=1,nodes_per_switch=8"));
+  // alltoall below and above the eager threshold; alltoallv with empty pairs; allgatherv with empty
+  // blocks and blocks above mpich_ring's 256 KiB pieces.
+  auto trace = [](const std::string& collective, int p) {
+    std::string text;
+    for (int r = 0; r < p; ++r) {
+      const std::string R = std::to_string(r) + " ";
+      text += R + "init\n";
+      if (collective == "alltoall") text += R + "alltoall 3000 3000\n" + R + "alltoall 70000 70000\n";
+      if (collective == "alltoallv") {
+        auto c = [](int i, int j) { return std::to_string(((i * 7 + j * 3) % 5) * 20000); };
+        std::string sends, receives;
+        long sent = 0, received = 0;
+        for (int j = 0; j < p; ++j) sends += " " + c(r, j), receives += " " + c(j, r), sent += std::stol(c(r, j)), received += std::stol(c(j, r));
+        text += R + "alltoallv " + std::to_string(sent) + sends + " " + std::to_string(received) + receives + "\n";
+      }
+      if (collective == "allgatherv") {
+        const long block[8] = {0, 300000, 5000, 0, 700000, 20000, 1000, 90000};
+        std::string counts;
+        for (int j = 0; j < p; ++j) counts += " " + std::to_string(block[j]);
+        text += R + "allgatherv " + std::to_string(block[r]) + counts + "\n";
+      }
+      text += R + "finalize\n";
+    }
+    return text;
+  };
+  const std::vector<std::pair<std::string, std::vector<std::string>>> algorithms = {
+      {"alltoall", {"ring", "pair", "basic_linear", "bruck"}},
+      {"alltoallv", {"ring", "pair", "bruck", "ompi_basic_linear"}},
+      {"allgatherv", {"ring", "mpich_ring"}}};
+  for (const auto& [collective, names] : algorithms)
+    for (const std::string& algorithm : names)
+      for (int p : {8, 6}) {
+        if (algorithm == "pair" && p == 6) continue;  // powers of two only
+        const std::string name = "smpi-" + collective + "-" + algorithm + "-" + std::to_string(p);
+        const std::string file = temp_file(name + ".txt", trace(collective, p));
+        const std::string index = temp_file(name + ".idx", file + "\n");
+        Placement place(p);
+        for (int r = 0; r < p; ++r) place[r] = r;
+        const double smpi = smpi_time(star, place, index, name, " --cfg=smpi/" + collective + ":" + algorithm);
+        const CollectiveChoice choice = parse_collectives(collective + "=" + algorithm);
+        const double ours = mapsim_time(star, place, read_ti_trace(file), true, choice);
+        MESSAGE(collective << "=" << algorithm << " on " << p << " ranks: mapsim " << ours << " smpi " << smpi << " ("
+                           << (ours - smpi) / smpi << ")");
+        CAPTURE(name);
+        CHECK(std::fabs(ours - smpi) <= 1e-9 * smpi);
+      }
+  CHECK(error_of([&] { mapsim_time(star, {0, 1, 2, 3, 4, 5}, read_ti_trace(temp_file("p6.txt", trace("alltoall", 6))), false,
+                                   parse_collectives("alltoall=pair")); })
+            .find("alltoall=pair needs a power-of-two number of ranks, the trace has 6") != std::string::npos);
 }

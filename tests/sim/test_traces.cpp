@@ -242,3 +242,33 @@ TEST_CASE("the streamed communication matrix equals the replay's messages, colle
   CHECK(one.at({0, 1}).p2p_bytes == 100);
   CHECK(one.at({0, 1}).p2p_messages == 2);
 }
+
+TEST_CASE("collective algorithms send the messages of their definitions") {
+  RoutedNetwork star(make_network("tree2:switches=1,nodes_per_switch=8"));
+  const Placement place = {0, 1, 2, 3, 4, 5, 6, 7};
+  auto messages = [&](const std::string& text, const std::string& choice) {
+    SimOptions options;
+    options.collectives = parse_collectives(choice);
+    return simulate(star, place, read_ti_trace(temp_file("coll.txt", text)), options).messages;
+  };
+  std::string allgatherv, alltoall;
+  const long block[8] = {0, 300000, 5000, 0, 700000, 20000, 1000, 90000};
+  for (int r = 0; r < 8; ++r) {
+    std::string counts;
+    for (long b : block) counts += " " + std::to_string(b);
+    allgatherv += std::to_string(r) + " allgatherv " + std::to_string(block[r]) + counts + "\n";
+    alltoall += std::to_string(r) + " alltoall 100 100\n";
+  }
+  // mapsim's ring and SimGrid's ring: p (p - 1) messages, empty blocks included; mpich_ring forwards
+  // every non-empty block p - 1 times in pieces of 256 KiB: 7 x (2 + 1 + 3 + 1 + 1 + 1) = 63.
+  CHECK(messages(allgatherv, "") == 56);
+  CHECK(messages(allgatherv, "allgatherv=ring") == 56);
+  CHECK(messages(allgatherv, "allgatherv=mpich_ring") == 63);
+  // Bruck: log2(8) = 3 steps of one message per rank; the others p (p - 1).
+  CHECK(messages(alltoall, "alltoall=bruck") == 24);
+  for (const char* choice : {"", "alltoall=ring", "alltoall=pair", "alltoall=basic_linear"}) CHECK(messages(alltoall, choice) == 56);
+  CHECK(collectives_text(parse_collectives("alltoallv=pair,allgatherv=mpich_ring")) == "alltoallv=pair,allgatherv=mpich_ring");
+  CHECK(error_of([] { parse_collectives("bcast=binomial"); }).find("unknown collective 'bcast'") != std::string::npos);
+  CHECK(error_of([] { parse_collectives("alltoall=fast"); }) ==
+        "collectives: alltoall has no algorithm 'fast'; expected one of mapsim, ring, pair, basic_linear, bruck");
+}
