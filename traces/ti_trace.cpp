@@ -46,6 +46,7 @@ constexpr ActionInfo kActions[] = {
 };
 
 // sizeof of each predefined type of SimGrid 3.32 (x86_64), indexed by its id; 0 for UB/LB.
+constexpr int kMpiDouble = 0, kMpiByte = 6;  // SimGrid's ids
 constexpr int kDatatypeSizes[] = {8, 4, 1, 2, 8, 4, 1, 8, 1, 1, 2, 4, 8, 8, 16, 4, 1, 1, 2, 4,
                                   8, 1, 2, 4, 8, 8, 16, 32, 8, 8, 8, 16, 16, 8, 8, 8, 16, 16, 4, 4,
                                   8, 16, 8, 16, 16, 4, 2, 4, 8, 16, 32, 1, 8, 16, 32, 0, 0, 1, 8, 8};
@@ -114,13 +115,24 @@ class LineParser {
            " ranks");
     return value;
   }
-  // Datatype size at argument i, or the rank's default when absent.
+  // Datatype size at argument i, or the rank's default when absent. Each call also notes the id
+  // (the default's when absent), in call order: the send type, then the receive type.
   int type(size_t i) const {
-    if (i >= args()) return default_type_;
-    int id = integer(i, "datatype id");
-    if (id < 0 || id >= static_cast<int>(std::size(kDatatypeSizes)) || kDatatypeSizes[id] == 0)
-      fail("unknown datatype id " + arg(i));
+    int id = default_type_ == 8 ? kMpiDouble : kMpiByte;
+    if (i < args()) {
+      id = integer(i, "datatype id");
+      if (id < 0 || id >= static_cast<int>(std::size(kDatatypeSizes)) || kDatatypeSizes[id] == 0)
+        fail("unknown datatype id " + arg(i));
+      typed_ = true;
+    }
+    if (noted_ < 2) ids_[noted_++] = static_cast<int8_t>(id);
     return kDatatypeSizes[id];
+  }
+  // The datatype ids the line gave explicitly (else -1): an action written back keeps them.
+  void note_types(Action& a) const {
+    if (!typed_) return;
+    a.datatype = ids_[0];
+    a.datatype2 = noted_ > 1 ? ids_[1] : ids_[0];
   }
   int ranks() const { return ranks_; }
 
@@ -131,6 +143,9 @@ class LineParser {
   int ranks_;
   int default_type_ = 1;
   mutable size_t used_ = 0;
+  mutable bool typed_ = false;
+  mutable int noted_ = 0;
+  mutable int8_t ids_[2] = {-1, -1};
 };
 
 ActionType lookup(const LineParser& p, const std::string& name) {
@@ -333,6 +348,7 @@ void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& 
     p.set_default_type(default_type[r]);
     Action a = parse_action(p, ranks[r], default_type[r], legacy, irecvs[r]);
     p.check_all_used();
+    p.note_types(a);
     a.line = static_cast<uint32_t>(line);
     sink(static_cast<int>(r), std::move(a), ranks[r]);
   }
@@ -439,46 +455,60 @@ int visit_ti_trace(const std::string& path, bool legacy, const ActionVisitor& vi
 
 namespace {
 
-void write_counts(std::ostream& out, const RankTrace& rank, uint32_t offset, int n) {
-  for (int i = 0; i < n; ++i) out << " " << format_number(rank.counts[offset + i], 17);
+// Sizes are written in the action's datatypes where the trace gave them (counts of that type, the ids
+// after the arguments, as SMPI writes them), else in bytes.
+void write_counts(std::ostream& out, const RankTrace& rank, uint32_t offset, int n, int type) {
+  const double size = type >= 0 ? kDatatypeSizes[type] : 1;
+  for (int i = 0; i < n; ++i) out << " " << format_number(rank.counts[offset + i] / size, 17);
 }
 
 void write_action(std::ostream& out, int r, const Action& a, const RankTrace& rank, int n) {
+  const int t1 = a.datatype, t2 = a.datatype2;
   auto num = [](double v) { return format_number(v, 17); };
+  auto in = [&](double bytes, int type) { return num(type >= 0 ? bytes / kDatatypeSizes[type] : bytes); };
+  auto types = [&](int count) {  // the trailing datatype ids, when the trace gave them
+    if (t1 < 0) return std::string();
+    return " " + std::to_string(t1) + (count > 1 ? " " + std::to_string(t2) : "");
+  };
   out << r << " " << action_name(a.type);
   switch (a.type) {
     case ActionType::Send: case ActionType::Isend: case ActionType::Recv: case ActionType::Irecv:
-      out << " " << a.peer << " " << a.tag << " " << (a.bytes < 0 ? std::string("-1") : num(a.bytes));
+      out << " " << a.peer << " " << a.tag << " " << (a.bytes < 0 ? std::string("-1") : in(a.bytes, t1)) << types(1);
       break;
     case ActionType::Wait: case ActionType::Test: out << " " << a.peer << " " << a.root << " " << a.tag; break;
-    case ActionType::SendRecv: out << " " << num(a.bytes) << " " << a.peer << " " << num(a.bytes2) << " " << a.root; break;
-    case ActionType::Bcast: out << " " << num(a.bytes) << " " << a.root; break;
-    case ActionType::Reduce: out << " " << num(a.bytes) << " " << num(a.flops) << " " << a.root; break;
-    case ActionType::Allreduce: case ActionType::Scan: case ActionType::Exscan:
-      out << " " << num(a.bytes) << " " << num(a.flops);
+    case ActionType::SendRecv:
+      out << " " << in(a.bytes, t1) << " " << a.peer << " " << in(a.bytes2, t2) << " " << a.root << types(2);
       break;
-    case ActionType::Alltoall: case ActionType::Allgather: out << " " << num(a.bytes) << " " << num(a.bytes2); break;
+    case ActionType::Bcast: out << " " << in(a.bytes, t1) << " " << a.root << types(1); break;
+    case ActionType::Reduce: out << " " << in(a.bytes, t1) << " " << num(a.flops) << " " << a.root << types(1); break;
+    case ActionType::Allreduce: case ActionType::Scan: case ActionType::Exscan:
+      out << " " << in(a.bytes, t1) << " " << num(a.flops) << types(1);
+      break;
+    case ActionType::Alltoall: case ActionType::Allgather:
+      out << " " << in(a.bytes, t1) << " " << in(a.bytes2, t2) << types(2);
+      break;
     case ActionType::Gather: case ActionType::Scatter:
-      out << " " << num(a.bytes) << " " << num(a.bytes2) << " " << a.root;
+      out << " " << in(a.bytes, t1) << " " << in(a.bytes2, t2) << " " << a.root << types(2);
       break;
     case ActionType::Gatherv:
-      out << " " << num(a.bytes);
-      write_counts(out, rank, a.counts, n);
-      out << " " << a.root;
+      out << " " << in(a.bytes, t1);
+      write_counts(out, rank, a.counts, n, t2);
+      out << " " << a.root << types(2);
       break;
-    case ActionType::Allgatherv: out << " " << num(a.bytes); write_counts(out, rank, a.counts, n); break;
+    case ActionType::Allgatherv: out << " " << in(a.bytes, t1); write_counts(out, rank, a.counts, n, t2); out << types(2); break;
     case ActionType::Scatterv:
-      write_counts(out, rank, a.counts, n);
-      out << " " << num(a.bytes2) << " " << a.root;
+      write_counts(out, rank, a.counts, n, t1);
+      out << " " << in(a.bytes2, t2) << " " << a.root << types(2);
       break;
-    case ActionType::ReduceScatter: write_counts(out, rank, a.counts, n); out << " " << num(a.flops); break;
+    case ActionType::ReduceScatter: write_counts(out, rank, a.counts, n, t1); out << " " << num(a.flops) << types(1); break;
     case ActionType::Alltoallv: {
       double sent = 0, received = 0;
       for (int i = 0; i < n; ++i) sent += rank.counts[a.counts + i], received += rank.counts[a.counts + n + i];
-      out << " " << num(sent);
-      write_counts(out, rank, a.counts, n);
-      out << " " << num(received);
-      write_counts(out, rank, a.counts + n, n);
+      out << " " << in(sent, t1);
+      write_counts(out, rank, a.counts, n, t1);
+      out << " " << in(received, t2);
+      write_counts(out, rank, a.counts + n, n, t2);
+      out << types(2);
       break;
     }
     case ActionType::Compute: case ActionType::Sleep: out << " " << num(a.flops); break;

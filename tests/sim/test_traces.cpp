@@ -1,6 +1,9 @@
 // TI trace reading and writing: SimGrid 3.32's formats, datatypes, errors with file:line.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "sim/simulate.h"
 #include "sim/workload.h"
 #include "topologies/network_factory.h"
@@ -271,4 +274,27 @@ TEST_CASE("collective algorithms send the messages of their definitions") {
   CHECK(error_of([] { parse_collectives("bcast=binomial"); }).find("unknown collective 'bcast'") != std::string::npos);
   CHECK(error_of([] { parse_collectives("alltoall=fast"); }) ==
         "collectives: alltoall has no algorithm 'fast'; expected one of mapsim, ring, pair, basic_linear, bruck");
+}
+
+TEST_CASE("trace convert keeps the datatype ids a trace gives, and writes bytes where it gives none") {
+  const std::string typed =
+      "0 init\n1 init\n0 send 1 3 10 0\n1 recv 0 3 10 0\n0 isend 1 4 2 5\n1 irecv 0 4 2 5\n0 wait 0 1 4\n1 wait 0 1 4\n"
+      "0 bcast 5 0 1\n1 bcast 5 0 1\n0 alltoall 2 2 0 1\n1 alltoall 2 2 0 1\n0 gatherv 3 3 6 1 0 6\n1 gatherv 6 3 6 1 0 6\n"
+      "0 alltoallv 12 4 8 16 4 12 0 1\n1 alltoallv 8 4 4 12 8 4 0 1\n0 allreduce 7 100 3\n1 allreduce 7 100 3\n"
+      "0 reducescatter 2 6 0 1\n1 reducescatter 2 6 0 1\n0 sendRecv 3 1 2 1 0 1\n1 sendRecv 2 0 3 0 1 0\n"
+      "0 allreduce 9 0\n1 allreduce 9 0\n0 finalize\n1 finalize\n";
+  const std::string in = temp_file("typed.txt", typed), out = temp_path("typed-out.txt");
+  convert_ti_trace(in, false, out, true);
+  std::ifstream written(out);
+  std::stringstream text;
+  text << written.rdbuf();
+  CHECK(text.str() == typed);  // sizes in counts of the given types, the ids after them
+  const Trace a = read_ti_trace(in), b = read_ti_trace(out);
+  for (int r = 0; r < 2; ++r)
+    for (size_t i = 0; i < a.ranks[r].actions.size(); ++i) {
+      CHECK(a.ranks[r].actions[i].bytes == b.ranks[r].actions[i].bytes);
+      CHECK(a.ranks[r].actions[i].bytes2 == b.ranks[r].actions[i].bytes2);
+    }
+  CHECK(a.ranks[0].actions[1].bytes == 80);  // 10 MPI_DOUBLE
+  CHECK(a.ranks[0].actions.back().datatype == -1);
 }
