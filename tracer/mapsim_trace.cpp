@@ -6,10 +6,12 @@
 //   MAPSIM_TRACE_FLOPS    flop/s for compute actions (default 1e9)
 //   MAPSIM_TRACE_MIN_GAP  gaps shorter than this many seconds are not recorded (default 1e-6)
 // Sizes are written in bytes (the default datatype MPI_BYTE). Point-to-point on sub-communicators
-// is translated to world ranks; an irecv from MPI_ANY_SOURCE becomes a recv from the rank that sent,
-// where it completes. Calls the format cannot express (collectives on sub-communicators, persistent
-// and non-blocking-collective requests, Fortran receives from MPI_ANY_SOURCE) are counted, written
-// to skipped.txt and reported on stderr by rank 0 at MPI_Finalize.
+// is translated to world ranks; a collective on a sub-communicator is written as the point-to-point
+// messages of mapsim's algorithm for it (sim/collectives.cpp), in world ranks, on a tag reserved for
+// that communicator; an irecv from MPI_ANY_SOURCE becomes a recv from the rank that sent, where it
+// completes. Calls the format cannot express (persistent and non-blocking-collective requests,
+// Fortran receives from MPI_ANY_SOURCE) are counted, written to skipped.txt and reported on stderr
+// by rank 0 at MPI_Finalize.
 #include <mpi.h>
 
 #include <cerrno>
@@ -21,16 +23,20 @@
 #include <climits>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
+
+#include "sim/internal/ops.h"
 
 namespace {
 
-enum Skip { kSubCommCollective, kAnySourceIrecv, kUnknownRequest, kPersistent, kNonblockingCollective, kAlltoallw,
-            kSkipKinds };
-const char* const kSkipNames[kSkipKinds] = {"collectives on sub-communicators", "irecv from MPI_ANY_SOURCE (Fortran)",
+enum Skip { kAnySourceIrecv, kUnknownRequest, kPersistent, kNonblockingCollective, kAlltoallw, kSkipKinds };
+const char* const kSkipNames[kSkipKinds] = {"irecv from MPI_ANY_SOURCE (Fortran)",
                                             "waits on requests the tracer did not create",
                                             "persistent requests (MPI_Send_init, MPI_Recv_init: their MPI_Start)",
                                             "non-blocking collectives (MPI_Ibcast, MPI_Iallreduce, ...)",
                                             "MPI_Alltoallw calls"};
+
+constexpr int kSubCommTagBase = 1 << 30;  // tags of sub-communicator collectives: [2^30, 2^30 + 2^29)
 
 struct PendingRequest {
   MPI_Request request;
@@ -207,10 +213,86 @@ int record_some(SomeCall call, int count, MPI_Request requests[], int* done, int
   return rc;
 }
 
-bool world_collective(MPI_Comm comm) {
-  if (comm == MPI_COMM_WORLD) return true;
-  ++t.skipped[kSubCommCollective];
-  return false;
+// A sub-communicator's world ranks and the tag of its collectives' messages, cached on it.
+struct SubCommunicator {
+  std::vector<int> world;
+  int tag;
+};
+int sub_keyval = MPI_KEYVAL_INVALID;
+
+int free_sub(MPI_Comm, int, void* value, void*) {
+  delete static_cast<SubCommunicator*>(value);
+  return MPI_SUCCESS;
+}
+
+const SubCommunicator& sub_communicator(MPI_Comm comm) {
+  if (sub_keyval == MPI_KEYVAL_INVALID) PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_sub, &sub_keyval, nullptr);
+  void* value = nullptr;
+  int found = 0;
+  PMPI_Comm_get_attr(comm, sub_keyval, &value, &found);
+  if (found) return *static_cast<SubCommunicator*>(value);
+  auto* sub = new SubCommunicator;
+  int size = 0;
+  PMPI_Comm_size(comm, &size);
+  unsigned long hash = 1469598103934665603UL;  // FNV-1a of the members: the same tag on every member
+  for (int r = 0; r < size; ++r) {
+    sub->world.push_back(world(comm, r));
+    hash = (hash ^ static_cast<unsigned long>(sub->world.back())) * 1099511628211UL;
+  }
+  sub->tag = kSubCommTagBase + static_cast<int>(hash % (1UL << 29));
+  PMPI_Comm_set_attr(comm, sub_keyval, sub);
+  return *sub;
+}
+
+// A collective on a sub-communicator, as the messages of mapsim's algorithm in world ranks: isends and
+// irecvs on the communicator's tag, and a wait for each at the end of every step. `counts`: the
+// v-collectives' bytes per rank of `comm` (alltoallv: sends, then receives).
+void sub_collective(MPI_Comm comm, mapsim::ActionType type, double sent = 0, double received = 0, int root = 0,
+                    std::vector<double> counts = {}) {
+  int me = 0, size = 1;
+  PMPI_Comm_rank(comm, &me);
+  PMPI_Comm_size(comm, &size);
+  if (size == 1) return;  // nothing moves
+  const SubCommunicator& sub = sub_communicator(comm);
+  mapsim::Action action{type};
+  action.bytes = sent, action.bytes2 = received, action.root = root;
+  mapsim::RankTrace context;
+  context.counts = std::move(counts);
+  std::vector<mapsim::sim::Op> ops;
+  mapsim::sim::expand_action(action, context, me, size, ops);
+  std::vector<std::pair<int, int>> step;  // (src, dst) of the step's requests
+  for (const mapsim::sim::Op& op : ops) {
+    const int peer = op.peer >= 0 ? sub.world[op.peer] : -1;
+    switch (op.kind) {
+      case mapsim::sim::Op::Isend:
+        emit("isend", {peer, sub.tag, static_cast<long>(op.amount)});
+        step.push_back({t.rank, peer});
+        break;
+      case mapsim::sim::Op::Irecv:
+        emit("irecv", {peer, sub.tag, static_cast<long>(op.amount)});
+        step.push_back({peer, t.rank});
+        break;
+      case mapsim::sim::Op::WaitGroup:
+        for (auto [src, dst] : step) emit("wait", {src, dst, sub.tag});
+        step.clear();
+        break;
+      default: break;  // the tracer records no reduction flops
+    }
+  }
+}
+
+// v-collective counts in bytes, from the int counts of `type` (nullptr: zeros).
+std::vector<double> byte_counts(const int* counts, int n, MPI_Datatype type) {
+  std::vector<double> out(n, 0);
+  if (counts)
+    for (int r = 0; r < n; ++r) out[r] = static_cast<double>(bytes(counts[r], type));
+  return out;
+}
+
+int comm_size(MPI_Comm comm) {
+  int size = 1;
+  PMPI_Comm_size(comm, &size);
+  return size;
 }
 
 void start() {
@@ -522,10 +604,13 @@ int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm)) {  // a reducescatter whose counts are all equal
+  if (t.active && comm == MPI_COMM_WORLD) {  // a reducescatter whose counts are all equal
     std::fprintf(t.out, "%d reducescatter", t.rank);
     for (int i = 0; i < t.size; ++i) std::fprintf(t.out, " %ld", bytes(recvcount, type));
     std::fprintf(t.out, " 0\n");
+  } else if (t.active) {
+    sub_collective(comm, mapsim::ActionType::ReduceScatter, 0, 0, 0,
+                   std::vector<double>(comm_size(comm), static_cast<double>(bytes(recvcount, type))));
   }
   const int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
   leave();
@@ -534,7 +619,8 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
 
 int MPI_Barrier(MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm)) std::fprintf(t.out, "%d barrier\n", t.rank);
+  if (t.active && comm == MPI_COMM_WORLD) std::fprintf(t.out, "%d barrier\n", t.rank);
+  else if (t.active) sub_collective(comm, mapsim::ActionType::Barrier);
   const int rc = PMPI_Barrier(comm);
   leave();
   return rc;
@@ -542,7 +628,8 @@ int MPI_Barrier(MPI_Comm comm) {
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm)) std::fprintf(t.out, "%d bcast %ld %d\n", t.rank, bytes(count, type), root);
+  if (t.active && comm == MPI_COMM_WORLD) std::fprintf(t.out, "%d bcast %ld %d\n", t.rank, bytes(count, type), root);
+  else if (t.active) sub_collective(comm, mapsim::ActionType::Bcast, bytes(count, type), 0, root);
   const int rc = PMPI_Bcast(buf, count, type, root, comm);
   leave();
   return rc;
@@ -550,7 +637,8 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm)) std::fprintf(t.out, "%d reduce %ld 0 %d\n", t.rank, bytes(count, type), root);
+  if (t.active && comm == MPI_COMM_WORLD) std::fprintf(t.out, "%d reduce %ld 0 %d\n", t.rank, bytes(count, type), root);
+  else if (t.active) sub_collective(comm, mapsim::ActionType::Reduce, bytes(count, type), 0, root);
   const int rc = PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
   leave();
   return rc;
@@ -558,7 +646,8 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm)) std::fprintf(t.out, "%d allreduce %ld 0\n", t.rank, bytes(count, type));
+  if (t.active && comm == MPI_COMM_WORLD) std::fprintf(t.out, "%d allreduce %ld 0\n", t.rank, bytes(count, type));
+  else if (t.active) sub_collective(comm, mapsim::ActionType::Allreduce, bytes(count, type));
   const int rc = PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
   leave();
   return rc;
@@ -567,8 +656,10 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm))
+  if (t.active && comm == MPI_COMM_WORLD)
     std::fprintf(t.out, "%d alltoall %ld %ld\n", t.rank, bytes(sendcount, sendtype), bytes(recvcount, recvtype));
+  else if (t.active)
+    sub_collective(comm, mapsim::ActionType::Alltoall, bytes(sendcount, sendtype), bytes(recvcount, recvtype));
   const int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   leave();
   return rc;
@@ -577,8 +668,10 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm))
+  if (t.active && comm == MPI_COMM_WORLD)
     std::fprintf(t.out, "%d allgather %ld %ld\n", t.rank, bytes(sendcount, sendtype), bytes(recvcount, recvtype));
+  else if (t.active)
+    sub_collective(comm, mapsim::ActionType::Allgather, bytes(sendcount, sendtype), bytes(recvcount, recvtype));
   const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   leave();
   return rc;
@@ -587,9 +680,11 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm))
+  if (t.active && comm == MPI_COMM_WORLD)
     std::fprintf(t.out, "%d gather %ld %ld %d\n", t.rank, bytes(sendcount, sendtype),
                  t.rank == root ? bytes(recvcount, recvtype) : bytes(sendcount, sendtype), root);
+  else if (t.active)
+    sub_collective(comm, mapsim::ActionType::Gather, bytes(sendcount, sendtype), 0, root);
   const int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   leave();
   return rc;
@@ -598,9 +693,11 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm))
+  if (t.active && comm == MPI_COMM_WORLD)
     std::fprintf(t.out, "%d scatter %ld %ld %d\n", t.rank,
                  t.rank == root ? bytes(sendcount, sendtype) : bytes(recvcount, recvtype), bytes(recvcount, recvtype), root);
+  else if (t.active)
+    sub_collective(comm, mapsim::ActionType::Scatter, 0, bytes(recvcount, recvtype), root);
   const int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   leave();
   return rc;
@@ -616,7 +713,12 @@ void emit_counts(const int* counts, MPI_Datatype type) {
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
                   const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm)) {
+  if (t.active && comm != MPI_COMM_WORLD) {
+    const int n = comm_size(comm);
+    std::vector<double> counts = byte_counts(sendcounts, n, sendtype), received = byte_counts(recvcounts, n, recvtype);
+    counts.insert(counts.end(), received.begin(), received.end());
+    sub_collective(comm, mapsim::ActionType::Alltoallv, 0, 0, 0, std::move(counts));
+  } else if (t.active) {
     long sent = 0, received = 0;
     for (int r = 0; r < t.size; ++r) sent += bytes(sendcounts[r], sendtype), received += bytes(recvcounts[r], recvtype);
     std::fprintf(t.out, "%d alltoallv %ld", t.rank, sent);
@@ -633,7 +735,9 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm)) {
+  if (t.active && comm != MPI_COMM_WORLD) {
+    sub_collective(comm, mapsim::ActionType::Allgatherv, 0, 0, 0, byte_counts(recvcounts, comm_size(comm), recvtype));
+  } else if (t.active) {
     std::fprintf(t.out, "%d allgatherv %ld", t.rank, bytes(sendcount, sendtype));
     emit_counts(recvcounts, recvtype);
     std::fputc('\n', t.out);
@@ -646,7 +750,12 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm)) {
+  if (t.active && comm != MPI_COMM_WORLD) {
+    int me = 0;
+    PMPI_Comm_rank(comm, &me);
+    sub_collective(comm, mapsim::ActionType::Gatherv, bytes(sendcount, sendtype), 0, root,
+                   byte_counts(me == root ? recvcounts : nullptr, comm_size(comm), recvtype));
+  } else if (t.active) {
     std::fprintf(t.out, "%d gatherv %ld", t.rank, bytes(sendcount, sendtype));
     emit_counts(t.rank == root ? recvcounts : nullptr, recvtype);  // only the root's counts are defined
     std::fprintf(t.out, " %d\n", root);
@@ -659,7 +768,12 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm)) {
+  if (t.active && comm != MPI_COMM_WORLD) {
+    int me = 0;
+    PMPI_Comm_rank(comm, &me);
+    sub_collective(comm, mapsim::ActionType::Scatterv, 0, bytes(recvcount, recvtype), root,
+                   byte_counts(me == root ? sendcounts : nullptr, comm_size(comm), sendtype));
+  } else if (t.active) {
     std::fprintf(t.out, "%d scatterv", t.rank);
     emit_counts(t.rank == root ? sendcounts : nullptr, sendtype);
     std::fprintf(t.out, " %ld %d\n", bytes(recvcount, recvtype), root);
@@ -672,7 +786,9 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
                        MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm)) {
+  if (t.active && comm != MPI_COMM_WORLD) {
+    sub_collective(comm, mapsim::ActionType::ReduceScatter, 0, 0, 0, byte_counts(recvcounts, comm_size(comm), type));
+  } else if (t.active) {
     std::fprintf(t.out, "%d reducescatter", t.rank);
     emit_counts(recvcounts, type);
     std::fprintf(t.out, " 0\n");
@@ -684,7 +800,8 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm)) emit("scan", {bytes(count, type), 0});
+  if (t.active && comm == MPI_COMM_WORLD) emit("scan", {bytes(count, type), 0});
+  else if (t.active) sub_collective(comm, mapsim::ActionType::Scan, bytes(count, type));
   const int rc = PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
   leave();
   return rc;
@@ -692,7 +809,8 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, M
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   enter();
-  if (t.active && world_collective(comm)) emit("exscan", {bytes(count, type), 0});
+  if (t.active && comm == MPI_COMM_WORLD) emit("exscan", {bytes(count, type), 0});
+  else if (t.active) sub_collective(comm, mapsim::ActionType::Exscan, bytes(count, type));
   const int rc = PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
   leave();
   return rc;
@@ -795,14 +913,16 @@ void mpi_waitall_(MPI_Fint* count, MPI_Fint* requests, MPI_Fint* statuses, MPI_F
 
 void mpi_barrier_(MPI_Fint* comm, MPI_Fint* ierr) {
   enter();
-  if (t.active && world_collective(MPI_Comm_f2c(*comm))) emit("barrier", {});
+  if (t.active && MPI_Comm_f2c(*comm) == MPI_COMM_WORLD) emit("barrier", {});
+  else if (t.active) sub_collective(MPI_Comm_f2c(*comm), mapsim::ActionType::Barrier);
   pmpi_barrier_(comm, ierr);
   leave();
 }
 
 void mpi_bcast_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr) {
   enter();
-  if (t.active && world_collective(MPI_Comm_f2c(*comm))) emit("bcast", {bytes(*count, MPI_Type_f2c(*type)), *root});
+  if (t.active && MPI_Comm_f2c(*comm) == MPI_COMM_WORLD) emit("bcast", {bytes(*count, MPI_Type_f2c(*type)), *root});
+  else if (t.active) sub_collective(MPI_Comm_f2c(*comm), mapsim::ActionType::Bcast, bytes(*count, MPI_Type_f2c(*type)), 0, *root);
   pmpi_bcast_(buf, count, type, root, comm, ierr);
   leave();
 }
@@ -810,7 +930,8 @@ void mpi_bcast_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* root, MPI_
 void mpi_reduce_(void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* op, MPI_Fint* root,
                  MPI_Fint* comm, MPI_Fint* ierr) {
   enter();
-  if (t.active && world_collective(MPI_Comm_f2c(*comm))) emit("reduce", {bytes(*count, MPI_Type_f2c(*type)), 0, *root});
+  if (t.active && MPI_Comm_f2c(*comm) == MPI_COMM_WORLD) emit("reduce", {bytes(*count, MPI_Type_f2c(*type)), 0, *root});
+  else if (t.active) sub_collective(MPI_Comm_f2c(*comm), mapsim::ActionType::Reduce, bytes(*count, MPI_Type_f2c(*type)), 0, *root);
   pmpi_reduce_(sendbuf, recvbuf, count, type, op, root, comm, ierr);
   leave();
 }
@@ -818,7 +939,8 @@ void mpi_reduce_(void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* type, 
 void mpi_allreduce_(void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* op, MPI_Fint* comm,
                     MPI_Fint* ierr) {
   enter();
-  if (t.active && world_collective(MPI_Comm_f2c(*comm))) emit("allreduce", {bytes(*count, MPI_Type_f2c(*type)), 0});
+  if (t.active && MPI_Comm_f2c(*comm) == MPI_COMM_WORLD) emit("allreduce", {bytes(*count, MPI_Type_f2c(*type)), 0});
+  else if (t.active) sub_collective(MPI_Comm_f2c(*comm), mapsim::ActionType::Allreduce, bytes(*count, MPI_Type_f2c(*type)));
   pmpi_allreduce_(sendbuf, recvbuf, count, type, op, comm, ierr);
   leave();
 }
@@ -826,8 +948,11 @@ void mpi_allreduce_(void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* typ
 void mpi_alltoall_(void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf, MPI_Fint* recvcount,
                    MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr) {
   enter();
-  if (t.active && world_collective(MPI_Comm_f2c(*comm)))
+  if (t.active && MPI_Comm_f2c(*comm) == MPI_COMM_WORLD)
     emit("alltoall", {bytes(*sendcount, MPI_Type_f2c(*sendtype)), bytes(*recvcount, MPI_Type_f2c(*recvtype))});
+  else if (t.active)
+    sub_collective(MPI_Comm_f2c(*comm), mapsim::ActionType::Alltoall, bytes(*sendcount, MPI_Type_f2c(*sendtype)),
+                   bytes(*recvcount, MPI_Type_f2c(*recvtype)));
   pmpi_alltoall_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
   leave();
 }

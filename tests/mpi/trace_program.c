@@ -1,5 +1,5 @@
 /* An MPI program for the tracer's test: point-to-point (blocking, nonblocking, sendrecv, any-source
- * receive), collectives on MPI_COMM_WORLD, and a sub-communicator (point-to-point translated to
+ * receive), collectives on MPI_COMM_WORLD, and a sub-communicator (point-to-point and collectives translated to
  * world ranks; its collective is reported as not recordable). Its expected traffic, per rank r of
  * N: 1000 B to r+1 (ring, tag 1), 2000 B to r-1 and r+1 (isend, tag 2), 3000 B to r^1 (sendrecv,
  * tag 3), 4000 B from every odd rank to rank 0 (any-source recv, tag 4), 5000 B to the next rank of
@@ -65,7 +65,11 @@ int main(int argc, char** argv) {
   MPI_Irecv(other, 5000, MPI_BYTE, (prank + psize - 1) % psize, 5, parity, &r2[0]);
   MPI_Isend(buf, 5000, MPI_BYTE, (prank + 1) % psize, 5, parity, &r2[1]);
   MPI_Waitall(2, r2, MPI_STATUSES_IGNORE);
-  MPI_Barrier(parity); /* not recordable: a collective on a sub-communicator */
+  /* Collectives on a sub-communicator: written as the messages of mapsim's algorithms in world ranks
+   * (barrier: dissemination, 0 bytes to prank + 1 and + 2; allreduce of 800 B: recursive doubling,
+   * prank ^ 1 then prank ^ 2). */
+  MPI_Barrier(parity);
+  MPI_Allreduce(buf, other, 800, MPI_BYTE, MPI_BOR, parity);
   MPI_Comm_free(&parity);
 
   /* Completion calls, each to r+1: 600 B (tag 6) by Waitany then Waitsome, 700 B (tag 7) by Testany
