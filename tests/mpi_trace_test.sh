@@ -33,6 +33,7 @@ check "Waitany, Waitsome, Testany, Testall, Testsome: one wait per request" \
   test "$(grep -c ' wait [0-9]* [0-9]* [678]$' "$tmp/trace/rank-3.txt")" -eq 6
 "$mapsim" trace check "$tmp/trace/index.txt" >/dev/null
 check "trace check passes" test $? -eq 0
+check "nothing to or from MPI_PROC_NULL (tag 13) written" bash -c "! grep -q ' 13 100$\| -2 ' '$tmp'/trace/rank-*.txt"
 "$mapsim" trace stats "$tmp/trace/index.txt" --json >"$tmp/stats.json"
 "$mapsim" trace matrix "$tmp/trace/index.txt" -o "$tmp/matrix.csv" >/dev/null
 python3 - "$tmp/stats.json" "$tmp/matrix.csv" <<'PY'

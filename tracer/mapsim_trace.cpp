@@ -38,9 +38,13 @@ const char* const kSkipNames[kSkipKinds] = {"irecv from MPI_ANY_SOURCE (Fortran)
 
 constexpr int kSubCommTagBase = 1 << 30;  // tags of sub-communicator collectives: [2^30, 2^30 + 2^29)
 
+// Send and receive from MPI_PROC_NULL move nothing and are not written; their requests complete as kNoMessage.
+constexpr int kNoMessage = -2;
+
 struct PendingRequest {
   MPI_Request request;
-  int src, dst, tag;               // src -1: an irecv from MPI_ANY_SOURCE, written as a recv when it completes
+  int src, dst, tag;               // src -1: an irecv from MPI_ANY_SOURCE, written as a recv when it completes;
+                                   // kNoMessage: to or from MPI_PROC_NULL, nothing written
   MPI_Datatype type = MPI_BYTE;    // for the deferred recv: what arrived, and from which rank of comm
   MPI_Comm comm = MPI_COMM_WORLD;
 };
@@ -115,6 +119,14 @@ void remember(const PendingRequest& request) {
   t.pending[t.pending_count++] = request;
 }
 
+// A receive as what arrived (MPI_ANY_SOURCE / MPI_ANY_TAG resolved); nothing when it matched MPI_PROC_NULL.
+void emit_received(MPI_Comm comm, const MPI_Status* status, MPI_Datatype type) {
+  if (status->MPI_SOURCE < 0) return;
+  int received = 0;
+  PMPI_Get_count(status, type, &received);
+  emit("recv", {world(comm, status->MPI_SOURCE), status->MPI_TAG, bytes(received, type)});
+}
+
 // Records the completion of `request` and forgets it: a wait, or for an irecv from MPI_ANY_SOURCE
 // a recv from the rank `status` names (null when the status cannot be read: not recordable).
 void completed(MPI_Request request, const MPI_Status* status) {
@@ -124,10 +136,9 @@ void completed(MPI_Request request, const MPI_Status* status) {
     if (p.request != request) continue;
     if (p.src >= 0) {
       emit("wait", {p.src, p.dst, p.tag});
+    } else if (p.src == kNoMessage) {
     } else if (status) {
-      int received = 0;
-      PMPI_Get_count(status, p.type, &received);
-      emit("recv", {world(p.comm, status->MPI_SOURCE), status->MPI_TAG, bytes(received, p.type)});
+      emit_received(p.comm, status, p.type);
     } else {
       ++t.skipped[kAnySourceIrecv];
     }
@@ -175,7 +186,7 @@ using NonblockingSend = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Co
 
 int record_send(BlockingSend call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   enter();
-  if (t.active) emit("send", {world(comm, dest), tag, bytes(count, type)});
+  if (t.active && dest != MPI_PROC_NULL) emit("send", {world(comm, dest), tag, bytes(count, type)});
   const int rc = call(buf, count, type, dest, tag, comm);
   leave();
   return rc;
@@ -185,7 +196,9 @@ int record_isend(NonblockingSend call, const void* buf, int count, MPI_Datatype 
                  MPI_Request* request) {
   enter();
   const int rc = call(buf, count, type, dest, tag, comm, request);
-  if (t.active) {
+  if (t.active && dest == MPI_PROC_NULL) {
+    remember({*request, kNoMessage, t.rank, tag});
+  } else if (t.active) {
     const int to = world(comm, dest);
     emit("isend", {to, tag, bytes(count, type)});
     remember({*request, t.rank, to, tag});
@@ -195,10 +208,10 @@ int record_isend(NonblockingSend call, const void* buf, int count, MPI_Datatype 
 }
 
 // MPI_Sendrecv(_replace) as its two halves, so that the tags survive (sendRecv in TI traces has tag 0).
-void emit_sendrecv(MPI_Comm comm, int dest, int sendtag, long sent, const MPI_Status* status, long received) {
-  std::fprintf(t.out, "%d isend %d %d %ld\n", t.rank, world(comm, dest), sendtag, sent);
-  std::fprintf(t.out, "%d recv %d %d %ld\n", t.rank, world(comm, status->MPI_SOURCE), status->MPI_TAG, received);
-  std::fprintf(t.out, "%d wait %d %d %d\n", t.rank, t.rank, world(comm, dest), sendtag);
+void emit_sendrecv(MPI_Comm comm, int dest, int sendtag, long sent, const MPI_Status* status, MPI_Datatype type) {
+  if (dest != MPI_PROC_NULL) std::fprintf(t.out, "%d isend %d %d %ld\n", t.rank, world(comm, dest), sendtag, sent);
+  emit_received(comm, status, type);
+  if (dest != MPI_PROC_NULL) std::fprintf(t.out, "%d wait %d %d %d\n", t.rank, t.rank, world(comm, dest), sendtag);
 }
 
 // MPI_Waitsome / MPI_Testsome: each request the call completed.
@@ -407,12 +420,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_C
   MPI_Status local;
   if (status == MPI_STATUS_IGNORE) status = &local;
   const int rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
-  if (t.active) {
-    int received = 0;
-    PMPI_Get_count(status, type, &received);
-    // Written after the call: MPI_ANY_SOURCE / MPI_ANY_TAG resolve to what actually arrived.
-    emit("recv", {world(comm, status->MPI_SOURCE), status->MPI_TAG, bytes(received, type)});
-  }
+  if (t.active) emit_received(comm, status, type);  // after the call: what actually arrived
   leave();
   return rc;
 }
@@ -421,7 +429,9 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
   enter();
   const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
   if (t.active) {
-    if (source == MPI_ANY_SOURCE) {  // written as a recv from the rank that sent, when it completes
+    if (source == MPI_PROC_NULL) {
+      remember({*request, kNoMessage, t.rank, tag});
+    } else if (source == MPI_ANY_SOURCE) {  // written as a recv from the rank that sent, when it completes
       remember({*request, -1, t.rank, tag, type, comm});
     } else {
       const int from = world(comm, source);
@@ -440,7 +450,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
   if (status == MPI_STATUS_IGNORE) status = &local;
   const int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                                recvtag, comm, status);
-  if (t.active) emit_sendrecv(comm, dest, sendtag, bytes(sendcount, sendtype), status, bytes(recvcount, recvtype));
+  if (t.active) emit_sendrecv(comm, dest, sendtag, bytes(sendcount, sendtype), status, recvtype);
   leave();
   return rc;
 }
@@ -544,7 +554,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int 
   MPI_Status local;
   if (status == MPI_STATUS_IGNORE) status = &local;
   const int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
-  if (t.active) emit_sendrecv(comm, dest, sendtag, bytes(count, type), status, bytes(count, type));
+  if (t.active) emit_sendrecv(comm, dest, sendtag, bytes(count, type), status, type);
   leave();
   return rc;
 }
@@ -850,7 +860,7 @@ void mpi_finalize_(MPI_Fint* ierr) {
 
 void mpi_send_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_Fint* tag, MPI_Fint* comm, MPI_Fint* ierr) {
   enter();
-  if (t.active) emit("send", {world(MPI_Comm_f2c(*comm), *dest), *tag, bytes(*count, MPI_Type_f2c(*type))});
+  if (t.active && *dest != MPI_PROC_NULL) emit("send", {world(MPI_Comm_f2c(*comm), *dest), *tag, bytes(*count, MPI_Type_f2c(*type))});
   pmpi_send_(buf, count, type, dest, tag, comm, ierr);
   leave();
 }
@@ -859,7 +869,9 @@ void mpi_isend_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_
                 MPI_Fint* request, MPI_Fint* ierr) {
   enter();
   pmpi_isend_(buf, count, type, dest, tag, comm, request, ierr);
-  if (t.active) {
+  if (t.active && *dest == MPI_PROC_NULL) {
+    remember({MPI_Request_f2c(*request), kNoMessage, t.rank, *tag});
+  } else if (t.active) {
     const int to = world(MPI_Comm_f2c(*comm), *dest);
     emit("isend", {to, *tag, bytes(*count, MPI_Type_f2c(*type))});
     remember({MPI_Request_f2c(*request), t.rank, to, *tag});
@@ -874,7 +886,8 @@ void mpi_recv_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* source, MPI
   enter();
   pmpi_recv_(buf, count, type, source, tag, comm, status, ierr);
   if (t.active) {
-    if (*source == MPI_ANY_SOURCE || *tag == MPI_ANY_TAG) ++t.skipped[kAnySourceIrecv];
+    if (*source == MPI_PROC_NULL) {
+    } else if (*source == MPI_ANY_SOURCE || *tag == MPI_ANY_TAG) ++t.skipped[kAnySourceIrecv];
     else emit("recv", {world(MPI_Comm_f2c(*comm), *source), *tag, bytes(*count, MPI_Type_f2c(*type))});
   }
   leave();
@@ -885,7 +898,9 @@ void mpi_irecv_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* source, MP
   enter();
   pmpi_irecv_(buf, count, type, source, tag, comm, request, ierr);
   if (t.active) {
-    if (*source == MPI_ANY_SOURCE) {
+    if (*source == MPI_PROC_NULL) {
+      remember({MPI_Request_f2c(*request), kNoMessage, t.rank, *tag});
+    } else if (*source == MPI_ANY_SOURCE) {
       ++t.skipped[kAnySourceIrecv];
     } else {
       const int from = world(MPI_Comm_f2c(*comm), *source);

@@ -111,6 +111,14 @@ int main(int argc, char** argv) {
   MPI_Irecv(other, 1200, MPI_BYTE, MPI_ANY_SOURCE, 12, MPI_COMM_WORLD, &q[0]);
   MPI_Send(buf, 1200, MPI_BYTE, next, 12, MPI_COMM_WORLD);
   MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+  /* MPI_PROC_NULL moves nothing: none of these is written, and their waits are not unknown requests. */
+  MPI_Send(buf, 100, MPI_BYTE, MPI_PROC_NULL, 13, MPI_COMM_WORLD);
+  MPI_Recv(other, 100, MPI_BYTE, MPI_PROC_NULL, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Irecv(other, 100, MPI_BYTE, MPI_PROC_NULL, 13, MPI_COMM_WORLD, &q[0]);
+  MPI_Isend(buf, 100, MPI_BYTE, MPI_PROC_NULL, 13, MPI_COMM_WORLD, &q[1]);
+  MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+  MPI_Sendrecv(buf, 100, MPI_BYTE, MPI_PROC_NULL, 13, other, 100, MPI_BYTE, MPI_PROC_NULL, 13, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
 
   free(buf);
   free(other);
