@@ -10,7 +10,7 @@
 // messages of mapsim's algorithm for it (sim/collectives.cpp), in world ranks, on a tag reserved for
 // that communicator; an irecv from MPI_ANY_SOURCE becomes a recv from the rank that sent, where it
 // completes. Calls the format cannot express (persistent and non-blocking-collective requests,
-// Fortran receives from MPI_ANY_SOURCE) are counted, written to skipped.txt and reported on stderr
+// Alltoallw) are counted, written to skipped.txt and reported on stderr
 // by rank 0 at MPI_Finalize.
 #include <mpi.h>
 
@@ -29,9 +29,8 @@
 
 namespace {
 
-enum Skip { kAnySourceIrecv, kUnknownRequest, kPersistent, kNonblockingCollective, kAlltoallw, kSkipKinds };
-const char* const kSkipNames[kSkipKinds] = {"irecv from MPI_ANY_SOURCE (Fortran)",
-                                            "waits on requests the tracer did not create",
+enum Skip { kUnknownRequest, kPersistent, kNonblockingCollective, kAlltoallw, kSkipKinds };
+const char* const kSkipNames[kSkipKinds] = {"waits on requests the tracer did not create",
                                             "persistent requests (MPI_Send_init, MPI_Recv_init: their MPI_Start)",
                                             "non-blocking collectives (MPI_Ibcast, MPI_Iallreduce, ...)",
                                             "MPI_Alltoallw calls"};
@@ -128,20 +127,14 @@ void emit_received(MPI_Comm comm, const MPI_Status* status, MPI_Datatype type) {
 }
 
 // Records the completion of `request` and forgets it: a wait, or for an irecv from MPI_ANY_SOURCE
-// a recv from the rank `status` names (null when the status cannot be read: not recordable).
+// a recv from the rank `status` names; nothing for MPI_PROC_NULL.
 void completed(MPI_Request request, const MPI_Status* status) {
   if (request == MPI_REQUEST_NULL) return;
   for (int i = 0; i < t.pending_count; ++i) {
     const PendingRequest& p = t.pending[i];
     if (p.request != request) continue;
-    if (p.src >= 0) {
-      emit("wait", {p.src, p.dst, p.tag});
-    } else if (p.src == kNoMessage) {
-    } else if (status) {
-      emit_received(p.comm, status, p.type);
-    } else {
-      ++t.skipped[kAnySourceIrecv];
-    }
+    if (p.src >= 0) emit("wait", {p.src, p.dst, p.tag});
+    if (p.src == -1) emit_received(p.comm, status, p.type);
     t.pending[i] = t.pending[--t.pending_count];
     return;
   }
@@ -848,6 +841,23 @@ MAPSIM_PMPI(void, pmpi_allreduce_, (void*, void*, MPI_Fint*, MPI_Fint*, MPI_Fint
 MAPSIM_PMPI(void, pmpi_alltoall_, (void*, MPI_Fint*, MPI_Fint*, void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
 #undef MAPSIM_PMPI
 
+
+// Fortran statuses: the program's, or ours where it passed MPI_STATUS(ES)_IGNORE (the source of an
+// MPI_ANY_SOURCE receive is read from them); c(i) is status i in C form.
+struct FortranStatuses {
+  static constexpr size_t kSize = (sizeof(MPI_Status) + sizeof(MPI_Fint) - 1) / sizeof(MPI_Fint);
+  FortranStatuses(int count, MPI_Fint* given, MPI_Fint* ignore)
+      : own(given == ignore ? std::vector<MPI_Fint>(kSize * (count > 0 ? count : 1)) : std::vector<MPI_Fint>()),
+        at(own.empty() ? given : own.data()) {}
+  MPI_Status c(int i) const {
+    MPI_Status status;
+    PMPI_Status_f2c(at + kSize * i, &status);
+    return status;
+  }
+  std::vector<MPI_Fint> own;
+  MPI_Fint* at;
+};
+
 void mpi_init_(MPI_Fint* ierr) {
   pmpi_init_(ierr);
   start();
@@ -879,16 +889,16 @@ void mpi_isend_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_
   leave();
 }
 
-// Recorded with the requested source and tag (Fortran's MPI_STATUS_IGNORE cannot be told apart):
-// a receive from MPI_ANY_SOURCE or with MPI_ANY_TAG is counted as not recordable.
+// Written after the call from the status (ours where the program passed MPI_STATUS_IGNORE), so that
+// MPI_ANY_SOURCE and MPI_ANY_TAG resolve to what arrived.
 void mpi_recv_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* source, MPI_Fint* tag, MPI_Fint* comm,
                MPI_Fint* status, MPI_Fint* ierr) {
   enter();
-  pmpi_recv_(buf, count, type, source, tag, comm, status, ierr);
+  FortranStatuses statuses(1, status, MPI_F_STATUS_IGNORE);
+  pmpi_recv_(buf, count, type, source, tag, comm, statuses.at, ierr);
   if (t.active) {
-    if (*source == MPI_PROC_NULL) {
-    } else if (*source == MPI_ANY_SOURCE || *tag == MPI_ANY_TAG) ++t.skipped[kAnySourceIrecv];
-    else emit("recv", {world(MPI_Comm_f2c(*comm), *source), *tag, bytes(*count, MPI_Type_f2c(*type))});
+    const MPI_Status received = statuses.c(0);
+    emit_received(MPI_Comm_f2c(*comm), &received, MPI_Type_f2c(*type));
   }
   leave();
 }
@@ -900,8 +910,8 @@ void mpi_irecv_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* source, MP
   if (t.active) {
     if (*source == MPI_PROC_NULL) {
       remember({MPI_Request_f2c(*request), kNoMessage, t.rank, *tag});
-    } else if (*source == MPI_ANY_SOURCE) {
-      ++t.skipped[kAnySourceIrecv];
+    } else if (*source == MPI_ANY_SOURCE) {  // a recv from the rank that sent, when it completes
+      remember({MPI_Request_f2c(*request), -1, t.rank, *tag, MPI_Type_f2c(*type), MPI_Comm_f2c(*comm)});
     } else {
       const int from = world(MPI_Comm_f2c(*comm), *source);
       emit("irecv", {from, *tag, bytes(*count, MPI_Type_f2c(*type))});
@@ -913,16 +923,27 @@ void mpi_irecv_(void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* source, MP
 
 void mpi_wait_(MPI_Fint* request, MPI_Fint* status, MPI_Fint* ierr) {
   enter();
-  if (t.active) completed(MPI_Request_f2c(*request), nullptr);  // the Fortran status is not read
-  pmpi_wait_(request, status, ierr);
+  const MPI_Request before = MPI_Request_f2c(*request);
+  FortranStatuses statuses(1, status, MPI_F_STATUS_IGNORE);
+  pmpi_wait_(request, statuses.at, ierr);
+  if (t.active) {
+    const MPI_Status done = statuses.c(0);
+    completed(before, &done);
+  }
   leave();
 }
 
 void mpi_waitall_(MPI_Fint* count, MPI_Fint* requests, MPI_Fint* statuses, MPI_Fint* ierr) {
   enter();
+  std::vector<MPI_Request> before(*count > 0 ? *count : 0);
+  for (int i = 0; i < *count; ++i) before[i] = MPI_Request_f2c(requests[i]);
+  FortranStatuses done(*count, statuses, MPI_F_STATUSES_IGNORE);
+  pmpi_waitall_(count, requests, done.at, ierr);
   if (t.active)
-    for (int i = 0; i < *count; ++i) completed(MPI_Request_f2c(requests[i]), nullptr);
-  pmpi_waitall_(count, requests, statuses, ierr);
+    for (int i = 0; i < *count; ++i) {
+      const MPI_Status status = done.c(i);
+      completed(before[i], &status);
+    }
   leave();
 }
 
