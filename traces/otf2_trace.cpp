@@ -148,8 +148,11 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time, void*
   return OTF2_CALLBACK_SUCCESS;
 }
 
-// The world rank of a point-to-point peer; false (and counted) when it cannot be told.
-bool peer_rank(Reading& r, int rank, OTF2_CommRef comm, uint32_t peer, int& world) {
+// The rank of `location` and the world rank of its point-to-point peer `peer` of `comm`; false (the
+// peer's communicator unknown: counted) when either cannot be told.
+bool endpoints(Reading& r, OTF2_LocationRef location, OTF2_CommRef comm, uint32_t peer, int& rank, int& world) {
+  rank = rank_of(r, location);
+  if (rank < 0) return false;
   world = r.world_rank(comm, peer);
   if (world == -2) world = rank;
   if (world >= 0 && world < r.trace.num_ranks()) return true;
@@ -157,26 +160,28 @@ bool peer_rank(Reading& r, int rank, OTF2_CommRef comm, uint32_t peer, int& worl
   return false;
 }
 
-OTF2_CallbackCode on_send(OTF2_LocationRef location, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t receiver,
-                          OTF2_CommRef comm, uint32_t tag, uint64_t length) {
-  Reading& r = reading(data);
-  const int rank = rank_of(r, location);
-  int peer;
-  if (rank < 0 || !peer_rank(r, rank, comm, receiver, peer)) return OTF2_CALLBACK_SUCCESS;
-  Action& a = r.push(rank, ActionType::Send);
+Action& message(Action& a, int peer, uint32_t tag, uint64_t length) {
   a.peer = peer, a.tag = static_cast<int>(tag), a.bytes = static_cast<double>(length);
+  return a;
+}
+
+// MpiSend and MpiRecv: a send or recv where the event is.
+template <ActionType type>
+OTF2_CallbackCode on_message(OTF2_LocationRef location, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t other,
+                             OTF2_CommRef comm, uint32_t tag, uint64_t length) {
+  Reading& r = reading(data);
+  int rank, peer;
+  if (endpoints(r, location, comm, other, rank, peer)) message(r.push(rank, type), peer, tag, length);
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_isend(OTF2_LocationRef location, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t receiver,
                            OTF2_CommRef comm, uint32_t tag, uint64_t length, uint64_t request) {
   Reading& r = reading(data);
-  const int rank = rank_of(r, location);
-  int peer;
-  if (rank < 0 || !peer_rank(r, rank, comm, receiver, peer)) return OTF2_CALLBACK_SUCCESS;
-  Action& a = r.push(rank, ActionType::Isend);
-  a.peer = peer, a.tag = static_cast<int>(tag), a.bytes = static_cast<double>(length);
+  int rank, peer;
+  if (!endpoints(r, location, comm, receiver, rank, peer)) return OTF2_CALLBACK_SUCCESS;
+  message(r.push(rank, ActionType::Isend), peer, tag, length);
   Action wait{ActionType::Wait};
-  wait.peer = rank, wait.root = peer, wait.tag = a.tag;
+  wait.peer = rank, wait.root = peer, wait.tag = static_cast<int>(tag);
   r.state[rank].isend[request] = wait;
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -202,31 +207,18 @@ OTF2_CallbackCode on_irecv_request(OTF2_LocationRef location, OTF2_TimeStamp, vo
 OTF2_CallbackCode on_irecv(OTF2_LocationRef location, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t sender,
                            OTF2_CommRef comm, uint32_t tag, uint64_t length, uint64_t request) {
   Reading& r = reading(data);
-  const int rank = rank_of(r, location);
-  int peer;
-  if (rank < 0 || !peer_rank(r, rank, comm, sender, peer)) return OTF2_CALLBACK_SUCCESS;
+  int rank, peer;
+  if (!endpoints(r, location, comm, sender, rank, peer)) return OTF2_CALLBACK_SUCCESS;
   auto& open = r.state[rank].irecv;
   auto it = open.find(request);
   if (it == open.end()) {  // no request event (older writers): a receive where it completed
-    Action& a = r.push(rank, ActionType::Recv);
-    a.peer = peer, a.tag = static_cast<int>(tag), a.bytes = static_cast<double>(length);
+    message(r.push(rank, ActionType::Recv), peer, tag, length);
     return OTF2_CALLBACK_SUCCESS;
   }
-  Action& a = r.trace.ranks[rank].actions[it->second];
-  a.peer = peer, a.tag = static_cast<int>(tag), a.bytes = static_cast<double>(length);
+  message(r.trace.ranks[rank].actions[it->second], peer, tag, length);
   open.erase(it);
   Action& wait = r.push(rank, ActionType::Wait);
   wait.peer = peer, wait.root = rank, wait.tag = static_cast<int>(tag);
-  return OTF2_CALLBACK_SUCCESS;
-}
-OTF2_CallbackCode on_recv(OTF2_LocationRef location, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t sender,
-                          OTF2_CommRef comm, uint32_t tag, uint64_t length) {
-  Reading& r = reading(data);
-  const int rank = rank_of(r, location);
-  int peer;
-  if (rank < 0 || !peer_rank(r, rank, comm, sender, peer)) return OTF2_CALLBACK_SUCCESS;
-  Action& a = r.push(rank, ActionType::Recv);
-  a.peer = peer, a.tag = static_cast<int>(tag), a.bytes = static_cast<double>(length);
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_cancelled(OTF2_LocationRef location, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint64_t request) {
@@ -422,12 +414,12 @@ Otf2Import read_otf2_trace(const std::string& path, double flops_per_second) {
   OTF2_GlobalEvtReaderCallbacks* callbacks = OTF2_GlobalEvtReaderCallbacks_New();
   OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(callbacks, on_enter);
   OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(callbacks, on_leave);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(callbacks, on_send);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(callbacks, on_message<ActionType::Send>);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(callbacks, on_isend);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(callbacks, on_isend_complete);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(callbacks, on_irecv_request);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(callbacks, on_irecv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(callbacks, on_recv);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(callbacks, on_message<ActionType::Recv>);
   OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(callbacks, on_cancelled);
   OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(callbacks, on_collective);
   OTF2_Reader_RegisterGlobalEvtCallbacks(reader, events, callbacks, &r);
