@@ -27,6 +27,7 @@ fi
 check "persistent requests counted" grep -q "^16 persistent requests" "$tmp/trace/skipped.txt"
 check "non-blocking collectives counted" grep -q "^8 non-blocking collectives" "$tmp/trace/skipped.txt"
 check "waits on their requests counted" grep -q "^24 waits on requests the tracer did not create" "$tmp/trace/skipped.txt"
+check "one-sided operations counted" grep -q "^8 one-sided operations" "$tmp/trace/skipped.txt"
 check "an irecv from MPI_ANY_SOURCE: a recv from the rank that sent" grep -q "^3 recv 2 12 1200$" "$tmp/trace/rank-3.txt"
 check "Waitany, Waitsome, Testany, Testall, Testsome: one wait per request" \
   test "$(grep -c ' wait [0-9]* [0-9]* [678]$' "$tmp/trace/rank-3.txt")" -eq 6

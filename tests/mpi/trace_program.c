@@ -111,6 +111,13 @@ int main(int argc, char** argv) {
   MPI_Irecv(other, 1200, MPI_BYTE, MPI_ANY_SOURCE, 12, MPI_COMM_WORLD, &q[0]);
   MPI_Send(buf, 1200, MPI_BYTE, next, 12, MPI_COMM_WORLD);
   MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+  /* One-sided: counted in skipped.txt, not recorded. */
+  MPI_Win win;
+  MPI_Win_create(other, 100, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  MPI_Win_fence(0, win);
+  MPI_Put(buf, 10, MPI_BYTE, next, 0, 10, MPI_BYTE, win);
+  MPI_Win_fence(0, win);
+  MPI_Win_free(&win);
   /* MPI_PROC_NULL moves nothing: none of these is written, and their waits are not unknown requests. */
   MPI_Send(buf, 100, MPI_BYTE, MPI_PROC_NULL, 13, MPI_COMM_WORLD);
   MPI_Recv(other, 100, MPI_BYTE, MPI_PROC_NULL, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
