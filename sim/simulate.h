@@ -18,7 +18,7 @@
 #include "support/registry.h"
 #include "sim/ocs.h"
 #include "topologies/routed_network.h"
-#include "sim/collective_choice.h"
+#include "traces/collective_choice.h"
 #include "traces/ti_trace.h"
 
 namespace mapsim {
@@ -58,7 +58,7 @@ struct SimOptions {
   double intra_node_bandwidth = 1e10;  // ranks on one node, bytes/s (no network resources)
   double envelope = 16;                // bytes added to every message on the wire (SMPI's MPI envelope)
   double test_time = 1e-4;             // seconds a `test` action takes before it tests (SMPI's smpi/test)
-  CollectiveChoice collectives;        // alltoall, alltoallv, allgatherv algorithms (sim/collective_choice.h)
+  CollectiveChoice collectives;        // alltoall, alltoallv, allgatherv algorithms (traces/collective_choice.h)
   bool smpi_sharing = false;           // flow: share bandwidth weighted by route latency, as SMPI
   FlowSolver flow_solver = FlowSolver::Mapsim;
   bool record_messages = false;        // keep one MessageRecord per message

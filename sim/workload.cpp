@@ -3,7 +3,7 @@
 #include <map>
 #include <numeric>
 
-#include "sim/internal/ops.h"
+#include "traces/action_ops.h"
 #include "support/error.h"
 #include "support/units.h"
 #include "support/random.h"
@@ -106,11 +106,11 @@ const Param kIterations = integer_param("iterations", 1, "repetitions of the pat
 // The messages action `a` of `rank` sends to other ranks, collectives expanded as the engine runs
 // them: f(destination, bytes, collective). `ops` is scratch.
 template <typename F>
-void for_each_message(const Action& a, const RankTrace& context, int rank, int ranks, std::vector<sim::Op>& ops, F f) {
+void for_each_message(const Action& a, const RankTrace& context, int rank, int ranks, std::vector<Op>& ops, F f) {
   ops.clear();
-  sim::expand_action(a, context, rank, ranks, ops);
-  for (const sim::Op& op : ops)
-    if (op.kind == sim::Op::Isend && op.peer != rank) f(op.peer, op.amount, op.collective);
+  expand_action(a, context, rank, ranks, ops);
+  for (const Op& op : ops)
+    if (op.kind == Op::Isend && op.peer != rank) f(op.peer, op.amount, op.collective);
 }
 
 }  // namespace
@@ -155,7 +155,7 @@ Trace make_workload(const std::string& text, const ProcessGraph& graph) {
 
 std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string& path, bool legacy) {
   std::map<std::pair<int, int>, PairVolume> cells;
-  std::vector<sim::Op> ops;
+  std::vector<Op> ops;
   visit_ti_trace(path, legacy, [&](int rank, const Action& a, const RankTrace& context, int ranks) {
     for_each_message(a, context, rank, ranks, ops, [&](int peer, double bytes, bool collective) {
       PairVolume& cell = cells[{rank, peer}];
@@ -168,7 +168,7 @@ std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string
 
 std::vector<TaskTraffic> task_traffic(const Trace& trace) {
   std::map<std::pair<int, int>, double> bytes;
-  std::vector<sim::Op> ops;
+  std::vector<Op> ops;
   for (int r = 0; r < trace.num_ranks(); ++r)
     for (const Action& a : trace.ranks[r].actions)
       for_each_message(a, trace.ranks[r], r, trace.num_ranks(), ops,

@@ -25,7 +25,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "sim/internal/ops.h"
+#include "traces/action_ops.h"
 
 namespace {
 
@@ -266,21 +266,21 @@ void sub_collective(MPI_Comm comm, mapsim::ActionType type, double sent = 0, dou
   action.bytes = sent, action.bytes2 = received, action.root = root;
   mapsim::RankTrace context;
   context.counts = std::move(counts);
-  std::vector<mapsim::sim::Op> ops;
-  mapsim::sim::expand_action(action, context, me, size, ops);
+  std::vector<mapsim::Op> ops;
+  mapsim::expand_action(action, context, me, size, ops);
   std::vector<std::pair<int, int>> step;  // (src, dst) of the step's requests
-  for (const mapsim::sim::Op& op : ops) {
+  for (const mapsim::Op& op : ops) {
     const int peer = op.peer >= 0 ? sub.world[op.peer] : -1;
     switch (op.kind) {
-      case mapsim::sim::Op::Isend:
+      case mapsim::Op::Isend:
         emit("isend", {peer, sub.tag, static_cast<long>(op.amount)});
         step.push_back({t.rank, peer});
         break;
-      case mapsim::sim::Op::Irecv:
+      case mapsim::Op::Irecv:
         emit("irecv", {peer, sub.tag, static_cast<long>(op.amount)});
         step.push_back({peer, t.rank});
         break;
-      case mapsim::sim::Op::WaitGroup:
+      case mapsim::Op::WaitGroup:
         for (auto [src, dst] : step) emit("wait", {src, dst, sub.tag});
         step.clear();
         break;

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/internal/ops.h"
+#include "traces/action_ops.h"
 #include "sim/simulate.h"
 #include "sim/internal/circuit_planner.h"
 #include "sim/internal/path_choice.h"

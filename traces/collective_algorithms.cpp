@@ -1,9 +1,9 @@
 #include <algorithm>
 
-#include "sim/internal/ops.h"
+#include "traces/action_ops.h"
 #include "support/error.h"
 
-namespace mapsim::sim {
+namespace mapsim {
 namespace {
 
 // Builds the op list of one action; every collective step ends with a wait on its requests.
@@ -340,4 +340,4 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
   }
 }
 
-}  // namespace mapsim::sim
+}  // namespace mapsim

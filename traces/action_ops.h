@@ -1,5 +1,6 @@
-// Internal to sim/: the primitive operations a rank executes. Every TI action expands into a few
-// of them; collectives expand into point-to-point steps, by default with MPICH's algorithms:
+// The primitive operations a rank executes when a trace is replayed (sim/), or converted (the
+// tracer and the OTF2 reader write sub-communicator collectives as them). Every TI action expands
+// into a few of them; collectives expand into point-to-point steps, by default with MPICH's algorithms:
 //   barrier      dissemination                 bcast       binomial tree
 //   reduce       binomial tree                 allreduce   recursive doubling (non-powers of two fold in)
 //   alltoall(v)  pairwise exchange (ring order) gather, scatter  binomial trees
@@ -9,15 +10,14 @@
 #pragma once
 #include <vector>
 
-#include "sim/collective_choice.h"
+#include "traces/collective_choice.h"
 #include "traces/ti_trace.h"
 
-namespace mapsim::sim {
+namespace mapsim {
 
 // Message tags: user tags are >= 0 (kAnyTag, -1, receives any of them); a collective's steps use
 // kCollectiveTagBase - action type, one tag per collective kind, below every user tag, so that they
 // never match a user message nor each other.
-using mapsim::kAnyTag;
 constexpr int kCollectiveTagBase = -10;
 inline int collective_tag(ActionType type) { return kCollectiveTagBase - static_cast<int>(type); }
 inline bool is_collective_tag(int tag) { return tag <= kCollectiveTagBase; }
@@ -38,4 +38,4 @@ struct Op {
 void expand_action(const Action& action, const RankTrace& trace, int rank, int size, std::vector<Op>& ops,
                    const CollectiveChoice& choice = {});
 
-}  // namespace mapsim::sim
+}  // namespace mapsim

@@ -1,4 +1,4 @@
-#include "sim/collective_choice.h"
+#include "traces/collective_choice.h"
 
 #include <array>
 #include <sstream>
