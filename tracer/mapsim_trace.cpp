@@ -37,7 +37,6 @@ const char* const kSkipNames[kSkipKinds] = {"waits on requests the tracer did no
                                             "neighbourhood collectives (MPI_Neighbor_*)",
                                             "one-sided operations (MPI_Put, MPI_Get, MPI_Accumulate, ...)"};
 
-constexpr int kSubCommTagBase = 1 << 30;  // tags of sub-communicator collectives: [2^30, 2^30 + 2^29)
 
 // Send and receive from MPI_PROC_NULL move nothing and are not written; their requests complete as kNoMessage.
 constexpr int kNoMessage = -2;
@@ -242,12 +241,8 @@ const SubCommunicator& sub_communicator(MPI_Comm comm) {
   auto* sub = new SubCommunicator;
   int size = 0;
   PMPI_Comm_size(comm, &size);
-  unsigned long hash = 1469598103934665603UL;  // FNV-1a of the members: the same tag on every member
-  for (int r = 0; r < size; ++r) {
-    sub->world.push_back(world(comm, r));
-    hash = (hash ^ static_cast<unsigned long>(sub->world.back())) * 1099511628211UL;
-  }
-  sub->tag = kSubCommTagBase + static_cast<int>(hash % (1UL << 29));
+  for (int r = 0; r < size; ++r) sub->world.push_back(world(comm, r));
+  sub->tag = mapsim::sub_communicator_tag(sub->world);
   PMPI_Comm_set_attr(comm, sub_keyval, sub);
   return *sub;
 }

@@ -22,6 +22,15 @@ constexpr int kCollectiveTagBase = -10;
 inline int collective_tag(ActionType type) { return kCollectiveTagBase - static_cast<int>(type); }
 inline bool is_collective_tag(int tag) { return tag <= kCollectiveTagBase; }
 
+// The user tag on which a sub-communicator's collectives travel when a trace writes them as
+// point-to-point messages (the tracer, the OTF2 reader): 2^30 plus a hash of its members (world
+// ranks, in communicator order), below 2^30 + 2^29, the same on every member.
+inline int sub_communicator_tag(const std::vector<int>& members) {
+  unsigned long hash = 1469598103934665603UL;  // FNV-1a
+  for (int rank : members) hash = (hash ^ static_cast<unsigned long>(rank)) * 1099511628211UL;
+  return (1 << 30) + static_cast<int>(hash % (1UL << 29));
+}
+
 struct Op {
   enum Kind : unsigned char { Isend, Irecv, WaitGroup, WaitKey, TestKey, WaitAll, Compute, Sleep } kind;
   bool user = false;     // a trace isend/irecv: kept for wait/test/waitall by (src, dst, tag)

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "support/error.h"
+#include "traces/action_ops.h"
 
 namespace mapsim {
 namespace {
@@ -18,7 +19,8 @@ constexpr double kMinComputeSeconds = 1e-6;  // as the tracer's MAPSIM_TRACE_MIN
 
 // One rank's part of a collective call, decoded once every rank's is known.
 struct CollectiveCall {
-  int rank;
+  int rank;       // world rank
+  int member;     // rank in the communicator
   size_t action;
   OTF2_CollectiveOp op;
   uint32_t root;  // rank in the communicator
@@ -56,6 +58,8 @@ struct Reading {
   Trace trace;
   std::vector<std::vector<char>> dropped;  // actions removed again (a cancelled or never completed irecv)
   std::map<std::pair<OTF2_CommRef, long>, std::vector<CollectiveCall>> collectives;
+  std::map<std::pair<int, size_t>, std::vector<Action>> expansions;  // (rank, action): a sub-communicator
+                                                                     // collective's point-to-point actions
   std::map<std::string, long> skipped;
   std::string failure;
 
@@ -260,10 +264,9 @@ OTF2_CallbackCode on_collective(OTF2_LocationRef location, OTF2_TimeStamp, void*
   if (rank < 0 || op >= OTF2_COLLECTIVE_OP_CREATE_HANDLE) return OTF2_CALLBACK_SUCCESS;  // communicator and window set-up
   const std::vector<int> members = r.members(comm);
   if (members.size() == 1) return OTF2_CALLBACK_SUCCESS;  // MPI_COMM_SELF: nothing moves
-  std::vector<int> world(r.trace.num_ranks());
-  std::iota(world.begin(), world.end(), 0);
-  if (members != world) {
-    ++r.skipped["collective calls on sub-communicators, not converted"];
+  const auto member = std::find(members.begin(), members.end(), rank);
+  if (member == members.end()) {
+    ++r.skipped["collective calls on undefined communicators, not converted"];
     return OTF2_CALLBACK_SUCCESS;
   }
   const ActionType type = collective_type(op);
@@ -273,25 +276,53 @@ OTF2_CallbackCode on_collective(OTF2_LocationRef location, OTF2_TimeStamp, void*
   }
   r.push(rank, type);
   const long call = r.state[rank].calls[comm]++;
-  r.collectives[{comm, call}].push_back({rank, r.trace.ranks[rank].actions.size() - 1, op, root, sent, received});
+  r.collectives[{comm, call}].push_back({rank, static_cast<int>(member - members.begin()),
+                                         r.trace.ranks[rank].actions.size() - 1, op, root, sent, received});
   return OTF2_CALLBACK_SUCCESS;
+}
+
+// A collective of `members` (world ranks) as the point-to-point actions of rank `member`'s part in
+// mapsim's algorithm for it: isend, irecv on `tag`, and a wait for each at the end of every step.
+std::vector<Action> point_to_point(const Action& collective, const RankTrace& context, int member,
+                                   const std::vector<int>& members, int tag) {
+  std::vector<Op> ops;
+  expand_action(collective, context, member, static_cast<int>(members.size()), ops);
+  std::vector<Action> actions, step;
+  const int self = members[member];
+  for (const Op& op : ops) {
+    if (op.kind == Op::Isend || op.kind == Op::Irecv) {
+      Action a{op.kind == Op::Isend ? ActionType::Isend : ActionType::Irecv};
+      a.peer = members[op.peer], a.tag = tag, a.bytes = op.amount;
+      actions.push_back(a);
+      Action wait{ActionType::Wait};
+      wait.peer = op.kind == Op::Isend ? self : a.peer, wait.root = op.kind == Op::Isend ? a.peer : self, wait.tag = tag;
+      step.push_back(wait);
+    } else if (op.kind == Op::WaitGroup) {
+      actions.insert(actions.end(), step.begin(), step.end());
+      step.clear();
+    }
+  }
+  return actions;
 }
 
 // Fills in one collective from every rank's byte counts (Score-P's conventions, n ranks, block b:
 // bcast/scatter receive b; gather/reduce send b; allreduce/allgather/alltoall send n b; scan rank r
 // receives (r + 1) b, exscan r b; reduce_scatter rank i receives n b_i; gatherv/allgatherv/scatterv
 // blocks from each rank's own count; alltoallv only its totals: spread evenly over the ranks).
-void resolve(Reading& r, long index, std::vector<CollectiveCall>& calls) {
-  const int n = r.trace.num_ranks();
+void resolve(Reading& r, OTF2_CommRef comm, long index, std::vector<CollectiveCall>& calls) {
+  const std::vector<int> members = r.members(comm);
+  const int n = static_cast<int>(members.size());
+  const bool world = n == r.trace.num_ranks();  // members are distinct ranks: all of them
+  const std::string which = "collective #" + std::to_string(index) + " on " +
+                            (world ? std::string("MPI_COMM_WORLD") : "communicator " + std::to_string(comm));
   if (static_cast<int>(calls.size()) != n)
-    r.fail("collective #" + std::to_string(index) + " on MPI_COMM_WORLD: " + std::to_string(calls.size()) + " of " +
-           std::to_string(n) + " ranks took part (truncated trace?)");
-  std::sort(calls.begin(), calls.end(), [](const CollectiveCall& a, const CollectiveCall& b) { return a.rank < b.rank; });
+    r.fail(which + ": " + std::to_string(calls.size()) + " of " + std::to_string(n) + " ranks took part (truncated trace?)");
+  std::sort(calls.begin(), calls.end(), [](const CollectiveCall& a, const CollectiveCall& b) { return a.member < b.member; });
   const CollectiveCall& first = calls.front();
   for (const CollectiveCall& c : calls)
     if (collective_type(c.op) != collective_type(first.op) || c.root != first.root)
-      r.fail("collective #" + std::to_string(index) + " on MPI_COMM_WORLD: rank " + std::to_string(c.rank) +
-             " calls another operation or root than rank 0 (" + action_name(collective_type(c.op)) + " vs " +
+      r.fail(which + ": rank " + std::to_string(c.rank) + " calls another operation or root than rank " +
+             std::to_string(first.rank) + " (" + action_name(collective_type(c.op)) + " vs " +
              action_name(collective_type(first.op)) + ")");
   double block = 0;  // the per-rank block, largest estimate over the ranks (in-place roots report less)
   std::vector<double> own(n);  // v-collectives: each rank's block
@@ -301,21 +332,24 @@ void resolve(Reading& r, long index, std::vector<CollectiveCall>& calls) {
     switch (first.op) {
       case OTF2_COLLECTIVE_OP_BCAST: case OTF2_COLLECTIVE_OP_SCATTER: b = v; break;
       case OTF2_COLLECTIVE_OP_GATHER: case OTF2_COLLECTIVE_OP_REDUCE: b = s; break;
-      case OTF2_COLLECTIVE_OP_SCAN: b = v / (c.rank + 1); break;
-      case OTF2_COLLECTIVE_OP_EXSCAN: b = c.rank > 0 ? v / c.rank : s / (n - 1); break;
-      case OTF2_COLLECTIVE_OP_GATHERV: own[c.rank] = s; break;
-      case OTF2_COLLECTIVE_OP_SCATTERV: own[c.rank] = v; break;
-      case OTF2_COLLECTIVE_OP_ALLGATHERV: case OTF2_COLLECTIVE_OP_ALLTOALLV: own[c.rank] = s / n; break;
-      case OTF2_COLLECTIVE_OP_REDUCE_SCATTER: case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK: own[c.rank] = v / n; break;
+      case OTF2_COLLECTIVE_OP_SCAN: b = v / (c.member + 1); break;
+      case OTF2_COLLECTIVE_OP_EXSCAN: b = c.member > 0 ? v / c.member : s / (n - 1); break;
+      case OTF2_COLLECTIVE_OP_GATHERV: own[c.member] = s; break;
+      case OTF2_COLLECTIVE_OP_SCATTERV: own[c.member] = v; break;
+      case OTF2_COLLECTIVE_OP_ALLGATHERV: case OTF2_COLLECTIVE_OP_ALLTOALLV: own[c.member] = s / n; break;
+      case OTF2_COLLECTIVE_OP_REDUCE_SCATTER: case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK: own[c.member] = v / n; break;
       default: b = s / n; break;  // allreduce, allgather, alltoall
     }
     block = std::max(block, b);
   }
   const bool rooted = first.root != OTF2_UNDEFINED_UINT32;
-  if (rooted && first.root >= static_cast<uint32_t>(n)) r.fail("collective #" + std::to_string(index) + ": root " + std::to_string(first.root) + " is not a rank");
+  if (rooted && first.root >= static_cast<uint32_t>(n)) r.fail(which + ": root " + std::to_string(first.root) + " is not a rank");
+  const int tag = sub_communicator_tag(members);
   for (const CollectiveCall& c : calls) {
-    RankTrace& rank = r.trace.ranks[c.rank];
-    Action& a = rank.actions[c.action];
+    RankTrace world_rank;  // a sub-communicator's collective is resolved aside, then expanded
+    RankTrace& rank = world ? r.trace.ranks[c.rank] : world_rank;
+    Action sub{collective_type(first.op)};
+    Action& a = world ? rank.actions[c.action] : sub;
     a.root = rooted ? static_cast<int>(first.root) : 0;
     a.bytes = a.bytes2 = block;
     auto pool = [&](const std::vector<double>& counts) {
@@ -323,17 +357,18 @@ void resolve(Reading& r, long index, std::vector<CollectiveCall>& calls) {
       rank.counts.insert(rank.counts.end(), counts.begin(), counts.end());
     };
     switch (first.op) {
-      case OTF2_COLLECTIVE_OP_GATHERV: case OTF2_COLLECTIVE_OP_ALLGATHERV: a.bytes = own[c.rank], pool(own); break;
-      case OTF2_COLLECTIVE_OP_SCATTERV: a.bytes2 = own[c.rank], pool(own); break;
+      case OTF2_COLLECTIVE_OP_GATHERV: case OTF2_COLLECTIVE_OP_ALLGATHERV: a.bytes = own[c.member], pool(own); break;
+      case OTF2_COLLECTIVE_OP_SCATTERV: a.bytes2 = own[c.member], pool(own); break;
       case OTF2_COLLECTIVE_OP_REDUCE_SCATTER: case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK: pool(own); break;
       case OTF2_COLLECTIVE_OP_ALLTOALLV: {
-        std::vector<double> counts(std::size_t(2) * n, own[c.rank]);  // sends: own total / n to each
+        std::vector<double> counts(std::size_t(2) * n, own[c.member]);  // sends: own total / n to each
         std::copy(own.begin(), own.end(), counts.begin() + n);         // receives: each sender's share
         pool(counts);
         break;
       }
       default: break;
     }
+    if (!world) r.expansions[{c.rank, c.action}] = point_to_point(a, rank, c.member, members, tag);
   }
   if (first.op == OTF2_COLLECTIVE_OP_ALLTOALLV) ++r.skipped["alltoallv calls spread evenly over the ranks (OTF2 holds per-rank totals only)"];
 }
@@ -429,16 +464,20 @@ Otf2Import read_otf2_trace(const std::string& path, double flops_per_second) {
   OTF2_Reader_CloseEvtFiles(reader);
 
   std::map<OTF2_CommRef, long> index;
-  for (auto& [key, calls] : r.collectives) resolve(r, index[key.first]++, calls);
+  for (auto& [key, calls] : r.collectives) resolve(r, key.first, index[key.first]++, calls);
   Otf2Import result;
   for (int i = 0; i < ranks; ++i) {
     for (const auto& [request, action] : r.state[i].irecv) r.dropped[i][action] = 1, ++r.skipped["irecvs never completed, dropped"];
     r.push(i, ActionType::Finalize);
     std::vector<Action>& actions = r.trace.ranks[i].actions;
-    size_t kept = 0;
-    for (size_t k = 0; k < actions.size(); ++k)
-      if (!r.dropped[i][k]) actions[kept++] = actions[k];
-    actions.resize(kept);
+    std::vector<Action> kept;
+    for (size_t k = 0; k < actions.size(); ++k) {
+      if (r.dropped[i][k]) continue;
+      auto expanded = r.expansions.find({i, k});
+      if (expanded == r.expansions.end()) kept.push_back(actions[k]);
+      else kept.insert(kept.end(), expanded->second.begin(), expanded->second.end());
+    }
+    actions.swap(kept);
   }
   result.trace = std::move(r.trace);
   result.skipped = std::move(r.skipped);

@@ -8,6 +8,7 @@
 #include "test_files.h"
 #include "sim/simulate.h"
 #include "topologies/network_factory.h"
+#include "traces/action_ops.h"
 #include "traces/otf2_trace.h"
 #include "traces/trace_tools.h"
 
@@ -80,9 +81,12 @@ TEST_CASE("OTF2: Score-P's MPI events become replay actions, compute from the ti
 
   const Otf2Import in = read_otf2_trace(anchor, 1e9);
   REQUIRE(in.trace.num_ranks() == 3);
+  // the sub-communicator's barrier: a dissemination step between its two members, on its own tag
+  const std::string tag = std::to_string(sub_communicator_tag({0, 2}));
   const V rank0 = {"init", "compute 1e+06", "send 1 5 800", "isend 2 7 100", "wait 0 2 7", "compute 970000",
                    "bcast 64 root 0", "allreduce 16", "gatherv 10 0 [10 20 30]", "reducescatter 0 0 [4 8 12]",
-                   "alltoallv 0 0 [10 10 10 10 20 30]", "finalize"};
+                   "alltoallv 0 0 [10 10 10 10 20 30]", "isend 2 " + tag + " 0", "irecv 2 " + tag + " 0",
+                   "wait 0 2 " + tag, "wait 2 0 " + tag, "finalize"};
   CHECK(lines(in.trace.ranks[0]) == rank0);
   // the cancelled irecv is gone; the other one is posted where it was, from the source its wait names
   const V rank2 = {"init", "compute 1.09e+06", "irecv 0 7 100", "compute 98000", "wait 0 2 7", "compute 789000"};
@@ -93,11 +97,11 @@ TEST_CASE("OTF2: Score-P's MPI events become replay actions, compute from the ti
   CHECK(lines(in.trace.ranks[1]) == rank1);
   CHECK(in.trace.ranks[1].actions[6].root == 1);
   CHECK(in.skipped == std::map<std::string, long>{{"alltoallv calls spread evenly over the ranks (OTF2 holds per-rank totals only)", 1},
-                                                  {"cancelled requests, dropped", 1},
-                                                  {"collective calls on sub-communicators, not converted", 2}});
+                                                  {"cancelled requests, dropped", 1}});
+  CHECK(lines(in.trace.ranks[2]).end()[-4] == "irecv 0 " + tag + " 0");
   // Every reader takes the archive: the replay's trace check finds every message matched.
   CHECK(check_trace(anchor, false).empty());
-  CHECK(trace_stats(anchor, false).messages == 2);
+  CHECK(trace_stats(anchor, false).messages == 4);
 }
 
 TEST_CASE("OTF2: a TI trace written as Score-P would record it reads back action for action") {
@@ -184,4 +188,10 @@ TEST_CASE("OTF2: errors name the archive") {
   const std::string anchor = w.close();
   CHECK(error_of([&] { read_otf2_trace(anchor); }) ==
         anchor + ": collective #0 on MPI_COMM_WORLD: 1 of 2 ranks took part (truncated trace?)");
+  Otf2Writer sub(temp_path("otf2-sub-missing"), 3);
+  sub.communicator(1, {0, 2});
+  sub.collective(0, "MPI_Bcast", 5, OTF2_COLLECTIVE_OP_BCAST, 1, 0, 16, 8);
+  const std::string sub_anchor = sub.close();
+  CHECK(error_of([&] { read_otf2_trace(sub_anchor); }) ==
+        sub_anchor + ": collective #0 on communicator 1: 1 of 2 ranks took part (truncated trace?)");
 }
