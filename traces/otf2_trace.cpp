@@ -312,7 +312,8 @@ std::vector<Action> point_to_point(const Action& collective, const RankTrace& co
 void resolve(Reading& r, OTF2_CommRef comm, long index, std::vector<CollectiveCall>& calls) {
   const std::vector<int> members = r.members(comm);
   const int n = static_cast<int>(members.size());
-  const bool world = n == r.trace.num_ranks();  // members are distinct ranks: all of them
+  bool world = n == r.trace.num_ranks();  // MPI_COMM_WORLD or a copy in the same order: a TI collective
+  for (int i = 0; world && i < n; ++i) world = members[i] == i;
   const std::string which = "collective #" + std::to_string(index) + " on " +
                             (world ? std::string("MPI_COMM_WORLD") : "communicator " + std::to_string(comm));
   if (static_cast<int>(calls.size()) != n)
