@@ -261,26 +261,9 @@ void sub_collective(MPI_Comm comm, mapsim::ActionType type, double sent = 0, dou
   action.bytes = sent, action.bytes2 = received, action.root = root;
   mapsim::RankTrace context;
   context.counts = std::move(counts);
-  std::vector<mapsim::Op> ops;
-  mapsim::expand_action(action, context, me, size, ops);
-  std::vector<std::pair<int, int>> step;  // (src, dst) of the step's requests
-  for (const mapsim::Op& op : ops) {
-    const int peer = op.peer >= 0 ? sub.world[op.peer] : -1;
-    switch (op.kind) {
-      case mapsim::Op::Isend:
-        emit("isend", {peer, sub.tag, static_cast<long>(op.amount)});
-        step.push_back({t.rank, peer});
-        break;
-      case mapsim::Op::Irecv:
-        emit("irecv", {peer, sub.tag, static_cast<long>(op.amount)});
-        step.push_back({peer, t.rank});
-        break;
-      case mapsim::Op::WaitGroup:
-        for (auto [src, dst] : step) emit("wait", {src, dst, sub.tag});
-        step.clear();
-        break;
-      default: break;  // the tracer records no reduction flops
-    }
+  for (const mapsim::Action& a : mapsim::point_to_point(action, context, me, sub.world, sub.tag)) {
+    if (a.type == mapsim::ActionType::Wait) emit("wait", {a.peer, a.root, a.tag});
+    else emit(a.type == mapsim::ActionType::Isend ? "isend" : "irecv", {a.peer, a.tag, static_cast<long>(a.bytes)});
   }
 }
 

@@ -47,4 +47,10 @@ struct Op {
 void expand_action(const Action& action, const RankTrace& trace, int rank, int size, std::vector<Op>& ops,
                    const CollectiveChoice& choice = {});
 
+// A collective of `members` (world ranks, in communicator order) as the point-to-point actions of
+// member `member`'s part in mapsim's algorithm for it: isends and irecvs on `tag` and, at the end of
+// every step, a wait for each: how the tracer and the OTF2 reader write sub-communicator collectives.
+std::vector<Action> point_to_point(const Action& collective, const RankTrace& context, int member,
+                                   const std::vector<int>& members, int tag);
+
 }  // namespace mapsim

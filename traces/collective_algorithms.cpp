@@ -340,4 +340,26 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
   }
 }
 
+std::vector<Action> point_to_point(const Action& collective, const RankTrace& context, int member,
+                                   const std::vector<int>& members, int tag) {
+  std::vector<Op> ops;
+  expand_action(collective, context, member, static_cast<int>(members.size()), ops);
+  std::vector<Action> actions, step;
+  const int self = members[member];
+  for (const Op& op : ops) {
+    if (op.kind == Op::Isend || op.kind == Op::Irecv) {
+      Action a{op.kind == Op::Isend ? ActionType::Isend : ActionType::Irecv};
+      a.peer = members[op.peer], a.tag = tag, a.bytes = op.amount;
+      actions.push_back(a);
+      Action wait{ActionType::Wait};
+      wait.peer = op.kind == Op::Isend ? self : a.peer, wait.root = op.kind == Op::Isend ? a.peer : self, wait.tag = tag;
+      step.push_back(wait);
+    } else if (op.kind == Op::WaitGroup) {
+      actions.insert(actions.end(), step.begin(), step.end());
+      step.clear();
+    }
+  }
+  return actions;
+}
+
 }  // namespace mapsim

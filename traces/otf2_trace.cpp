@@ -281,30 +281,6 @@ OTF2_CallbackCode on_collective(OTF2_LocationRef location, OTF2_TimeStamp, void*
   return OTF2_CALLBACK_SUCCESS;
 }
 
-// A collective of `members` (world ranks) as the point-to-point actions of rank `member`'s part in
-// mapsim's algorithm for it: isend, irecv on `tag`, and a wait for each at the end of every step.
-std::vector<Action> point_to_point(const Action& collective, const RankTrace& context, int member,
-                                   const std::vector<int>& members, int tag) {
-  std::vector<Op> ops;
-  expand_action(collective, context, member, static_cast<int>(members.size()), ops);
-  std::vector<Action> actions, step;
-  const int self = members[member];
-  for (const Op& op : ops) {
-    if (op.kind == Op::Isend || op.kind == Op::Irecv) {
-      Action a{op.kind == Op::Isend ? ActionType::Isend : ActionType::Irecv};
-      a.peer = members[op.peer], a.tag = tag, a.bytes = op.amount;
-      actions.push_back(a);
-      Action wait{ActionType::Wait};
-      wait.peer = op.kind == Op::Isend ? self : a.peer, wait.root = op.kind == Op::Isend ? a.peer : self, wait.tag = tag;
-      step.push_back(wait);
-    } else if (op.kind == Op::WaitGroup) {
-      actions.insert(actions.end(), step.begin(), step.end());
-      step.clear();
-    }
-  }
-  return actions;
-}
-
 // Fills in one collective from every rank's byte counts (Score-P's conventions, n ranks, block b:
 // bcast/scatter receive b; gather/reduce send b; allreduce/allgather/alltoall send n b; scan rank r
 // receives (r + 1) b, exscan r b; reduce_scatter rank i receives n b_i; gatherv/allgatherv/scatterv
