@@ -7,7 +7,7 @@
 //   MAPSIM_TRACE_MIN_GAP  gaps shorter than this many seconds are not recorded (default 1e-6)
 // Sizes are written in bytes (the default datatype MPI_BYTE). Point-to-point on sub-communicators
 // is translated to world ranks; a collective on a sub-communicator is written as the point-to-point
-// messages of mapsim's algorithm for it (sim/collectives.cpp), in world ranks, on a tag reserved for
+// messages of mapsim's algorithm for it (traces/collective_algorithms.cpp), in world ranks, on a tag reserved for
 // that communicator; an irecv from MPI_ANY_SOURCE becomes a recv from the rank that sent, where it
 // completes. Calls the format cannot express (persistent and non-blocking-collective requests,
 // Alltoallw, neighbourhood collectives, one-sided operations) are counted, written to skipped.txt and reported on stderr
