@@ -19,7 +19,7 @@ namespace mapsim {
 namespace {
 
 struct TraceOptions {
-  std::string path, output;
+  std::string path, output, collectives;
   bool json = false, legacy = false, shared = false;
 };
 
@@ -48,7 +48,7 @@ int check(const TraceOptions& o) {
 }
 
 void matrix(const TraceOptions& o) {
-  const auto cells = communication_matrix(o.path, o.legacy);
+  const auto cells = communication_matrix(o.path, o.legacy, parse_collectives(o.collectives));
   long messages = 0;
   write_file_atomically(o.output, [&](std::ostream& out) {
     out << "src,dst,bytes,messages,p2p_bytes,p2p_messages,collective_bytes,collective_messages\n";
@@ -86,6 +86,8 @@ void add_trace_command(CLI::App& app) {
   CLI::App* m = cmd->add_subcommand("matrix", "Communication matrix (bytes and messages per rank pair) as CSV");
   common(m);
   m->add_option("-o,--output", o->output, "CSV file")->required();
+  m->add_option("--collectives", o->collectives,
+                "Expand collectives with these algorithms, as simulate --collectives (default: mapsim's)");
   m->callback([o] { matrix(*o); });
   CLI::App* v = cmd->add_subcommand("convert", "Rewrite a trace: index + rank files (default) or one shared file");
   common(v);

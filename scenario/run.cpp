@@ -90,7 +90,7 @@ RunPipeline::RunPipeline(const Scenario& s) : scenario_(s) {
   if (!s.trace.empty()) {
     trace_ = read_ti_trace(s.trace);  // trace errors name the trace's own file and line
     graph_ = trace_process_graph(trace_);
-    traffic_ = task_traffic(trace_);
+    traffic_ = task_traffic(trace_, s.sim.collectives);
   }
 }
 
@@ -120,7 +120,7 @@ const ReplicateParts& RunPipeline::replicate(int r) {
   if (s.trace.empty() && (s.simulate || s.pattern_given))
     at_key(s, "workload.pattern", [&] {
       trace_ = make_workload(s.pattern_spec(r), graph_);
-      traffic_ = task_traffic(trace_);
+      traffic_ = task_traffic(trace_, s.sim.collectives);
     });
   parts_.graph = &graph_;
   parts_.trace = &trace_;

@@ -104,11 +104,12 @@ Trace permutation(Spec& spec, const ProcessGraph& graph, long iterations) {
 const Param kIterations = integer_param("iterations", 1, "repetitions of the pattern", 1);
 
 // The messages action `a` of `rank` sends to other ranks, collectives expanded as the engine runs
-// them: f(destination, bytes, collective). `ops` is scratch.
+// them with `choice`: f(destination, bytes, collective). `ops` is scratch.
 template <typename F>
-void for_each_message(const Action& a, const RankTrace& context, int rank, int ranks, std::vector<Op>& ops, F f) {
+void for_each_message(const Action& a, const RankTrace& context, int rank, int ranks, const CollectiveChoice& choice,
+                      std::vector<Op>& ops, F f) {
   ops.clear();
-  expand_action(a, context, rank, ranks, ops);
+  expand_action(a, context, rank, ranks, ops, choice);
   for (const Op& op : ops)
     if (op.kind == Op::Isend && op.peer != rank) f(op.peer, op.amount, op.collective);
 }
@@ -153,11 +154,12 @@ Trace make_workload(const std::string& text, const ProcessGraph& graph) {
   return trace;
 }
 
-std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string& path, bool legacy) {
+std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string& path, bool legacy,
+                                                               const CollectiveChoice& choice) {
   std::map<std::pair<int, int>, PairVolume> cells;
   std::vector<Op> ops;
   visit_ti_trace(path, legacy, [&](int rank, const Action& a, const RankTrace& context, int ranks) {
-    for_each_message(a, context, rank, ranks, ops, [&](int peer, double bytes, bool collective) {
+    for_each_message(a, context, rank, ranks, choice, ops, [&](int peer, double bytes, bool collective) {
       PairVolume& cell = cells[{rank, peer}];
       (collective ? cell.collective_bytes : cell.p2p_bytes) += bytes;
       ++(collective ? cell.collective_messages : cell.p2p_messages);
@@ -166,12 +168,12 @@ std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string
   return cells;
 }
 
-std::vector<TaskTraffic> task_traffic(const Trace& trace) {
+std::vector<TaskTraffic> task_traffic(const Trace& trace, const CollectiveChoice& choice) {
   std::map<std::pair<int, int>, double> bytes;
   std::vector<Op> ops;
   for (int r = 0; r < trace.num_ranks(); ++r)
     for (const Action& a : trace.ranks[r].actions)
-      for_each_message(a, trace.ranks[r], r, trace.num_ranks(), ops,
+      for_each_message(a, trace.ranks[r], r, trace.num_ranks(), choice, ops,
                        [&](int peer, double amount, bool) { bytes[{r, peer}] += amount; });
   std::vector<TaskTraffic> traffic;
   for (const auto& [pair, amount] : bytes) traffic.push_back({pair.first, pair.second, amount});

@@ -10,6 +10,7 @@
 
 #include "mappers/mapping.h"
 #include "mappers/process_graph.h"
+#include "traces/collective_choice.h"
 #include "traces/ti_trace.h"
 
 namespace mapsim {
@@ -27,16 +28,18 @@ Trace make_workload(const std::string& spec, const ProcessGraph& graph);
 ProcessGraph trace_process_graph(const Trace& trace);
 
 // Bytes per (source, destination) rank pair of a workload, point to point and collectives expanded
-// into the engine's messages, in (source, destination) order: what the mapping metrics count.
-std::vector<TaskTraffic> task_traffic(const Trace& trace);
+// into the engine's messages (algorithms by `choice`), in (source, destination) order: what the
+// mapping metrics count.
+std::vector<TaskTraffic> task_traffic(const Trace& trace, const CollectiveChoice& choice = {});
 
 // Bytes and messages per (source, destination) rank pair of a trace on disk, streamed: point to
-// point as written, collectives expanded into the messages of the engine's MPICH algorithms (which
-// depend on the ranks and sizes only, not on timing).
+// point as written, collectives expanded into the messages of the engine's algorithms (mapsim's, or
+// those `choice` names; they depend on the ranks and sizes only, not on timing).
 struct PairVolume {
   double p2p_bytes = 0, collective_bytes = 0;
   long p2p_messages = 0, collective_messages = 0;
 };
-std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string& path, bool legacy = false);
+std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string& path, bool legacy = false,
+                                                               const CollectiveChoice& choice = {});
 
 }  // namespace mapsim

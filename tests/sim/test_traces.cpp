@@ -270,6 +270,15 @@ TEST_CASE("collective algorithms send the messages of their definitions") {
   // Bruck: log2(8) = 3 steps of one message per rank; the others p (p - 1).
   CHECK(messages(alltoall, "alltoall=bruck") == 24);
   for (const char* choice : {"", "alltoall=ring", "alltoall=pair", "alltoall=basic_linear"}) CHECK(messages(alltoall, choice) == 56);
+  // trace matrix and the mapping traffic count the chosen algorithm's messages too
+  long matrix = 0;
+  for (const auto& [pair, cell] : communication_matrix(temp_file("coll.txt", alltoall), false, parse_collectives("alltoall=bruck")))
+    matrix += cell.collective_messages;
+  CHECK(matrix == 24);
+  double traffic = 0;
+  for (const TaskTraffic& t : task_traffic(read_ti_trace(temp_file("coll.txt", alltoall)), parse_collectives("alltoall=bruck")))
+    traffic += t.bytes;
+  CHECK(traffic == 8 * 12 * 100);  // per rank 3 steps of 4 blocks (the indices 1..7 with bit k set)
   CHECK(collectives_text(parse_collectives("alltoallv=pair,allgatherv=mpich_ring")) == "alltoallv=pair,allgatherv=mpich_ring");
   CHECK(error_of([] { parse_collectives("bcast=binomial"); }).find("unknown collective 'bcast'") != std::string::npos);
   CHECK(error_of([] { parse_collectives("alltoall=fast"); }) ==
