@@ -52,15 +52,6 @@ CollectiveChoice parse_collectives(const std::string& text) {
   return choice;
 }
 
-std::string collectives_text(const CollectiveChoice& choice) {
-  const std::array<uint8_t, 3> chosen = {static_cast<uint8_t>(choice.alltoall), static_cast<uint8_t>(choice.alltoallv),
-                                         static_cast<uint8_t>(choice.allgatherv)};
-  std::string text;
-  for (size_t c = 0; c < kCollectives.size(); ++c)
-    if (chosen[c] != 0) text += (text.empty() ? "" : ",") + std::string(kCollectives[c].name) + "=" + kCollectives[c].algorithms[chosen[c]];
-  return text;
-}
-
 std::string collectives_help() {
   std::string text;
   for (const Collective& c : kCollectives) text += (text.empty() ? "" : "; ") + std::string(c.name) + ": " + names(c);

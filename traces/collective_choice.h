@@ -20,7 +20,6 @@ struct CollectiveChoice {
 
 // Throws mapsim::Error naming the bad collective or algorithm and the valid ones.
 CollectiveChoice parse_collectives(const std::string& text);
-std::string collectives_text(const CollectiveChoice& choice);  // "" for mapsim's everywhere
 std::string collectives_help();  // "alltoall: mapsim ring pair basic_linear bruck; ..."
 
 }  // namespace mapsim

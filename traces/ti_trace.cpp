@@ -13,10 +13,10 @@
 #include <spdlog/spdlog.h>
 
 #include "support/atomic_file.h"
-#include "traces/otf2_trace.h"
 #include "support/error.h"
 #include "support/input_file.h"
 #include "support/units.h"
+#include "traces/otf2_trace.h"
 
 namespace mapsim {
 namespace {
@@ -417,10 +417,6 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
   for (auto& rank : trace.ranks) rank.file = path;
   parse_file(path, -1, trace.ranks, "", legacy, sink);
 }
-
-}  // namespace
-
-namespace {
 
 Trace read_otf2(const std::string& path) {
   Otf2Import imported = read_otf2_trace(path);
