@@ -1,6 +1,7 @@
 // delaunay:tasks=N,seed=S -- the Delaunay triangulation of N points uniform in the unit square (the
 // DIMACS delaunay_nX graphs of the partitioning and mapping literature), triangulated by Qhull.
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <utility>

@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <cstdarg>
-#include <cstdio>
 #include <filesystem>
-#include <numeric>
 #include <unordered_map>
 
 #include "support/error.h"
@@ -61,7 +59,6 @@ struct Reading {
   std::map<std::pair<int, size_t>, std::vector<Action>> expansions;  // (rank, action): a sub-communicator
                                                                      // collective's point-to-point actions
   std::map<std::string, long> skipped;
-  std::string failure;
 
   [[noreturn]] void fail(const std::string& what) const { throw Error(path + ": " + what); }
 
