@@ -75,6 +75,10 @@ check "missing spec is a usage error" test $? -ne 0
 check "map exit" test $? -eq 0
 check "map placement lines" test "$(grep -vc '^#' "$tmp/map.txt")" -eq 64
 check "rankfile format" grep -q '^rank 0=node-[0-9]* slot=0$' "$tmp/rankfile"
+"$mapsim" map --topology mesh:4x4 --process delaunay:tasks=16,seed=3 --write-graph "$tmp/d.graph" >/dev/null
+check "--write-graph: METIS header of a 16-point Delaunay graph" bash -c "head -1 '$tmp/d.graph' | grep -q '^16 [0-9]*$'"
+"$mapsim" map --topology mesh:4x4 --process "graph:$tmp/d.graph" --write-graph "$tmp/d2.graph" >/dev/null
+check "--write-graph: reads back as the same graph" cmp -s "$tmp/d.graph" "$tmp/d2.graph"
 check "hostlist lines" test "$(wc -l <"$tmp/hosts")" -eq 64
 python3 - "$tmp/map.json" <<'PY'
 import json, sys
