@@ -15,8 +15,8 @@ struct Collective {
 };
 
 const std::array<Collective, 3> kCollectives = {{
-    {"alltoall", {"mapsim", "ring", "pair", "basic_linear", "bruck"}},
-    {"alltoallv", {"mapsim", "ring", "pair", "bruck", "ompi_basic_linear"}},
+    {"alltoall", {"mapsim", "ring", "pair", "basic_linear", "bruck", "ompi"}},
+    {"alltoallv", {"mapsim", "ring", "pair", "bruck", "ompi_basic_linear", "ompi", "mpich"}},
     {"allgatherv", {"mapsim", "ring", "mpich_ring"}},
 }};
 

@@ -170,8 +170,8 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
     return text;
   };
   const std::vector<std::pair<std::string, std::vector<std::string>>> algorithms = {
-      {"alltoall", {"ring", "pair", "basic_linear", "bruck"}},
-      {"alltoallv", {"ring", "pair", "bruck", "ompi_basic_linear"}},
+      {"alltoall", {"ring", "pair", "basic_linear", "bruck", "ompi"}},
+      {"alltoallv", {"ring", "pair", "bruck", "ompi_basic_linear", "ompi", "mpich"}},
       {"allgatherv", {"ring", "mpich_ring"}}};
   for (const auto& [collective, names] : algorithms)
     for (const std::string& algorithm : names)

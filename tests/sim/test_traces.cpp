@@ -270,6 +270,27 @@ TEST_CASE("collective algorithms send the messages of their definitions") {
   // Bruck: log2(8) = 3 steps of one message per rank; the others p (p - 1).
   CHECK(messages(alltoall, "alltoall=bruck") == 24);
   for (const char* choice : {"", "alltoall=ring", "alltoall=pair", "alltoall=basic_linear"}) CHECK(messages(alltoall, choice) == 56);
+  // ompi: Open MPI's choice by ranks and size; at 16 ranks Bruck below 512-byte blocks, else linear.
+  RoutedNetwork star16(make_network("tree2:switches=1,nodes_per_switch=16"));
+  std::vector<int> place16(16);
+  for (int r = 0; r < 16; ++r) place16[r] = r;
+  auto alltoall16 = [&](int bytes) {
+    std::string text;
+    for (int r = 0; r < 16; ++r) text += std::to_string(r) + " alltoall " + std::to_string(bytes) + " " + std::to_string(bytes) + "\n";
+    SimOptions options;
+    options.collectives = parse_collectives("alltoall=ompi");
+    return simulate(star16, place16, read_ti_trace(temp_file("coll16.txt", text)), options).messages;
+  };
+  CHECK(alltoall16(100) == 16 * 4);
+  CHECK(alltoall16(600) == 16 * 15);
+  // at 3 ranks SimGrid's ompi alltoallv picks its XOR pairs, which need a power of two: Open MPI's own
+  // pairwise order (rank +- i) instead
+  RoutedNetwork star3(make_network("tree2:switches=1,nodes_per_switch=3"));
+  std::string three;
+  for (int r = 0; r < 3; ++r) three += std::to_string(r) + " alltoallv 20 10 10 0 20 10 10 0\n";
+  SimOptions ompi;
+  ompi.collectives = parse_collectives("alltoallv=ompi");
+  CHECK(simulate(star3, {0, 1, 2}, read_ti_trace(temp_file("coll3.txt", three)), ompi).messages == 6);
   // trace matrix and the mapping traffic count the chosen algorithm's messages too
   long matrix = 0;
   for (const auto& [pair, cell] : communication_matrix(temp_file("coll.txt", alltoall), false, parse_collectives("alltoall=bruck")))
@@ -284,7 +305,7 @@ TEST_CASE("collective algorithms send the messages of their definitions") {
          both.alltoall == AlltoallAlgorithm::Mapsim));
   CHECK(error_of([] { parse_collectives("bcast=binomial"); }).find("unknown collective 'bcast'") != std::string::npos);
   CHECK(error_of([] { parse_collectives("alltoall=fast"); }) ==
-        "collectives: alltoall has no algorithm 'fast'; expected one of mapsim, ring, pair, basic_linear, bruck");
+        "collectives: alltoall has no algorithm 'fast'; expected one of mapsim, ring, pair, basic_linear, bruck, ompi");
 }
 
 TEST_CASE("trace convert keeps the datatype ids a trace gives, and writes bytes where it gives none") {
