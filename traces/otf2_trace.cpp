@@ -85,6 +85,22 @@ struct Reading {
     if (g.type == OTF2_GROUP_TYPE_COMM_SELF) return {-2};
     return std::vector<int>(g.members.begin(), g.members.end());
   }
+  // The rank of world rank `rank` in `comm` (-1: not a member), and the communicator's size; built
+  // once per communicator, as every rank's every collective asks.
+  struct Membership {
+    int size;
+    std::vector<int> of_rank;
+  };
+  std::unordered_map<OTF2_CommRef, Membership> memberships;
+  const Membership& membership(OTF2_CommRef comm) {
+    auto it = memberships.find(comm);
+    if (it != memberships.end()) return it->second;
+    const std::vector<int> list = members(comm);
+    Membership m{static_cast<int>(list.size()), std::vector<int>(trace.num_ranks(), -1)};
+    for (size_t i = 0; i < list.size(); ++i)
+      if (list[i] >= 0 && list[i] < trace.num_ranks()) m.of_rank[list[i]] = static_cast<int>(i);
+    return memberships.emplace(comm, std::move(m)).first->second;
+  }
 };
 
 Reading& reading(void* data) { return *static_cast<Reading*>(data); }
@@ -259,10 +275,10 @@ OTF2_CallbackCode on_collective(OTF2_LocationRef location, OTF2_TimeStamp, void*
   Reading& r = reading(data);
   const int rank = rank_of(r, location);
   if (rank < 0 || op >= OTF2_COLLECTIVE_OP_CREATE_HANDLE) return OTF2_CALLBACK_SUCCESS;  // communicator and window set-up
-  const std::vector<int> members = r.members(comm);
-  if (members.size() == 1) return OTF2_CALLBACK_SUCCESS;  // MPI_COMM_SELF: nothing moves
-  const auto member = std::find(members.begin(), members.end(), rank);
-  if (member == members.end()) {
+  const Reading::Membership& members = r.membership(comm);
+  if (members.size == 1) return OTF2_CALLBACK_SUCCESS;  // MPI_COMM_SELF: nothing moves
+  const int member = members.of_rank[rank];
+  if (member < 0) {
     ++r.skipped["collective calls on undefined communicators, not converted"];
     return OTF2_CALLBACK_SUCCESS;
   }
@@ -273,8 +289,7 @@ OTF2_CallbackCode on_collective(OTF2_LocationRef location, OTF2_TimeStamp, void*
   }
   r.push(rank, type);
   const long call = r.state[rank].calls[comm]++;
-  r.collectives[{comm, call}].push_back({rank, static_cast<int>(member - members.begin()),
-                                         r.trace.ranks[rank].actions.size() - 1, op, root, sent, received});
+  r.collectives[{comm, call}].push_back({rank, member, r.trace.ranks[rank].actions.size() - 1, op, root, sent, received});
   return OTF2_CALLBACK_SUCCESS;
 }
 
