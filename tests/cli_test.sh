@@ -238,7 +238,9 @@ expect_error "scenario bad unit" "bad.yaml:6:8: bad time '20 furlongs'" run "$tm
 check "no output after a bad scenario" test ! -e "$tmp/badrun"
 printf 'network: mesh:2x2\nworkload:\n  process: mesh:2x2\n  pattern: alltoall:size=100\nmodel:\n  name: flow\n  collectives: alltoall=pair,allgatherv=fast\n' >"$tmp/coll.yaml"
 expect_error "scenario collectives" "coll.yaml:7:16: model.collectives: allgatherv has no algorithm 'fast'; expected one of mapsim, ring, mpich_ring" run "$tmp/coll.yaml" -o "$tmp/collrun"
-expect_error "simulate collectives" "unknown collective 'bcast'" simulate --topology mesh:2x2 --process mesh:2x2 --workload alltoall --collectives bcast=binomial
+expect_error "simulate collectives" "unknown collective 'gatherv'" simulate --topology mesh:2x2 --process mesh:2x2 --workload alltoall --collectives gatherv=linear
+expect_error "simulate collectives: no ompi library" "'ompi' in 'ompi' is no library; expected mapsim or mpich" simulate --topology mesh:2x2 --process mesh:2x2 --workload alltoall --collectives ompi
+check "simulate collectives: mpich picks the scattered alltoall for 4 ranks of short blocks" bash -c "for c in mpich alltoall=mvapich2_scatter_dest; do '$mapsim' simulate --topology mesh:2x2 --process mesh:2x2 --workload alltoall --collectives \$c --json | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"messages\"])'; done | uniq | wc -l | grep -qx 1"
 check "simulate collectives: bruck sends log2 p messages per rank" bash -c "'$mapsim' simulate --topology mesh:2x2 --process mesh:2x2 --workload alltoall --collectives alltoall=bruck --json | python3 -c 'import json, sys; assert json.load(sys.stdin)[\"messages\"] == 8'"
 printf 'network: mesh:4x4\nworkload: {process: mesh:4x4}\nmaping: [best]\n' >"$tmp/typo.yaml"
 expect_error "scenario typo" "typo.yaml:3:1: unknown key 'maping' (did you mean 'mapping'?)" run "$tmp/typo.yaml"

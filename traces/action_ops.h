@@ -6,7 +6,8 @@
 //   alltoall(v)  pairwise exchange (ring order) gather, scatter  binomial trees
 //   gatherv, scatterv  linear                  allgather(v)  ring
 //   reducescatter  pairwise exchange           scan, exscan  recursive doubling
-// and alltoall, alltoallv, allgatherv with SimGrid's algorithms where CollectiveChoice names them.
+// and with SimGrid's algorithms of other names, or MPICH's choice among them, where CollectiveChoice
+// names them.
 #pragma once
 #include <vector>
 

@@ -3,47 +3,17 @@
 #include <cmath>
 #include <vector>
 
-#include "traces/action_ops.h"
 #include "support/error.h"
+#include "traces/action_ops.h"
+#include "traces/internal/collective_steps.h"
 
 namespace mapsim {
 namespace {
 
-// Builds the op list of one action; every collective step ends with a wait on its requests.
-class Steps {
- public:
-  Steps(std::vector<Op>& ops, int tag, bool collective, int self) : ops_(ops), tag_(tag), collective_(collective), self_(self) {}
-  void send(int peer, double bytes) { ops_.push_back(make(Op::Isend, peer, bytes)); }
-  void recv(int peer, double bytes) { ops_.push_back(make(Op::Irecv, peer, bytes)); }
-  void wait() { ops_.push_back(Op{Op::WaitGroup}); }
-  void compute(double flops) {
-    if (flops > 0) ops_.push_back(Op{Op::Compute, false, false, false, -1, 0, -1, flops});
-  }
-  // A step to oneself is a local copy: no message (SMPI's replay gives it no time either).
-  void exchange(int to, double send_bytes, int from, double recv_bytes) {
-    if (to == self_ && from == self_) return;
-    send(to, send_bytes);
-    recv(from, recv_bytes);
-    wait();
-  }
-
- private:
-  Op make(Op::Kind kind, int peer, double bytes) const {
-    Op op{kind};
-    op.peer = peer;
-    op.tag = tag_;
-    op.amount = bytes;
-    op.collective = collective_;
-    return op;
-  }
-  std::vector<Op>& ops_;
-  int tag_;
-  bool collective_;
-  int self_;  // the rank whose steps these are
-};
-
-int relative(int rank, int root, int size) { return (rank - root + size) % size; }
-int absolute(int vrank, int root, int size) { return (vrank + root) % size; }
+using collectives::absolute;
+using collectives::power_of_two;
+using collectives::relative;
+using collectives::Steps;
 
 void binomial_bcast(Steps& s, int rank, int root, int p, double bytes) {
   const int vr = relative(rank, root, p);
@@ -142,14 +112,26 @@ void binomial_scatter(Steps& s, int rank, int root, int p, double block) {
     }
 }
 
+// Open MPI's binomial scatter (SimGrid's scatter__ompi_binomial): the same tree, but each rank
+// serves its smallest subtree first.
+void ompi_binomial_scatter(Steps& s, int rank, int root, int p, double block) {
+  const int vr = relative(rank, root, p);
+  int mask = 1;
+  for (; mask < p; mask <<= 1)
+    if (vr & mask) {
+      s.blocking_recv(absolute(vr - mask, root, p), block * std::min(mask, p - vr));
+      break;
+    }
+  for (int child = 1; child < mask && vr + child < p; child <<= 1)
+    s.blocking_send(absolute(vr + child, root, p), block * std::min(child, p - vr - child));
+}
+
 void recursive_doubling_scan(Steps& s, int rank, int p, double bytes) {
   for (int mask = 1; mask < p; mask <<= 1) {
     const int partner = rank ^ mask;
     if (partner < p) s.exchange(partner, bytes, partner, bytes);
   }
 }
-
-bool power_of_two(int p) { return (p & (p - 1)) == 0; }
 
 void require_power_of_two(int p, const char* algorithm) {
   if (!power_of_two(p))
@@ -195,6 +177,14 @@ void alltoall(Steps& s, AlltoallAlgorithm algorithm, int rank, int p, double blo
                received);
       break;
     }
+    case AlltoallAlgorithm::Mpich: {  // MPICH: Bruck for short blocks, scattered for medium, pairwise for long
+      AlltoallAlgorithm chosen = power_of_two(p) ? AlltoallAlgorithm::Pair : AlltoallAlgorithm::Ring;
+      if (block < 256 && p >= 8) chosen = AlltoallAlgorithm::Bruck;
+      else if (block < 32768) chosen = AlltoallAlgorithm::ScatterDest;
+      alltoall(s, chosen, rank, p, block, received);
+      break;
+    }
+    case AlltoallAlgorithm::ScatterDest: collectives::alltoall_scatter_dest(s, rank, p, block, received); break;
     case AlltoallAlgorithm::Mapsim:
       for (int i = 1; i < p; ++i) s.exchange((rank + i) % p, block, (rank - i + p) % p, received);
       break;
@@ -271,8 +261,21 @@ void alltoallv(Steps& s, AlltoallvAlgorithm algorithm, int rank, int p, const do
 }
 
 // SimGrid's allgatherv algorithms; counts[i] is rank i's block.
-void allgatherv(Steps& s, AllgathervAlgorithm algorithm, int rank, int p, const double* counts) {
+void allgatherv(Steps& s, AllgathervAlgorithm algorithm, int rank, int p, const double* counts, int element) {
   switch (algorithm) {
+    case AllgathervAlgorithm::Mpich: {  // by the total element count: nothing, rdb, Bruck, ring
+      double total = 0;
+      for (int i = 0; i < p; ++i) total += counts[i];
+      total /= element;
+      if (total <= 0) break;
+      const auto chosen = power_of_two(p) && total < 524288 ? AllgathervAlgorithm::MpichRdb
+                          : total <= 81920                  ? AllgathervAlgorithm::OmpiBruck
+                                                            : AllgathervAlgorithm::MpichRing;
+      allgatherv(s, chosen, rank, p, counts, element);
+      break;
+    }
+    case AllgathervAlgorithm::MpichRdb: collectives::allgatherv_recursive_doubling(s, rank, p, counts); break;
+    case AllgathervAlgorithm::OmpiBruck: collectives::allgatherv_ompi_bruck(s, rank, p, counts); break;
     case AllgathervAlgorithm::Mapsim:  // ring: forward the block received last to the right
       for (int i = 0; i + 1 < p; ++i)
         s.exchange((rank + 1) % p, counts[(rank - i + p) % p], (rank - 1 + p) % p, counts[(rank - i - 1 + 2 * p) % p]);
@@ -300,6 +303,67 @@ void allgatherv(Steps& s, AllgathervAlgorithm algorithm, int rank, int p, const 
       }
       break;
     }
+  }
+}
+
+int element_size(int8_t datatype) { return datatype >= 0 ? datatype_size(datatype) : 1; }
+
+// MPICH's choices (SimGrid's `mpich` selector for one rank per node) by size and rank count.
+void bcast(Steps& s, BcastAlgorithm algorithm, int rank, int root, int p, double bytes) {
+  if (algorithm == BcastAlgorithm::Mpich)
+    algorithm = bytes < 12288 || p <= 8        ? BcastAlgorithm::Mapsim
+                : bytes < 524288 && p % 2 == 0 ? BcastAlgorithm::ScatterRdbAllgather
+                                               : BcastAlgorithm::ScatterLrAllgather;
+  if (algorithm == BcastAlgorithm::ScatterRdbAllgather) collectives::bcast_scatter_rdb_allgather(s, rank, root, p, bytes);
+  else if (algorithm == BcastAlgorithm::ScatterLrAllgather) collectives::bcast_scatter_lr_allgather(s, rank, root, p, bytes);
+  else binomial_bcast(s, rank, root, p, bytes);
+}
+
+void reduce(Steps& s, ReduceAlgorithm algorithm, int rank, int root, int p, double bytes, int element) {
+  if (algorithm == ReduceAlgorithm::Mpich)
+    algorithm = bytes / element < collectives::lower_power_of_two(p) || bytes < 2048 ? ReduceAlgorithm::Mapsim
+                                                                                      : ReduceAlgorithm::ScatterGather;
+  if (algorithm == ReduceAlgorithm::ScatterGather) collectives::reduce_scatter_gather(s, rank, root, p, bytes, element);
+  else binomial_reduce(s, rank, root, p, bytes);
+}
+
+void allreduce(Steps& s, AllreduceAlgorithm algorithm, int rank, int p, double bytes, int element) {
+  if (algorithm == AllreduceAlgorithm::Mpich)
+    algorithm = bytes > 2048 && bytes / element >= collectives::lower_power_of_two(p) ? AllreduceAlgorithm::RabRdb
+                                                                                      : AllreduceAlgorithm::Mapsim;
+  if (algorithm == AllreduceAlgorithm::RabRdb) collectives::allreduce_rabenseifner(s, rank, p, bytes, element);
+  else recursive_doubling_allreduce(s, rank, p, bytes);
+}
+
+void allgather(Steps& s, AllgatherAlgorithm algorithm, int rank, int p, double block, double received) {
+  if (algorithm == AllgatherAlgorithm::Mpich)
+    algorithm = power_of_two(p) && block * p < 524288 ? AllgatherAlgorithm::Rdb
+                : block * p <= 81920                  ? AllgatherAlgorithm::Bruck
+                                                      : AllgatherAlgorithm::Ring;
+  switch (algorithm) {
+    case AllgatherAlgorithm::Rdb: collectives::allgather_recursive_doubling(s, rank, p, received); break;
+    case AllgatherAlgorithm::Bruck: collectives::allgather_bruck(s, rank, p, received); break;
+    case AllgatherAlgorithm::Ring:  // own block to rank + i, rank - i's from it
+      for (int i = 1; i < p; ++i) s.exchange((rank + i) % p, block, (rank - i + p) % p, received);
+      break;
+    default:  // neighbour ring: forward what came from the left
+      for (int i = 0; i + 1 < p; ++i) s.exchange((rank + 1) % p, block, (rank - 1 + p) % p, received);
+  }
+}
+
+void reduce_scatter(Steps& s, ReduceScatterAlgorithm algorithm, int rank, int p, const double* counts, int element) {
+  double total = 0;
+  for (int i = 0; i < p; ++i) total += counts[i];
+  if (algorithm == ReduceScatterAlgorithm::Mpich)
+    algorithm = total / element > 524288 ? ReduceScatterAlgorithm::Mapsim : ReduceScatterAlgorithm::MpichRdb;
+  if (algorithm == ReduceScatterAlgorithm::MpichRdb) {
+    collectives::reduce_scatter_recursive_doubling(s, rank, p, counts);
+    return;
+  }
+  if (total <= 0) return;  // nothing to reduce: no messages (as SimGrid's mpich_pair)
+  for (int i = 1; i < p; ++i) {  // pairwise exchange: rank + i's block to it, this rank's from rank - i
+    const int to = (rank + i) % p, from = (rank - i + p) % p;
+    s.exchange(to, counts[to], from, counts[rank]);
   }
 }
 
@@ -338,13 +402,22 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
     case ActionType::Barrier:
       for (int mask = 1; mask < p; mask <<= 1) s.exchange((rank + mask) % p, 0, (rank - mask + p) % p, 0);
       break;
-    case ActionType::Bcast: binomial_bcast(s, rank, a.root, p, a.bytes); break;
-    case ActionType::Reduce: binomial_reduce(s, rank, a.root, p, a.bytes); s.compute(a.flops); break;
-    case ActionType::Allreduce: recursive_doubling_allreduce(s, rank, p, a.bytes); s.compute(a.flops); break;
+    case ActionType::Bcast: bcast(s, choice.bcast, rank, a.root, p, a.bytes); break;
+    case ActionType::Reduce:
+      reduce(s, choice.reduce, rank, a.root, p, a.bytes, element_size(a.datatype));
+      s.compute(a.flops);
+      break;
+    case ActionType::Allreduce:
+      allreduce(s, choice.allreduce, rank, p, a.bytes, element_size(a.datatype));
+      s.compute(a.flops);
+      break;
     case ActionType::Alltoall: alltoall(s, choice.alltoall, rank, p, a.bytes, a.bytes2); break;
     case ActionType::Alltoallv: alltoallv(s, choice.alltoallv, rank, p, counts); break;
     case ActionType::Gather: binomial_gather(s, rank, a.root, p, a.bytes); break;
-    case ActionType::Scatter: binomial_scatter(s, rank, a.root, p, a.bytes2); break;
+    case ActionType::Scatter:
+      if (choice.scatter == ScatterAlgorithm::Mapsim) binomial_scatter(s, rank, a.root, p, a.bytes2);
+      else ompi_binomial_scatter(s, rank, a.root, p, rank == a.root ? a.bytes : a.bytes2);  // mpich: SimGrid's
+      break;
     case ActionType::Gatherv:
       if (rank == a.root) {
         for (int i = 0; i < p; ++i)
@@ -363,15 +436,10 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
       }
       s.wait();
       break;
-    case ActionType::Allgather:
-      for (int i = 0; i + 1 < p; ++i) s.exchange((rank + 1) % p, a.bytes, (rank - 1 + p) % p, a.bytes);
-      break;
-    case ActionType::Allgatherv: allgatherv(s, choice.allgatherv, rank, p, counts); break;
+    case ActionType::Allgather: allgather(s, choice.allgather, rank, p, a.bytes, a.bytes2); break;
+    case ActionType::Allgatherv: allgatherv(s, choice.allgatherv, rank, p, counts, element_size(a.datatype2)); break;
     case ActionType::ReduceScatter:
-      for (int i = 1; i < p; ++i) {
-        const int to = (rank + i) % p, from = (rank - i + p) % p;
-        s.exchange(to, counts[to], from, counts[rank]);
-      }
+      reduce_scatter(s, choice.reduce_scatter, rank, p, counts, element_size(a.datatype));
       s.compute(a.flops);
       break;
     case ActionType::Scan: case ActionType::Exscan:

@@ -11,19 +11,43 @@ namespace {
 
 struct Collective {
   const char* name;
-  std::vector<const char*> algorithms;  // in enum order
+  std::vector<const char*> algorithms;  // in enum order; "mpich" last where there is one
+  const char* mapsim_alias;             // SimGrid's name of mapsim's own algorithm, or nullptr
 };
 
-const std::array<Collective, 3> kCollectives = {{
-    {"alltoall", {"mapsim", "ring", "pair", "basic_linear", "bruck", "ompi"}},
-    {"alltoallv", {"mapsim", "ring", "pair", "bruck", "ompi_basic_linear", "ompi", "mpich"}},
-    {"allgatherv", {"mapsim", "ring", "mpich_ring"}},
+const std::array<Collective, 9> kCollectives = {{
+    {"bcast", {"mapsim", "scatter_rdb_allgather", "scatter_LR_allgather", "mpich"}, "binomial_tree"},
+    {"reduce", {"mapsim", "scatter_gather", "mpich"}, "binomial"},
+    {"allreduce", {"mapsim", "rab_rdb", "mpich"}, "rdb"},
+    {"alltoall", {"mapsim", "ring", "pair", "basic_linear", "bruck", "mvapich2_scatter_dest", "ompi", "mpich"}, nullptr},
+    {"alltoallv", {"mapsim", "ring", "pair", "bruck", "ompi_basic_linear", "ompi", "mpich"}, nullptr},
+    {"allgather", {"mapsim", "ring", "rdb", "bruck", "mpich"}, "NTSLR"},
+    {"allgatherv", {"mapsim", "ring", "mpich_ring", "mpich_rdb", "ompi_bruck", "mpich"}, nullptr},
+    {"reduce_scatter", {"mapsim", "mpich_rdb", "mpich"}, "mpich_pair"},
+    {"scatter", {"mapsim", "ompi_binomial", "mpich"}, nullptr},
 }};
 
 std::string names(const Collective& c) {
   std::string text;
-  for (const char* a : c.algorithms) text += (text.empty() ? "" : ", ") + std::string(a);
+  for (const char* a : c.algorithms) {
+    text += (text.empty() ? "" : ", ") + std::string(a);
+    if (text == "mapsim" && c.mapsim_alias) text += std::string(" (") + c.mapsim_alias + ")";
+  }
   return text;
+}
+
+void set(CollectiveChoice& choice, size_t collective, uint8_t algorithm) {
+  switch (collective) {
+    case 0: choice.bcast = static_cast<BcastAlgorithm>(algorithm); break;
+    case 1: choice.reduce = static_cast<ReduceAlgorithm>(algorithm); break;
+    case 2: choice.allreduce = static_cast<AllreduceAlgorithm>(algorithm); break;
+    case 3: choice.alltoall = static_cast<AlltoallAlgorithm>(algorithm); break;
+    case 4: choice.alltoallv = static_cast<AlltoallvAlgorithm>(algorithm); break;
+    case 5: choice.allgather = static_cast<AllgatherAlgorithm>(algorithm); break;
+    case 6: choice.allgatherv = static_cast<AllgathervAlgorithm>(algorithm); break;
+    case 7: choice.reduce_scatter = static_cast<ReduceScatterAlgorithm>(algorithm); break;
+    default: choice.scatter = static_cast<ScatterAlgorithm>(algorithm); break;
+  }
 }
 
 }  // namespace
@@ -32,29 +56,38 @@ CollectiveChoice parse_collectives(const std::string& text) {
   CollectiveChoice choice;
   std::stringstream items(text);
   for (std::string item; std::getline(items, item, ',');) {
+    if (item == "mapsim" || item == "mpich") {  // a whole library: every collective
+      choice = CollectiveChoice{};
+      if (item == "mpich")
+        for (size_t c = 0; c < kCollectives.size(); ++c) set(choice, c, static_cast<uint8_t>(kCollectives[c].algorithms.size() - 1));
+      continue;
+    }
     const size_t eq = item.find('=');
-    const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (eq == std::string::npos)
+      throw Error("collectives: '" + item + "' in '" + text + "' is no library; expected mapsim or mpich (every collective)" +
+                  (item == "ompi" ? ", or alltoall=ompi,alltoallv=ompi (SimGrid's ompi selector is offered for those)" : "") +
+                  ", or COLLECTIVE=ALGORITHM");
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     size_t c = 0;
     while (c < kCollectives.size() && key != kCollectives[c].name) ++c;
     if (c == kCollectives.size())
       throw Error("collectives: unknown collective '" + key + "' in '" + text +
-                  "'; expected alltoall, alltoallv or allgatherv as COLLECTIVE=ALGORITHM");
+                  "'; expected bcast, reduce, allreduce, alltoall, alltoallv, allgather, allgatherv, reduce_scatter or "
+                  "scatter as COLLECTIVE=ALGORITHM");
+    const Collective& collective = kCollectives[c];
     size_t a = 0;
-    const auto& algorithms = kCollectives[c].algorithms;
-    while (a < algorithms.size() && value != algorithms[a]) ++a;
-    if (a == algorithms.size())
-      throw Error("collectives: " + key + " has no algorithm '" + value + "'; expected one of " + names(kCollectives[c]));
-    const auto index = static_cast<uint8_t>(a);
-    if (c == 0) choice.alltoall = static_cast<AlltoallAlgorithm>(index);
-    if (c == 1) choice.alltoallv = static_cast<AlltoallvAlgorithm>(index);
-    if (c == 2) choice.allgatherv = static_cast<AllgathervAlgorithm>(index);
+    while (a < collective.algorithms.size() && value != collective.algorithms[a]) ++a;
+    if (collective.mapsim_alias && value == collective.mapsim_alias) a = 0;
+    if (a == collective.algorithms.size())
+      throw Error("collectives: " + key + " has no algorithm '" + value + "'; expected one of " + names(collective));
+    set(choice, c, static_cast<uint8_t>(a));
   }
   return choice;
 }
 
 std::string collectives_help() {
-  std::string text;
-  for (const Collective& c : kCollectives) text += (text.empty() ? "" : "; ") + std::string(c.name) + ": " + names(c);
+  std::string text = "every collective: mapsim, mpich";
+  for (const Collective& c : kCollectives) text += "; " + std::string(c.name) + ": " + names(c);
   return text;
 }
 

@@ -1,7 +1,8 @@
-// Which algorithm the replay uses for the collectives that offer a choice: --collectives and
-// model.collectives take "alltoallv=pair,allgatherv=mpich_ring". The names are SimGrid's, and each
-// algorithm sends the messages SimGrid's does, so `smpirun -replay --cfg=smpi/alltoallv:pair` replays
-// the same collective (docs/simulation.md lists them); `ompi` and `mpich` choose among them by size as
+// Which algorithm the replay uses for each collective that offers a choice: --collectives and
+// model.collectives take "alltoallv=pair,allgatherv=mpich_ring", or a whole library first: "mpich"
+// (then overrides, "mpich,alltoall=ring"). The names are SimGrid 3.32's, and each algorithm sends
+// the messages SimGrid's does, so `smpirun -replay --cfg=smpi/alltoallv:pair` replays the same
+// collective (docs/simulation.md lists them); `ompi` and `mpich` choose among them by size as
 // SimGrid's selectors of those names do. A collective not named keeps mapsim's own.
 #pragma once
 #include <cstdint>
@@ -9,18 +10,30 @@
 
 namespace mapsim {
 
-enum class AlltoallAlgorithm : uint8_t { Mapsim, Ring, Pair, BasicLinear, Bruck, Ompi };
+enum class BcastAlgorithm : uint8_t { Mapsim, ScatterRdbAllgather, ScatterLrAllgather, Mpich };
+enum class ReduceAlgorithm : uint8_t { Mapsim, ScatterGather, Mpich };
+enum class AllreduceAlgorithm : uint8_t { Mapsim, RabRdb, Mpich };
+enum class AlltoallAlgorithm : uint8_t { Mapsim, Ring, Pair, BasicLinear, Bruck, ScatterDest, Ompi, Mpich };
 enum class AlltoallvAlgorithm : uint8_t { Mapsim, Ring, Pair, Bruck, OmpiBasicLinear, Ompi, Mpich };
-enum class AllgathervAlgorithm : uint8_t { Mapsim, Ring, MpichRing };
+enum class AllgatherAlgorithm : uint8_t { Mapsim, Ring, Rdb, Bruck, Mpich };
+enum class AllgathervAlgorithm : uint8_t { Mapsim, Ring, MpichRing, MpichRdb, OmpiBruck, Mpich };
+enum class ReduceScatterAlgorithm : uint8_t { Mapsim, MpichRdb, Mpich };
+enum class ScatterAlgorithm : uint8_t { Mapsim, OmpiBinomial, Mpich };
 
 struct CollectiveChoice {
+  BcastAlgorithm bcast = BcastAlgorithm::Mapsim;
+  ReduceAlgorithm reduce = ReduceAlgorithm::Mapsim;
+  AllreduceAlgorithm allreduce = AllreduceAlgorithm::Mapsim;
   AlltoallAlgorithm alltoall = AlltoallAlgorithm::Mapsim;
   AlltoallvAlgorithm alltoallv = AlltoallvAlgorithm::Mapsim;
+  AllgatherAlgorithm allgather = AllgatherAlgorithm::Mapsim;
   AllgathervAlgorithm allgatherv = AllgathervAlgorithm::Mapsim;
+  ReduceScatterAlgorithm reduce_scatter = ReduceScatterAlgorithm::Mapsim;
+  ScatterAlgorithm scatter = ScatterAlgorithm::Mapsim;
 };
 
 // Throws mapsim::Error naming the bad collective or algorithm and the valid ones.
 CollectiveChoice parse_collectives(const std::string& text);
-std::string collectives_help();  // "alltoall: mapsim ring pair basic_linear bruck; ..."
+std::string collectives_help();  // "presets: mapsim, mpich; bcast: mapsim (binomial_tree), ...; ..."
 
 }  // namespace mapsim

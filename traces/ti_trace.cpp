@@ -128,9 +128,10 @@ class LineParser {
     if (noted_ < 2) ids_[noted_++] = static_cast<int8_t>(id);
     return kDatatypeSizes[id];
   }
-  // The datatype ids the line gave explicitly (else -1): an action written back keeps them.
+  // The datatype ids the line gave explicitly, or MPI_DOUBLE where it is the rank's default (else
+  // -1): an action written back keeps them, and algorithms that split by element count use them.
   void note_types(Action& a) const {
-    if (!typed_) return;
+    if (!typed_ && default_type_ == 1) return;
     a.datatype = ids_[0];
     a.datatype2 = noted_ > 1 ? ids_[1] : ids_[0];
   }

@@ -42,8 +42,8 @@ struct Action {
   double flops = 0;
   uint32_t counts = 0;   // v collectives: send counts at counts, receive counts at counts + size
   uint32_t line = 0;     // line in the rank's trace file (0: synthetic)
-  int8_t datatype = -1;  // SimGrid datatype ids of the send and receive sizes where the line gave them
-  int8_t datatype2 = -1; // (-1: none; the trace writers then write bytes)
+  int8_t datatype = -1;   // SimGrid datatype ids of the send and receive sizes where the line gave
+  int8_t datatype2 = -1;  // them, or MPI_DOUBLE, an MPE trace's default (-1: none; writers write bytes)
 };
 
 struct RankTrace {

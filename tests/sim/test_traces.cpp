@@ -3,12 +3,14 @@
 
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "sim/simulate.h"
 #include "sim/workload.h"
 #include "topologies/network_factory.h"
 #include "test_files.h"
 #include "support/error.h"
+#include "traces/action_ops.h"
 #include "traces/ti_trace.h"
 #include "traces/trace_tools.h"
 
@@ -41,6 +43,8 @@ TEST_CASE("SimGrid 3.32 TI lines: tags, datatypes, collectives, v-collectives") 
   CHECK(t.ranks[1].actions[1].bytes == 80);
   CHECK(t.ranks[1].actions[3].bytes == 16);
   CHECK(t.ranks[1].actions[3].flops == 100);
+  CHECK(t.ranks[1].actions[3].datatype == 0);  // MPI_DOUBLE: Rabenseifner's blocks are doubles
+  CHECK(a[3].datatype == 1);  // bcast 5 1 1: the id given
 }
 
 TEST_CASE("written traces read back identically, as an index or through a one-line index") {
@@ -303,9 +307,94 @@ TEST_CASE("collective algorithms send the messages of their definitions") {
   const CollectiveChoice both = parse_collectives("alltoallv=pair,allgatherv=mpich_ring");
   CHECK((both.alltoallv == AlltoallvAlgorithm::Pair && both.allgatherv == AllgathervAlgorithm::MpichRing &&
          both.alltoall == AlltoallAlgorithm::Mapsim));
-  CHECK(error_of([] { parse_collectives("bcast=binomial"); }).find("unknown collective 'bcast'") != std::string::npos);
+  CHECK(error_of([] { parse_collectives("gatherv=linear"); }).find("unknown collective 'gatherv'") != std::string::npos);
+  CHECK(error_of([] { parse_collectives("ompi"); }) ==
+        "collectives: 'ompi' in 'ompi' is no library; expected mapsim or mpich (every collective), or "
+        "alltoall=ompi,alltoallv=ompi (SimGrid's ompi selector is offered for those), or COLLECTIVE=ALGORITHM");
   CHECK(error_of([] { parse_collectives("alltoall=fast"); }) ==
-        "collectives: alltoall has no algorithm 'fast'; expected one of mapsim, ring, pair, basic_linear, bruck, ompi");
+        "collectives: alltoall has no algorithm 'fast'; expected one of mapsim, ring, pair, basic_linear, bruck, "
+        "mvapich2_scatter_dest, ompi, mpich");
+  CHECK(error_of([] { parse_collectives("bcast=binomial"); }) ==
+        "collectives: bcast has no algorithm 'binomial'; expected one of mapsim (binomial_tree), scatter_rdb_allgather, "
+        "scatter_LR_allgather, mpich");
+  // a whole library, then overrides; SimGrid's name of mapsim's own algorithm is mapsim's
+  const CollectiveChoice mpich = parse_collectives("mpich,alltoall=ring,allreduce=rdb");
+  CHECK((mpich.bcast == BcastAlgorithm::Mpich && mpich.reduce_scatter == ReduceScatterAlgorithm::Mpich &&
+         mpich.scatter == ScatterAlgorithm::Mpich && mpich.alltoall == AlltoallAlgorithm::Ring &&
+         mpich.allreduce == AllreduceAlgorithm::Mapsim));
+  CHECK(parse_collectives("mpich,mapsim").bcast == BcastAlgorithm::Mapsim);
+}
+
+namespace {
+
+// Every rank's ops for one collective line ("allreduce 3000 0") on p ranks under `choice`.
+std::vector<std::tuple<int, int, int, double>> ops_of(const std::string& line, int p, const std::string& choice) {
+  std::string text;
+  for (int r = 0; r < p; ++r) text += std::to_string(r) + " " + line + "\n";
+  const Trace trace = read_ti_trace(temp_file("choice.txt", text));
+  std::vector<std::tuple<int, int, int, double>> all;
+  for (int r = 0; r < p; ++r) {
+    std::vector<Op> ops;
+    expand_action(trace.ranks[r].actions[0], trace.ranks[r], r, p, ops, parse_collectives(choice));
+    for (const Op& op : ops) all.emplace_back(r, static_cast<int>(op.kind), op.peer, op.amount);
+  }
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("mpich picks MPICH's algorithm by message size and rank count, on both sides of every bound") {
+  struct Case {
+    std::string line;
+    int ranks;
+    std::string algorithm;  // what "COLLECTIVE=mpich" must send the messages of
+  };
+  const std::vector<Case> cases = {
+      // bcast: binomial below 12288 bytes or up to 8 ranks; scatter + rdb allgather below 512 KiB on
+      // an even rank count; else scatter + ring allgather
+      {"bcast 100000", 8, "bcast=binomial_tree"}, {"bcast 12287", 16, "bcast=binomial_tree"},
+      {"bcast 12288", 16, "bcast=scatter_rdb_allgather"}, {"bcast 524287", 12, "bcast=scatter_rdb_allgather"},
+      {"bcast 524288", 16, "bcast=scatter_LR_allgather"}, {"bcast 100000", 15, "bcast=scatter_LR_allgather"},
+      // reduce and allreduce: Rabenseifner from 2048 bytes (allreduce: above), with at least pof2 elements
+      {"reduce 2047 0", 16, "reduce=binomial"}, {"reduce 2048 0 5", 16, "reduce=scatter_gather"},
+      {"reduce 4000 0 3", 12, "reduce=scatter_gather"},
+      {"reduce 100 0 0 27", 128, "reduce=binomial"},  // 3200 bytes but 100 32-byte elements < 128 ranks
+      {"reduce 128 0 0 27", 128, "reduce=scatter_gather"},
+      {"allreduce 2048 0", 16, "allreduce=rdb"}, {"allreduce 2049 0", 16, "allreduce=rab_rdb"},
+      {"allreduce 2049 0", 6, "allreduce=rab_rdb"}, {"allreduce 100 0 27", 128, "allreduce=rdb"},
+      {"allreduce 128 0 27", 128, "allreduce=rab_rdb"},
+      // alltoall: Bruck below 256-byte blocks from 8 ranks, scattered below 32 KiB, then pairwise
+      {"alltoall 255 255", 8, "alltoall=bruck"}, {"alltoall 255 255", 7, "alltoall=mvapich2_scatter_dest"},
+      {"alltoall 256 256", 8, "alltoall=mvapich2_scatter_dest"}, {"alltoall 32768 32768", 8, "alltoall=pair"},
+      {"alltoall 32768 32768", 6, "alltoall=ring"}, {"alltoall 40000 40000", 5, "alltoall=ring"},
+      {"alltoallv 8 1 1 1 1 1 1 1 1 8 1 1 1 1 1 1 1 1", 8, "alltoallv=bruck"},
+      // allgather by its total: rdb below 512 KiB on powers of two, Bruck to 80 KiB, else ring
+      {"allgather 65535 65535", 8, "allgather=rdb"}, {"allgather 65536 65536", 8, "allgather=ring"},
+      {"allgather 16384 16384", 5, "allgather=bruck"}, {"allgather 16385 16385", 5, "allgather=ring"},
+      // allgatherv by its total element count (bytes, or doubles where the line says 0 0)
+      {"allgatherv 131071 131071 131071 131071 131071", 4, "allgatherv=mpich_rdb"},
+      {"allgatherv 131072 131072 131072 131072 131072", 4, "allgatherv=mpich_ring"},
+      {"allgatherv 20000 20000 20000 20000 20000 0 0", 4, "allgatherv=mpich_rdb"},
+      {"allgatherv 27306 27306 27306 27308", 3, "allgatherv=ompi_bruck"},
+      {"allgatherv 27307 27307 27307 27307", 3, "allgatherv=mpich_ring"},
+      {"allgatherv 10240 10240 10240 10240 0 0", 3, "allgatherv=ompi_bruck"},
+      {"allgatherv 0 0 0 0", 3, ""},  // nothing to gather: no messages
+      // reduce_scatter: recursive doubling up to 524288 elements in all, then pairwise
+      {"reducescatter 262144 262144 0", 2, "reduce_scatter=mpich_rdb"},
+      {"reducescatter 262144 262145 0", 2, "reduce_scatter=mpich_pair"},
+      {"scatter 100 100 1", 6, "scatter=ompi_binomial"}};
+  for (const Case& c : cases) {
+    const std::string collective = c.algorithm.empty() ? "allgatherv" : c.algorithm.substr(0, c.algorithm.find('='));
+    CAPTURE(c.line);
+    CAPTURE(c.ranks);
+    const auto chosen = ops_of(c.line, c.ranks, collective + "=mpich");
+    if (c.algorithm.empty()) {
+      CHECK(chosen.empty());
+      continue;
+    }
+    CHECK(chosen == ops_of(c.line, c.ranks, c.algorithm));
+    CHECK(chosen == ops_of(c.line, c.ranks, "mpich"));  // the whole-library preset
+  }
 }
 
 TEST_CASE("trace convert keeps the datatype ids a trace gives, and writes bytes where it gives none") {

@@ -1,0 +1,317 @@
+// The algorithms MPICH's size-based selection uses beyond mapsim's defaults, message for message as
+// SimGrid 3.32 runs them (src/smpi/colls/, the function named in each comment).
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "traces/internal/collective_steps.h"
+
+namespace mapsim::collectives {
+namespace {
+
+// What one rank does in one step of a recursive-doubling allgather.
+struct Transfer {
+  enum Kind : unsigned char { Exchange, Send, Recv } kind;
+  int peer;        // relative rank
+  double bytes;    // sent (Exchange, Send) or received (Recv)
+  double received;  // Exchange
+};
+using Schedule = std::vector<std::vector<Transfer>>;  // per relative rank
+
+// MPICH's recursive-doubling allgather (allgather__rdb, allgatherv__mpich_rdb and the allgather of
+// bcast__scatter_rdb_allgather): at distance 2^i every rank exchanges all it holds with rank ^ 2^i;
+// where that partner does not exist (p not a power of two), the ranks of the subtree that had one
+// pass what they last received on, by recursive halving. `held[v]`: what rank v starts with. What a
+// rank sends depends on what others sent before, so every rank is followed; the last schedules are
+// kept, as each of the p ranks expands the same collective in turn.
+const Schedule& recursive_doubling_schedule(const std::vector<double>& held) {
+  thread_local std::vector<std::pair<std::vector<double>, Schedule>> recent;  // most recent last
+  for (size_t i = recent.size(); i-- > 0;)
+    if (recent[i].first == held) {
+      std::rotate(recent.begin() + static_cast<long>(i), recent.begin() + static_cast<long>(i) + 1, recent.end());
+      return recent.back().second;
+    }
+  const int p = static_cast<int>(held.size());
+  Schedule plan(p);
+  std::vector<double> has = held, last(p, 0);
+  for (int mask = 1, bits = 0; mask < p; mask <<= 1, ++bits) {
+    const std::vector<double> before = has;
+    for (int r = 0; r < p; ++r)
+      if (const int dst = r ^ mask; dst < p) {
+        plan[r].push_back({Transfer::Exchange, dst, before[r], before[dst]});
+        last[r] = before[dst];
+        has[r] += last[r];
+      }
+    for (int half = mask >> 1, k = bits; half > 0; half >>= 1, --k) {
+      const std::vector<double> sending = last;
+      for (int r = 0; r < p; ++r) {
+        const int my_root = r >> bits << bits;
+        if ((my_root ^ mask) + mask <= p) continue;  // every rank of this subtree had a partner
+        const int completed = p - my_root - mask, dst = r ^ half, tree_root = r >> k << k;
+        if (dst > r && r < tree_root + completed && dst >= tree_root + completed) {
+          plan[r].push_back({Transfer::Send, dst, sending[r], 0});
+        } else if (dst < r && dst < tree_root + completed && r >= tree_root + completed) {
+          plan[r].push_back({Transfer::Recv, dst, sending[dst], 0});
+          last[r] = sending[dst];
+          has[r] += last[r];
+        }
+      }
+    }
+  }
+  if (recent.size() == 4) recent.erase(recent.begin());
+  recent.emplace_back(held, std::move(plan));
+  return recent.back().second;
+}
+
+void recursive_doubling(Steps& s, int rank, int root, int p, const std::vector<double>& held) {
+  for (const Transfer& t : recursive_doubling_schedule(held)[relative(rank, root, p)]) {
+    const int peer = absolute(t.peer, root, p);
+    if (t.kind == Transfer::Exchange) s.exchange(peer, t.bytes, peer, t.received);
+    else if (t.kind == Transfer::Send) s.blocking_send(peer, t.bytes);
+    else s.blocking_recv(peer, t.bytes);
+  }
+}
+
+// The binomial scatter that starts MPICH's long bcasts (scatter_for_bcast): relative rank v gets
+// bytes [v * piece, (v + 1) * piece) and forwards its subtree's; ranks past the end get nothing.
+void scatter_for_bcast(Steps& s, int rank, int root, int p, double bytes, double piece) {
+  const int vr = relative(rank, root, p);
+  double have = vr == 0 ? bytes : 0;
+  int mask = 1;
+  for (; mask < p; mask <<= 1)
+    if (vr & mask) {
+      if (const double expected = bytes - vr * piece; expected > 0) {
+        have = std::min(expected, mask * piece);  // what the parent sends: this subtree's part
+        s.blocking_recv(absolute(vr - mask, root, p), expected);
+      }
+      break;
+    }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (vr + mask < p)
+      if (const double forward = have - piece * mask; forward > 0) {
+        s.blocking_send(absolute(vr + mask, root, p), forward);
+        have -= forward;
+      }
+}
+
+double ceiling_piece(double bytes, int p) { return std::floor((bytes + p - 1) / p); }
+double piece_of(int vrank, double bytes, double piece) { return std::clamp(bytes - vrank * piece, 0.0, piece); }
+
+// The element counts of the pof2 blocks of Rabenseifner's algorithms: equal, the last takes the rest.
+std::vector<double> block_counts(double count, int pof2) {
+  std::vector<double> counts(pof2, std::floor(count / pof2));
+  counts.back() = count - counts[0] * (pof2 - 1);
+  return counts;
+}
+
+double sum(const std::vector<double>& counts, int from, int to) {
+  double total = 0;
+  for (int i = from; i < to; ++i) total += counts[i];
+  return total;
+}
+
+// Real rank of Rabenseifner's new rank: the first 2 * rem ranks pair up, one of each pair stays in.
+int real_rank(int newrank, int rem, bool odd_stays) { return newrank < rem ? newrank * 2 + (odd_stays ? 1 : 0) : newrank + rem; }
+
+// Recursive halving (the reduce-scatter of Rabenseifner's algorithms): returns the block range
+// [send_idx, last_idx) each new rank holds at the end.
+std::pair<int, int> recursive_halving(Steps& s, int newrank, int pof2, int rem, bool odd_stays,
+                                      const std::vector<double>& counts, int element) {
+  int send_idx = 0, recv_idx = 0, last_idx = pof2;
+  for (int mask = 1; mask < pof2;) {
+    const int newdst = newrank ^ mask, dst = real_rank(newdst, rem, odd_stays);
+    double sent, got;
+    if (newrank < newdst) {
+      send_idx = recv_idx + pof2 / (mask * 2);
+      sent = sum(counts, send_idx, last_idx), got = sum(counts, recv_idx, send_idx);
+    } else {
+      recv_idx = send_idx + pof2 / (mask * 2);
+      sent = sum(counts, send_idx, recv_idx), got = sum(counts, recv_idx, last_idx);
+    }
+    s.exchange(dst, sent * element, dst, got * element);
+    send_idx = recv_idx;
+    mask <<= 1;
+    if (mask < pof2) last_idx = recv_idx + pof2 / mask;
+  }
+  return {send_idx, last_idx};
+}
+
+}  // namespace
+
+// bcast__scatter_rdb_allgather: binomial scatter of p pieces, then recursive-doubling allgather.
+void bcast_scatter_rdb_allgather(Steps& s, int rank, int root, int p, double bytes) {
+  if (p == 1 || bytes <= 0) return;
+  const double piece = ceiling_piece(bytes, p);
+  scatter_for_bcast(s, rank, root, p, bytes, piece);
+  std::vector<double> held(p);
+  for (int v = 0; v < p; ++v) held[v] = piece_of(v, bytes, piece);
+  recursive_doubling(s, rank, root, p, held);
+}
+
+// bcast__scatter_LR_allgather: binomial scatter, then a ring allgather of the pieces (empty ones too).
+void bcast_scatter_lr_allgather(Steps& s, int rank, int root, int p, double bytes) {
+  const double piece = ceiling_piece(bytes, p);
+  scatter_for_bcast(s, rank, root, p, bytes, piece);
+  const int left = (rank + p - 1) % p, right = (rank + 1) % p;
+  for (int i = 1, src = rank; i < p; ++i, src = (src + p - 1) % p) {
+    const int next = (src + p - 1) % p;
+    s.exchange(right, piece_of(relative(src, root, p), bytes, piece), left, piece_of(relative(next, root, p), bytes, piece));
+  }
+}
+
+// allreduce__rab_rdb: Rabenseifner's allreduce. Even ranks below 2 * rem hand their data to the next
+// odd rank; the other pof2 ranks reduce-scatter by recursive halving and allgather by recursive
+// doubling; the odd ranks hand the result back.
+void allreduce_rabenseifner(Steps& s, int rank, int p, double bytes, int element) {
+  const double count = std::floor(bytes / element);
+  const int pof2 = lower_power_of_two(p), rem = p - pof2;
+  int newrank = rank - rem;
+  if (rank < 2 * rem) {
+    if (rank % 2 == 0) s.blocking_send(rank + 1, bytes);
+    else s.blocking_recv(rank - 1, bytes);
+    newrank = rank % 2 == 0 ? -1 : rank / 2;
+  }
+  if (newrank != -1) {
+    const std::vector<double> counts = block_counts(count, pof2);
+    auto [send_idx, last_idx] = recursive_halving(s, newrank, pof2, rem, true, counts, element);
+    for (int mask = pof2 / 2; mask > 0; mask >>= 1) {
+      const int newdst = newrank ^ mask, dst = real_rank(newdst, rem, true);
+      int recv_idx;
+      double sent, got;
+      if (newrank < newdst) {
+        if (mask != pof2 / 2) last_idx += pof2 / (mask * 2);
+        recv_idx = send_idx + pof2 / (mask * 2);
+        sent = sum(counts, send_idx, recv_idx), got = sum(counts, recv_idx, last_idx);
+      } else {
+        recv_idx = send_idx - pof2 / (mask * 2);
+        sent = sum(counts, send_idx, last_idx), got = sum(counts, recv_idx, send_idx);
+      }
+      s.exchange(dst, sent * element, dst, got * element);
+      if (newrank > newdst) send_idx = recv_idx;
+    }
+  }
+  if (rank < 2 * rem) {
+    if (rank % 2) s.blocking_send(rank - 1, bytes);
+    else s.blocking_recv(rank + 1, bytes);
+  }
+}
+
+// reduce__scatter_gather: Rabenseifner's reduce (odd ranks below 2 * rem hand over to the previous
+// even one), the reduce-scatter by recursive halving, then a binomial gather of the blocks to the
+// root. Fewer elements than ranks are padded to p.
+void reduce_scatter_gather(Steps& s, int rank, int root, int p, double bytes, int element) {
+  double count = std::floor(bytes / element);
+  if (count <= 0) return;
+  count = std::max(count, static_cast<double>(p));
+  const int pof2 = lower_power_of_two(p), rem = p - pof2;
+  int newrank = rank - rem;
+  if (rank < 2 * rem) {
+    if (rank % 2) s.blocking_send(rank - 1, count * element);
+    else s.blocking_recv(rank + 1, count * element);
+    newrank = rank % 2 ? -1 : rank / 2;
+  }
+  const std::vector<double> counts = block_counts(count, pof2);
+  int send_idx = 0, last_idx = 0;
+  if (newrank != -1) std::tie(send_idx, last_idx) = recursive_halving(s, newrank, pof2, rem, false, counts, element);
+
+  int newroot = root - rem;
+  const bool odd_root = root < 2 * rem && root % 2 != 0;  // handed over: new rank 0 passes its block
+  if (root < 2 * rem) newroot = odd_root ? 0 : root / 2;
+  if (odd_root) {
+    if (rank == root) {
+      s.blocking_recv(0, counts[0] * element);
+      newrank = 0, send_idx = 0, last_idx = 2;
+    } else if (newrank == 0) {
+      s.blocking_send(root, counts[0] * element);
+      newrank = -1;
+    }
+  }
+  if (newrank == -1) return;
+  int bits = 0;
+  while ((1 << bits) < pof2) ++bits;
+  for (int mask = pof2 / 2, j = bits - 1; mask > 0; mask >>= 1, --j) {
+    const int newdst = newrank ^ mask;
+    const int dst = newdst == 0 && odd_root ? root : real_rank(newdst, rem, false);
+    int recv_idx;
+    double sent, got;
+    if (newrank < newdst) {
+      if (mask != pof2 / 2) last_idx += pof2 / (mask * 2);
+      recv_idx = send_idx + pof2 / (mask * 2);
+      sent = sum(counts, send_idx, recv_idx), got = sum(counts, recv_idx, last_idx);
+    } else {
+      recv_idx = send_idx - pof2 / (mask * 2);
+      sent = sum(counts, send_idx, last_idx), got = sum(counts, recv_idx, send_idx);
+    }
+    if ((newdst >> j) == (newroot >> j)) {  // the partner is on the root's side: hand over, done
+      s.blocking_send(dst, sent * element);
+      break;
+    }
+    s.blocking_recv(dst, got * element);
+    if (newrank > newdst) send_idx = recv_idx;
+  }
+}
+
+// alltoall__mvapich2_scatter_dest: irecvs from rank + i and isends to rank - i (itself included),
+// 4 of each at a time, a wait per batch.
+void alltoall_scatter_dest(Steps& s, int rank, int p, double block, double received) {
+  if (received <= 0) return;
+  for (int first = 0; first < p; first += 4) {
+    const int batch = std::min(4, p - first);
+    for (int i = 0; i < batch; ++i) s.recv((rank + i + first) % p, received);
+    for (int i = 0; i < batch; ++i) s.send((rank - i - first + 2 * p) % p, block);
+    s.wait();
+  }
+}
+
+void allgather_recursive_doubling(Steps& s, int rank, int p, double block) {
+  recursive_doubling(s, rank, 0, p, std::vector<double>(p, block));
+}
+
+// allgather__bruck: at distance 2^k, everything gathered so far to rank - 2^k, from rank + 2^k;
+// a last step with the remaining blocks.
+void allgather_bruck(Steps& s, int rank, int p, double block) {
+  int pof2 = 1;
+  double blocks = 1;
+  for (; pof2 <= p / 2; pof2 *= 2, blocks *= 2) s.exchange((rank - pof2 + p) % p, blocks * block, (rank + pof2) % p, blocks * block);
+  if (const int remainder = p - pof2; remainder > 0)
+    s.exchange((rank - pof2 + p) % p, remainder * block, (rank + pof2) % p, remainder * block);
+}
+
+void allgatherv_recursive_doubling(Steps& s, int rank, int p, const double* counts) {
+  const std::vector<double> held(counts, counts + p);
+  if (sum(held, 0, p) > 0) recursive_doubling(s, rank, 0, p, held);
+}
+
+// allgatherv__ompi_bruck: at distance d = 2^k, the blocks of ranks rank .. rank + d - 1 (fewer at
+// the last step) to rank - d, those of rank + d .. from rank + d.
+void allgatherv_ompi_bruck(Steps& s, int rank, int p, const double* counts) {
+  for (int distance = 1; distance < p; distance <<= 1) {
+    const int from = (rank + distance) % p, blocks = distance <= p / 2 ? distance : p - distance;
+    double sent = 0, got = 0;
+    for (int i = 0; i < blocks; ++i) sent += counts[(rank + i) % p], got += counts[(from + i) % p];
+    s.exchange((rank - distance + p) % p, sent, from, got);
+  }
+}
+
+// reduce_scatter__mpich_rdb: recursive doubling; at distance 2^i a rank sends all blocks but its
+// subtree's, and receives all but its partner's; without a partner (p not a power of two) the
+// subtree's ranks that had one pass that on.
+void reduce_scatter_recursive_doubling(Steps& s, int rank, int p, const double* counts) {
+  const std::vector<double> blocks(counts, counts + p);
+  const double total = sum(blocks, 0, p);
+  auto all_but = [&](int tree_root, int mask) { return total - sum(blocks, std::min(tree_root, p), std::min(tree_root + mask, p)); };
+  for (int mask = 1, bits = 0; mask < p; mask <<= 1, ++bits) {
+    const int dst = rank ^ mask, my_root = rank >> bits << bits, dst_root = dst >> bits << bits;
+    const double received = all_but(dst_root, mask);
+    if (dst < p) s.exchange(dst, all_but(my_root, mask), dst, received);
+    if (dst_root + mask <= p) continue;
+    const int completed = p - my_root - mask;
+    for (int half = mask >> 1, k = bits; half > 0; half >>= 1, --k) {
+      const int peer = rank ^ half, tree_root = rank >> k << k;
+      if (peer > rank && rank < tree_root + completed && peer >= tree_root + completed) s.blocking_send(peer, received);
+      else if (peer < rank && peer < tree_root + completed && rank >= tree_root + completed) s.blocking_recv(peer, received);
+    }
+  }
+}
+
+}  // namespace mapsim::collectives

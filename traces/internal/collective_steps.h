@@ -1,0 +1,67 @@
+// What the collective algorithm files of traces/ share: the op-list builder and rank arithmetic,
+// and the algorithms MPICH's selection adds to mapsim's own (collective_algorithms_mpich.cpp),
+// each sending the messages SimGrid 3.32's algorithm of that name sends.
+#pragma once
+#include <vector>
+
+#include "traces/action_ops.h"
+
+namespace mapsim::collectives {
+
+// Builds the op list of one action; every collective step ends with a wait on its requests.
+class Steps {
+ public:
+  Steps(std::vector<Op>& ops, int tag, bool collective, int self) : ops_(ops), tag_(tag), collective_(collective), self_(self) {}
+  void send(int peer, double bytes) { ops_.push_back(make(Op::Isend, peer, bytes)); }
+  void recv(int peer, double bytes) { ops_.push_back(make(Op::Irecv, peer, bytes)); }
+  void wait() { ops_.push_back(Op{Op::WaitGroup}); }
+  void blocking_send(int peer, double bytes) { send(peer, bytes), wait(); }
+  void blocking_recv(int peer, double bytes) { recv(peer, bytes), wait(); }
+  void compute(double flops) {
+    if (flops > 0) ops_.push_back(Op{Op::Compute, false, false, false, -1, 0, -1, flops});
+  }
+  // A step to oneself is a local copy: no message (SMPI's replay gives it no time either).
+  void exchange(int to, double send_bytes, int from, double recv_bytes) {
+    if (to == self_ && from == self_) return;
+    send(to, send_bytes);
+    recv(from, recv_bytes);
+    wait();
+  }
+
+ private:
+  Op make(Op::Kind kind, int peer, double bytes) const {
+    Op op{kind};
+    op.peer = peer;
+    op.tag = tag_;
+    op.amount = bytes;
+    op.collective = collective_;
+    return op;
+  }
+  std::vector<Op>& ops_;
+  int tag_;
+  bool collective_;
+  int self_;  // the rank whose steps these are
+};
+
+inline int relative(int rank, int root, int size) { return (rank - root + size) % size; }
+inline int absolute(int vrank, int root, int size) { return (vrank + root) % size; }
+inline bool power_of_two(int p) { return (p & (p - 1)) == 0; }
+inline int lower_power_of_two(int p) {
+  int pof2 = 1;
+  while (pof2 * 2 <= p) pof2 *= 2;
+  return pof2;
+}
+
+// Sizes are bytes; `element` is the datatype's size where an algorithm splits by element count.
+void bcast_scatter_rdb_allgather(Steps& s, int rank, int root, int p, double bytes);
+void bcast_scatter_lr_allgather(Steps& s, int rank, int root, int p, double bytes);
+void reduce_scatter_gather(Steps& s, int rank, int root, int p, double bytes, int element);
+void allreduce_rabenseifner(Steps& s, int rank, int p, double bytes, int element);
+void alltoall_scatter_dest(Steps& s, int rank, int p, double block, double received);
+void allgather_recursive_doubling(Steps& s, int rank, int p, double block);
+void allgather_bruck(Steps& s, int rank, int p, double block);
+void allgatherv_recursive_doubling(Steps& s, int rank, int p, const double* counts);
+void allgatherv_ompi_bruck(Steps& s, int rank, int p, const double* counts);
+void reduce_scatter_recursive_doubling(Steps& s, int rank, int p, const double* counts);
+
+}  // namespace mapsim::collectives
