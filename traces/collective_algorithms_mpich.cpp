@@ -21,16 +21,19 @@ using Schedule = std::vector<std::vector<Transfer>>;  // per relative rank
 // MPICH's recursive-doubling allgather (allgather__rdb, allgatherv__mpich_rdb and the allgather of
 // bcast__scatter_rdb_allgather): at distance 2^i every rank exchanges all it holds with rank ^ 2^i;
 // where that partner does not exist (p not a power of two), the ranks of the subtree that had one
-// pass what they last received on, by recursive halving. `held[v]`: what rank v starts with. What a
+// pass what they last received on, by recursive halving. `held()[v]`: what rank v starts with. What a
 // rank sends depends on what others sent before, so every rank is followed; the last schedules are
-// kept, as each of the p ranks expands the same collective in turn.
-const Schedule& recursive_doubling_schedule(const std::vector<double>& held) {
+// kept by `key` (the blocks, or a short tag for uniform ones), as each of the p ranks expands the same
+// collective in turn.
+template <class Held>
+const Schedule& recursive_doubling_schedule(const std::vector<double>& key, const Held& held_of) {
   thread_local std::vector<std::pair<std::vector<double>, Schedule>> recent;  // most recent last
   for (size_t i = recent.size(); i-- > 0;)
-    if (recent[i].first == held) {
+    if (recent[i].first == key) {
       std::rotate(recent.begin() + static_cast<long>(i), recent.begin() + static_cast<long>(i) + 1, recent.end());
       return recent.back().second;
     }
+  const std::vector<double> held = held_of();
   const int p = static_cast<int>(held.size());
   Schedule plan(p);
   std::vector<double> has = held, last(p, 0);
@@ -59,12 +62,13 @@ const Schedule& recursive_doubling_schedule(const std::vector<double>& held) {
     }
   }
   if (recent.size() == 4) recent.erase(recent.begin());
-  recent.emplace_back(held, std::move(plan));
+  recent.emplace_back(key, std::move(plan));
   return recent.back().second;
 }
 
-void recursive_doubling(Steps& s, int rank, int root, int p, const std::vector<double>& held) {
-  for (const Transfer& t : recursive_doubling_schedule(held)[relative(rank, root, p)]) {
+template <class Held>
+void recursive_doubling(Steps& s, int rank, int root, int p, const std::vector<double>& key, const Held& held_of) {
+  for (const Transfer& t : recursive_doubling_schedule(key, held_of)[relative(rank, root, p)]) {
     const int peer = absolute(t.peer, root, p);
     if (t.kind == Transfer::Exchange) s.exchange(peer, t.bytes, peer, t.received);
     else if (t.kind == Transfer::Send) s.blocking_send(peer, t.bytes);
@@ -143,9 +147,11 @@ void bcast_scatter_rdb_allgather(Steps& s, int rank, int root, int p, double byt
   if (p == 1 || bytes <= 0) return;
   const double piece = ceiling_piece(bytes, p);
   scatter_for_bcast(s, rank, root, p, bytes, piece);
-  std::vector<double> held(p);
-  for (int v = 0; v < p; ++v) held[v] = piece_of(v, bytes, piece);
-  recursive_doubling(s, rank, root, p, held);
+  recursive_doubling(s, rank, root, p, {-1.0, double(p), bytes}, [&] {  // (a block is never negative)
+    std::vector<double> held(p);
+    for (int v = 0; v < p; ++v) held[v] = piece_of(v, bytes, piece);
+    return held;
+  });
 }
 
 // bcast__scatter_LR_allgather: binomial scatter, then a ring allgather of the pieces (empty ones too).
@@ -264,7 +270,7 @@ void alltoall_scatter_dest(Steps& s, int rank, int p, double block, double recei
 }
 
 void allgather_recursive_doubling(Steps& s, int rank, int p, double block) {
-  recursive_doubling(s, rank, 0, p, std::vector<double>(p, block));
+  recursive_doubling(s, rank, 0, p, {-2.0, double(p), block}, [&] { return std::vector<double>(p, block); });
 }
 
 // allgather__bruck: at distance 2^k, everything gathered so far to rank - 2^k, from rank + 2^k;
@@ -279,7 +285,7 @@ void allgather_bruck(Steps& s, int rank, int p, double block) {
 
 void allgatherv_recursive_doubling(Steps& s, int rank, int p, const double* counts) {
   const std::vector<double> held(counts, counts + p);
-  if (sum(held, 0, p) > 0) recursive_doubling(s, rank, 0, p, held);
+  if (sum(held, 0, p) > 0) recursive_doubling(s, rank, 0, p, held, [&] { return held; });
 }
 
 // allgatherv__ompi_bruck: at distance d = 2^k, the blocks of ranks rank .. rank + d - 1 (fewer at
