@@ -16,7 +16,9 @@ check() {  # check NAME CONDITION...
 }
 MAPSIM_TRACE_DIR="$tmp/trace" mpirun "${root[@]}" --oversubscribe -np 8 -x LD_PRELOAD="$lib" -x MAPSIM_TRACE_DIR \
   "$program" 2>"$tmp/stderr"
-check "traced run exits 0" test $? -eq 0
+status=$?
+check "traced run exits 0" test $status -eq 0
+[ $status -eq 0 ] || sed 's/^/  mpirun: /' "$tmp/stderr" >&2
 check "index and 8 rank files" test "$(wc -l <"$tmp/trace/index.txt")" -eq 8
 check "sub-communicator collectives recorded, not reported" bash -c "! grep -q 'sub-communicators' '$tmp/stderr' '$tmp/trace/skipped.txt'"
 if [ "$(nproc)" -lt 8 ]; then

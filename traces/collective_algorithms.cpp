@@ -340,15 +340,62 @@ void allgather(Steps& s, AllgatherAlgorithm algorithm, int rank, int p, double b
     algorithm = power_of_two(p) && block * p < 524288 ? AllgatherAlgorithm::Rdb
                 : block * p <= 81920                  ? AllgatherAlgorithm::Bruck
                                                       : AllgatherAlgorithm::Ring;
+  if (algorithm == AllgatherAlgorithm::Ompi) {
+    using O = collectives::OmpiAllgather;
+    const O chosen = collectives::ompi_allgather_choice(p, block);
+    algorithm = chosen == O::Rdb                ? AllgatherAlgorithm::Rdb
+                : chosen == O::Bruck            ? AllgatherAlgorithm::Bruck
+                : chosen == O::Ring             ? AllgatherAlgorithm::Ring
+                : chosen == O::NeighborExchange ? AllgatherAlgorithm::OmpiNeighborExchange
+                                                : AllgatherAlgorithm::Pair;
+  }
   switch (algorithm) {
     case AllgatherAlgorithm::Rdb: collectives::allgather_recursive_doubling(s, rank, p, received); break;
     case AllgatherAlgorithm::Bruck: collectives::allgather_bruck(s, rank, p, received); break;
+    case AllgatherAlgorithm::OmpiNeighborExchange: collectives::allgather_neighbor_exchange(s, rank, p, block); break;
+    case AllgatherAlgorithm::Pair:  // own block with rank XOR i
+      require_power_of_two(p, "allgather=pair");
+      for (int i = 1; i < p; ++i) s.exchange(rank ^ i, block, rank ^ i, received);
+      break;
     case AllgatherAlgorithm::Ring:  // own block to rank + i, rank - i's from it
       for (int i = 1; i < p; ++i) s.exchange((rank + i) % p, block, (rank - i + p) % p, received);
       break;
     default:  // neighbour ring: forward what came from the left
       for (int i = 0; i + 1 < p; ++i) s.exchange((rank + 1) % p, block, (rank - 1 + p) % p, received);
   }
+}
+
+void barrier(Steps& s, BarrierAlgorithm algorithm, int rank, int p) {
+  using O = collectives::OmpiBarrier;
+  const O chosen = algorithm == BarrierAlgorithm::Ompi                    ? collectives::ompi_barrier_choice(p)
+                   : algorithm == BarrierAlgorithm::OmpiBasicLinear       ? O::BasicLinear
+                   : algorithm == BarrierAlgorithm::OmpiRecursiveDoubling ? O::RecursiveDoubling
+                   : algorithm == BarrierAlgorithm::OmpiTree              ? O::Tree
+                                                                          : O::Bruck;
+  collectives::barrier_ompi(s, chosen, rank, p);
+}
+
+// `block`: the root's receive size, the others' send size (Open MPI decides by them).
+void gather(Steps& s, GatherAlgorithm algorithm, int rank, int root, int p, double block, int element) {
+  using L = collectives::OmpiLinear;
+  const L chosen = algorithm == GatherAlgorithm::Ompi             ? collectives::ompi_gather_choice(p, block)
+                   : algorithm == GatherAlgorithm::OmpiBasicLinear ? L::BasicLinear
+                   : algorithm == GatherAlgorithm::OmpiLinearSync  ? L::LinearSync
+                                                                   : L::Binomial;
+  if (chosen == L::Binomial) binomial_gather(s, rank, root, p, block);
+  else collectives::gather_ompi(s, chosen, rank, root, p, block, element);
+}
+
+// `block`: the root's send size, the others' receive size.
+void scatter(Steps& s, ScatterAlgorithm algorithm, int rank, int root, int p, double block) {
+  if (algorithm == ScatterAlgorithm::Mapsim) return binomial_scatter(s, rank, root, p, block);
+  using L = collectives::OmpiLinear;  // LinearSync: linear_nb
+  const L chosen = algorithm == ScatterAlgorithm::Ompi             ? collectives::ompi_scatter_choice(p, block)
+                   : algorithm == ScatterAlgorithm::OmpiBasicLinear ? L::BasicLinear
+                   : algorithm == ScatterAlgorithm::OmpiLinearNb    ? L::LinearSync
+                                                                    : L::Binomial;  // ompi_binomial, mpich
+  if (chosen == L::Binomial) ompi_binomial_scatter(s, rank, root, p, block);
+  else collectives::scatter_ompi_linear(s, chosen == L::LinearSync, rank, root, p, block);
 }
 
 void reduce_scatter(Steps& s, ReduceScatterAlgorithm algorithm, int rank, int p, const double* counts, int element) {
@@ -399,9 +446,7 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
       tag0.exchange(a.peer, a.bytes, a.root, a.bytes2);
       break;
     }
-    case ActionType::Barrier:
-      for (int mask = 1; mask < p; mask <<= 1) s.exchange((rank + mask) % p, 0, (rank - mask + p) % p, 0);
-      break;
+    case ActionType::Barrier: barrier(s, choice.barrier, rank, p); break;
     case ActionType::Bcast: bcast(s, choice.bcast, rank, a.root, p, a.bytes); break;
     case ActionType::Reduce:
       reduce(s, choice.reduce, rank, a.root, p, a.bytes, element_size(a.datatype));
@@ -413,11 +458,10 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
       break;
     case ActionType::Alltoall: alltoall(s, choice.alltoall, rank, p, a.bytes, a.bytes2); break;
     case ActionType::Alltoallv: alltoallv(s, choice.alltoallv, rank, p, counts); break;
-    case ActionType::Gather: binomial_gather(s, rank, a.root, p, a.bytes); break;
-    case ActionType::Scatter:
-      if (choice.scatter == ScatterAlgorithm::Mapsim) binomial_scatter(s, rank, a.root, p, a.bytes2);
-      else ompi_binomial_scatter(s, rank, a.root, p, rank == a.root ? a.bytes : a.bytes2);  // mpich: SimGrid's
+    case ActionType::Gather:
+      gather(s, choice.gather, rank, a.root, p, rank == a.root ? a.bytes2 : a.bytes, element_size(a.datatype));
       break;
+    case ActionType::Scatter: scatter(s, choice.scatter, rank, a.root, p, rank == a.root ? a.bytes : a.bytes2); break;
     case ActionType::Gatherv:
       if (rank == a.root) {
         for (int i = 0; i < p; ++i)

@@ -1,7 +1,9 @@
 #include "traces/collective_choice.h"
 
+#include <algorithm>
 #include <array>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "support/error.h"
@@ -11,20 +13,22 @@ namespace {
 
 struct Collective {
   const char* name;
-  std::vector<const char*> algorithms;  // in enum order; "mpich" last where there is one
+  std::vector<const char*> algorithms;  // in enum order
   const char* mapsim_alias;             // SimGrid's name of mapsim's own algorithm, or nullptr
 };
 
-const std::array<Collective, 9> kCollectives = {{
+const std::array<Collective, 11> kCollectives = {{
     {"bcast", {"mapsim", "scatter_rdb_allgather", "scatter_LR_allgather", "mpich"}, "binomial_tree"},
     {"reduce", {"mapsim", "scatter_gather", "mpich"}, "binomial"},
     {"allreduce", {"mapsim", "rab_rdb", "mpich"}, "rdb"},
     {"alltoall", {"mapsim", "ring", "pair", "basic_linear", "bruck", "mvapich2_scatter_dest", "ompi", "mpich"}, nullptr},
     {"alltoallv", {"mapsim", "ring", "pair", "bruck", "ompi_basic_linear", "ompi", "mpich"}, nullptr},
-    {"allgather", {"mapsim", "ring", "rdb", "bruck", "mpich"}, "NTSLR"},
+    {"allgather", {"mapsim", "ring", "rdb", "bruck", "pair", "ompi_neighborexchange", "ompi", "mpich"}, "NTSLR"},
     {"allgatherv", {"mapsim", "ring", "mpich_ring", "mpich_rdb", "ompi_bruck", "mpich"}, nullptr},
     {"reduce_scatter", {"mapsim", "mpich_rdb", "mpich"}, "mpich_pair"},
-    {"scatter", {"mapsim", "ompi_binomial", "mpich"}, nullptr},
+    {"scatter", {"mapsim", "ompi_binomial", "ompi_basic_linear", "ompi_linear_nb", "ompi", "mpich"}, nullptr},
+    {"barrier", {"mapsim", "ompi_basic_linear", "ompi_recursivedoubling", "ompi_tree", "ompi"}, "ompi_bruck"},
+    {"gather", {"mapsim", "ompi_basic_linear", "ompi_linear_sync", "ompi"}, "ompi_binomial"},
 }};
 
 std::string names(const Collective& c) {
@@ -46,7 +50,9 @@ void set(CollectiveChoice& choice, size_t collective, uint8_t algorithm) {
     case 5: choice.allgather = static_cast<AllgatherAlgorithm>(algorithm); break;
     case 6: choice.allgatherv = static_cast<AllgathervAlgorithm>(algorithm); break;
     case 7: choice.reduce_scatter = static_cast<ReduceScatterAlgorithm>(algorithm); break;
-    default: choice.scatter = static_cast<ScatterAlgorithm>(algorithm); break;
+    case 8: choice.scatter = static_cast<ScatterAlgorithm>(algorithm); break;
+    case 9: choice.barrier = static_cast<BarrierAlgorithm>(algorithm); break;
+    default: choice.gather = static_cast<GatherAlgorithm>(algorithm); break;
   }
 }
 
@@ -58,22 +64,26 @@ CollectiveChoice parse_collectives(const std::string& text) {
   for (std::string item; std::getline(items, item, ',');) {
     if (item == "mapsim" || item == "mpich") {  // a whole library: every collective
       choice = CollectiveChoice{};
-      if (item == "mpich")
-        for (size_t c = 0; c < kCollectives.size(); ++c) set(choice, c, static_cast<uint8_t>(kCollectives[c].algorithms.size() - 1));
+      if (item == "mpich")  // where a collective has no "mpich", mapsim's own is MPICH's choice
+        for (size_t c = 0; c < kCollectives.size(); ++c) {
+          const auto& algorithms = kCollectives[c].algorithms;
+          const auto mpich = std::find(algorithms.begin(), algorithms.end(), std::string_view("mpich"));
+          if (mpich != algorithms.end()) set(choice, c, static_cast<uint8_t>(mpich - algorithms.begin()));
+        }
       continue;
     }
     const size_t eq = item.find('=');
     if (eq == std::string::npos)
       throw Error("collectives: '" + item + "' in '" + text + "' is no library; expected mapsim or mpich (every collective)" +
-                  (item == "ompi" ? ", or alltoall=ompi,alltoallv=ompi (SimGrid's ompi selector is offered for those)" : "") +
+                  (item == "ompi" ? ", or COLLECTIVE=ompi for alltoall, alltoallv, allgather, scatter, barrier and gather (Open MPI's choice is offered for those)" : "") +
                   ", or COLLECTIVE=ALGORITHM");
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     size_t c = 0;
     while (c < kCollectives.size() && key != kCollectives[c].name) ++c;
     if (c == kCollectives.size())
       throw Error("collectives: unknown collective '" + key + "' in '" + text +
-                  "'; expected bcast, reduce, allreduce, alltoall, alltoallv, allgather, allgatherv, reduce_scatter or "
-                  "scatter as COLLECTIVE=ALGORITHM");
+                  "'; expected bcast, reduce, allreduce, alltoall, alltoallv, allgather, allgatherv, reduce_scatter, "
+                  "scatter, barrier or gather as COLLECTIVE=ALGORITHM");
     const Collective& collective = kCollectives[c];
     size_t a = 0;
     while (a < collective.algorithms.size() && value != collective.algorithms[a]) ++a;

@@ -15,10 +15,12 @@ enum class ReduceAlgorithm : uint8_t { Mapsim, ScatterGather, Mpich };
 enum class AllreduceAlgorithm : uint8_t { Mapsim, RabRdb, Mpich };
 enum class AlltoallAlgorithm : uint8_t { Mapsim, Ring, Pair, BasicLinear, Bruck, ScatterDest, Ompi, Mpich };
 enum class AlltoallvAlgorithm : uint8_t { Mapsim, Ring, Pair, Bruck, OmpiBasicLinear, Ompi, Mpich };
-enum class AllgatherAlgorithm : uint8_t { Mapsim, Ring, Rdb, Bruck, Mpich };
+enum class AllgatherAlgorithm : uint8_t { Mapsim, Ring, Rdb, Bruck, Pair, OmpiNeighborExchange, Ompi, Mpich };
 enum class AllgathervAlgorithm : uint8_t { Mapsim, Ring, MpichRing, MpichRdb, OmpiBruck, Mpich };
 enum class ReduceScatterAlgorithm : uint8_t { Mapsim, MpichRdb, Mpich };
-enum class ScatterAlgorithm : uint8_t { Mapsim, OmpiBinomial, Mpich };
+enum class ScatterAlgorithm : uint8_t { Mapsim, OmpiBinomial, OmpiBasicLinear, OmpiLinearNb, Ompi, Mpich };
+enum class BarrierAlgorithm : uint8_t { Mapsim, OmpiBasicLinear, OmpiRecursiveDoubling, OmpiTree, Ompi };
+enum class GatherAlgorithm : uint8_t { Mapsim, OmpiBasicLinear, OmpiLinearSync, Ompi };
 
 struct CollectiveChoice {
   BcastAlgorithm bcast = BcastAlgorithm::Mapsim;
@@ -30,6 +32,8 @@ struct CollectiveChoice {
   AllgathervAlgorithm allgatherv = AllgathervAlgorithm::Mapsim;
   ReduceScatterAlgorithm reduce_scatter = ReduceScatterAlgorithm::Mapsim;
   ScatterAlgorithm scatter = ScatterAlgorithm::Mapsim;
+  BarrierAlgorithm barrier = BarrierAlgorithm::Mapsim;
+  GatherAlgorithm gather = GatherAlgorithm::Mapsim;
 };
 
 // Throws mapsim::Error naming the bad collective or algorithm and the valid ones.

@@ -45,11 +45,7 @@ constexpr ActionInfo kActions[] = {
     {"location", ActionType::Location},
 };
 
-// sizeof of each predefined type of SimGrid 3.32 (x86_64), indexed by its id; 0 for UB/LB.
 constexpr int kMpiDouble = 0, kMpiByte = 6;  // SimGrid's ids
-constexpr int kDatatypeSizes[] = {8, 4, 1, 2, 8, 4, 1, 8, 1, 1, 2, 4, 8, 8, 16, 4, 1, 1, 2, 4,
-                                  8, 1, 2, 4, 8, 8, 16, 32, 8, 8, 8, 16, 16, 8, 8, 8, 16, 16, 4, 4,
-                                  8, 16, 8, 16, 16, 4, 2, 4, 8, 16, 32, 1, 8, 16, 32, 0, 0, 1, 8, 8};
 
 std::vector<std::string> split(const std::string& line) {
   std::vector<std::string> tokens;
@@ -121,12 +117,11 @@ class LineParser {
     int id = default_type_ == 8 ? kMpiDouble : kMpiByte;
     if (i < args()) {
       id = integer(i, "datatype id");
-      if (id < 0 || id >= static_cast<int>(std::size(kDatatypeSizes)) || kDatatypeSizes[id] == 0)
-        fail("unknown datatype id " + arg(i));
+      if (!is_datatype(id)) fail("unknown datatype id " + arg(i));
       typed_ = true;
     }
     if (noted_ < 2) ids_[noted_++] = static_cast<int8_t>(id);
-    return kDatatypeSizes[id];
+    return datatype_size(id);
   }
   // The datatype ids the line gave explicitly, or MPI_DOUBLE where it is the rank's default (else
   // -1): an action written back keeps them, and algorithms that split by element count use them.
@@ -363,12 +358,6 @@ const char* action_name(ActionType type) {
   return "?";
 }
 
-int datatype_size(int id) {
-  if (id < 0 || id >= static_cast<int>(std::size(kDatatypeSizes)) || kDatatypeSizes[id] == 0)
-    throw Error("unknown SimGrid datatype id " + std::to_string(id));
-  return kDatatypeSizes[id];
-}
-
 namespace {
 
 // Reads the trace at `path` rank file by rank file (an index) or in one pass (a shared file, after a
@@ -455,14 +444,14 @@ namespace {
 // Sizes are written in the action's datatypes where the trace gave them (counts of that type, the ids
 // after the arguments, as SMPI writes them), else in bytes.
 void write_counts(std::ostream& out, const RankTrace& rank, uint32_t offset, int n, int type) {
-  const double size = type >= 0 ? kDatatypeSizes[type] : 1;
+  const double size = type >= 0 ? datatype_size(type) : 1;
   for (int i = 0; i < n; ++i) out << " " << format_number(rank.counts[offset + i] / size, 17);
 }
 
 void write_action(std::ostream& out, int r, const Action& a, const RankTrace& rank, int n) {
   const int t1 = a.datatype, t2 = a.datatype2;
   auto num = [](double v) { return format_number(v, 17); };
-  auto in = [&](double bytes, int type) { return num(type >= 0 ? bytes / kDatatypeSizes[type] : bytes); };
+  auto in = [&](double bytes, int type) { return num(type >= 0 ? bytes / datatype_size(type) : bytes); };
   auto types = [&](int count) {  // the trailing datatype ids, when the trace gave them
     if (t1 < 0) return std::string();
     return " " + std::to_string(t1) + (count > 1 ? " " + std::to_string(t2) : "");

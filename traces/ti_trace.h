@@ -76,7 +76,9 @@ std::string write_ti_trace(const Trace& trace, const std::string& directory);
 // directory `output`, or as the one shared file `output`. Returns the index or file path.
 std::string convert_ti_trace(const std::string& input, bool legacy, const std::string& output, bool shared);
 
-// Size in bytes of a SimGrid datatype id (smpi_datatype.cpp's table); throws on an unknown id.
+// Size in bytes of a SimGrid datatype id (smpi_datatype.cpp's table; traces/datatypes.cpp); throws
+// on an unknown id.
 int datatype_size(int id);
+bool is_datatype(int id);
 
 }  // namespace mapsim

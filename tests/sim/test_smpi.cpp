@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "sim/simulate.h"
 #include "sim/workload.h"
@@ -174,6 +175,8 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
       if (collective == "allreduce") text += R + "allreduce 100003 0\n" + R + "allreduce 7 0\n";
       if (collective == "allgather") text += R + "allgather 1000 1000\n" + R + "allgather 100000 100000\n";
       if (collective == "scatter") text += R + "scatter 100000 100000 2\n" + R + "scatter 1000 1000 0\n";
+      if (collective == "gather") text += R + "gather 100000 100000 1\n" + R + "gather 1000 1000 0\n";
+      if (collective == "barrier") text += R + "barrier\n" + R + "compute 1e5\n" + R + "barrier\n";
       text += R + "finalize\n";
     }
     return text;
@@ -187,9 +190,11 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
       {"bcast", {"binomial_tree", "scatter_rdb_allgather", "scatter_LR_allgather"}},
       {"reduce", {"binomial", "scatter_gather"}},
       {"allreduce", {"rdb", "rab_rdb"}},
-      {"allgather", {"ring", "rdb", "bruck", "mpich"}},
+      {"allgather", {"ring", "rdb", "bruck", "ompi_neighborexchange", "mpich", "ompi"}},
       {"reduce_scatter", {"mpich_pair", "mpich_rdb", "mpich"}},
-      {"scatter", {"ompi_binomial", "mpich"}}};
+      {"scatter", {"ompi_binomial", "ompi_basic_linear", "ompi_linear_nb", "mpich", "ompi"}},
+      {"gather", {"ompi_binomial", "ompi_basic_linear", "ompi_linear_sync", "ompi"}},
+      {"barrier", {"ompi_bruck", "ompi_basic_linear", "ompi_recursivedoubling", "ompi_tree", "ompi"}}};
   for (const auto& [collective, names] : algorithms)
     for (const std::string& algorithm : names)
       for (int p : {8, 6, 5}) {
@@ -200,7 +205,7 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
         const std::string index = temp_file(name + ".idx", file + "\n");
         Placement place(p);
         for (int r = 0; r < p; ++r) place[r] = r;
-        const std::string cfg = algorithm == "mpich" ? "coll-selector:mpich" : collective + ":" + algorithm;
+        const std::string cfg = algorithm == "mpich" || algorithm == "ompi" ? "coll-selector:" + algorithm : collective + ":" + algorithm;
         const double smpi = smpi_time(star, place, index, name, " --cfg=smpi/" + cfg);
         const CollectiveChoice choice = parse_collectives(collective + "=" + algorithm);
         const double ours = mapsim_time(star, place, read_ti_trace(file), true, choice);
@@ -209,6 +214,25 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
         CAPTURE(name);
         CHECK(std::fabs(ours - smpi) <= 1e-9 * smpi);
       }
+  // Open MPI's tables beyond 8 ranks, one point in each of several bands, on a 64-node cluster
+  RoutedNetwork star64(make_network("tree2:switches=1,nodes_per_switch=64"));
+  const std::vector<std::tuple<int, std::string, std::string>> ompi = {
+      {33, "allgather", "500 500"}, {33, "allgather", "2000 2000"}, {33, "allgather", "100000 100000"},
+      {64, "allgather", "300 300"}, {64, "allgather", "5000 5000"}, {12, "allgather", "70000 70000"},
+      {33, "scatter", "300 300 0"}, {33, "scatter", "5000 5000 0"}, {33, "scatter", "12000 12000 0"},
+      {12, "scatter", "20000 20000 0"}, {64, "gather", "20000 20000 1"}, {64, "barrier", ""}, {33, "barrier", ""}};
+  for (const auto& [p, collective, args] : ompi) {
+    const std::string name = "smpi-ompi-" + collective + "-" + std::to_string(p) + "-" + std::to_string(args.size());
+    std::string text;
+    for (int r = 0; r < p; ++r) text += std::to_string(r) + " init\n" + std::to_string(r) + " " + collective + " " + args + "\n";
+    const std::string file = temp_file(name + ".txt", text), index = temp_file(name + ".idx", file + "\n");
+    Placement place(p);
+    for (int r = 0; r < p; ++r) place[r] = r;
+    const double smpi = smpi_time(star64, place, index, name, " --cfg=smpi/coll-selector:ompi");
+    const double ours = mapsim_time(star64, place, read_ti_trace(file), true, parse_collectives(collective + "=ompi"));
+    CAPTURE(name);
+    CHECK(std::fabs(ours - smpi) <= 1e-9 * smpi);
+  }
   CHECK(error_of([&] { mapsim_time(star, {0, 1, 2, 3, 4, 5}, read_ti_trace(temp_file("p6.txt", trace("alltoall", 6))), false,
                                    parse_collectives("alltoall=pair")); })
             .find("alltoall=pair needs a power-of-two number of ranks, the trace has 6") != std::string::npos);

@@ -1,6 +1,7 @@
 // TI trace reading and writing: SimGrid 3.32's formats, datatypes, errors with file:line.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <tuple>
@@ -310,7 +311,8 @@ TEST_CASE("collective algorithms send the messages of their definitions") {
   CHECK(error_of([] { parse_collectives("gatherv=linear"); }).find("unknown collective 'gatherv'") != std::string::npos);
   CHECK(error_of([] { parse_collectives("ompi"); }) ==
         "collectives: 'ompi' in 'ompi' is no library; expected mapsim or mpich (every collective), or "
-        "alltoall=ompi,alltoallv=ompi (SimGrid's ompi selector is offered for those), or COLLECTIVE=ALGORITHM");
+        "COLLECTIVE=ompi for alltoall, alltoallv, allgather, scatter, barrier and gather (Open MPI's choice is offered "
+        "for those), or COLLECTIVE=ALGORITHM");
   CHECK(error_of([] { parse_collectives("alltoall=fast"); }) ==
         "collectives: alltoall has no algorithm 'fast'; expected one of mapsim, ring, pair, basic_linear, bruck, "
         "mvapich2_scatter_dest, ompi, mpich");
@@ -395,6 +397,38 @@ TEST_CASE("mpich picks MPICH's algorithm by message size and rank count, on both
     CHECK(chosen == ops_of(c.line, c.ranks, c.algorithm));
     CHECK(chosen == ops_of(c.line, c.ranks, "mpich"));  // the whole-library preset
   }
+}
+
+TEST_CASE("ompi picks Open MPI's algorithm by the tables of SimGrid's ompi selector") {
+  struct Case {
+    std::string line;
+    int ranks;
+    std::string algorithm;  // what "COLLECTIVE=ompi" must send the messages of
+  };
+  const std::vector<Case> cases = {
+      {"barrier", 3, "barrier=ompi_recursivedoubling"}, {"barrier", 4, "barrier=ompi_basic_linear"},
+      {"barrier", 8, "barrier=ompi_recursivedoubling"}, {"barrier", 64, "barrier=ompi_bruck"},
+      {"barrier", 256, "barrier=ompi_tree"}, {"barrier", 600, "barrier=ompi_bruck"},
+      {"gather 1023 1023", 5, "gather=ompi_binomial"}, {"gather 1024 1024", 5, "gather=ompi_basic_linear"},
+      {"gather 262144 262144", 5, "gather=ompi_linear_sync"}, {"gather 3 3", 2, "gather=ompi_basic_linear"},
+      {"scatter 16383 16383", 12, "scatter=ompi_binomial"}, {"scatter 16384 16384", 12, "scatter=ompi_linear_nb"},
+      {"scatter 100 100", 3, "scatter=ompi_basic_linear"}, {"scatter 1 1", 3, "scatter=ompi_linear_nb"},
+      {"allgather 100 100", 2, "allgather=pair"}, {"allgather 100000 100000", 16, "allgather=rdb"},
+      {"allgather 1023 1023", 40, "allgather=rdb"}, {"allgather 1024 1024", 40, "allgather=ompi_neighborexchange"},
+      {"allgather 65536 65536", 40, "allgather=ring"}, {"allgather 100 100", 600, "allgather=bruck"}};
+  for (const Case& c : cases) {
+    CAPTURE(c.line);
+    CAPTURE(c.ranks);
+    const std::string collective = c.algorithm.substr(0, c.algorithm.find('='));
+    CHECK(ops_of(c.line, c.ranks, collective + "=ompi") == ops_of(c.line, c.ranks, c.algorithm));
+  }
+  // Open MPI's synchronous gather: each rank's block in two parts, the first of 1 KiB (here 128
+  // 8-byte elements), each called by an empty message from the root
+  const auto sync = ops_of("gather 2000 2000 0 0 0", 3, "gather=ompi_linear_sync");
+  CHECK(std::count(sync.begin(), sync.end(), std::make_tuple(1, int(Op::Isend), 0, 1024.0)) == 1);
+  CHECK(std::count(sync.begin(), sync.end(), std::make_tuple(1, int(Op::Isend), 0, 16000.0 - 1024)) == 1);
+  CHECK(error_of([] { ops_of("allgather 100 100", 6, "allgather=pair"); }) ==
+        "allgather=pair needs a power-of-two number of ranks, the trace has 6");
 }
 
 TEST_CASE("trace convert keeps the datatype ids a trace gives, and writes bytes where it gives none") {

@@ -17,6 +17,17 @@ class Steps {
   void wait() { ops_.push_back(Op{Op::WaitGroup}); }
   void blocking_send(int peer, double bytes) { send(peer, bytes), wait(); }
   void blocking_recv(int peer, double bytes) { recv(peer, bytes), wait(); }
+  // A receive waited for on its own (wait_for), while later requests stay pending.
+  void recv_tracked(int peer, double bytes) {
+    Op op = make(Op::Irecv, peer, bytes);
+    op.user = true;
+    ops_.push_back(op);
+  }
+  void wait_for(int peer) {
+    Op op{Op::WaitKey};
+    op.peer = peer, op.dst = self_, op.tag = tag_;
+    ops_.push_back(op);
+  }
   void compute(double flops) {
     if (flops > 0) ops_.push_back(Op{Op::Compute, false, false, false, -1, 0, -1, flops});
   }
@@ -63,5 +74,19 @@ void allgather_bruck(Steps& s, int rank, int p, double block);
 void allgatherv_recursive_doubling(Steps& s, int rank, int p, const double* counts);
 void allgatherv_ompi_bruck(Steps& s, int rank, int p, const double* counts);
 void reduce_scatter_recursive_doubling(Steps& s, int rank, int p, const double* counts);
+
+// Open MPI's algorithms (collective_algorithms_ompi.cpp) and its fixed decision tables, as SimGrid's
+// `ompi` selector holds them.
+enum class OmpiBarrier { Bruck, BasicLinear, RecursiveDoubling, Tree };
+OmpiBarrier ompi_barrier_choice(int p);
+void barrier_ompi(Steps& s, OmpiBarrier algorithm, int rank, int p);
+enum class OmpiLinear { Binomial, BasicLinear, LinearSync };  // gather; scatter: LinearSync is linear_nb
+OmpiLinear ompi_gather_choice(int p, double block);
+OmpiLinear ompi_scatter_choice(int p, double block);
+void gather_ompi(Steps& s, OmpiLinear algorithm, int rank, int root, int p, double block, int element);
+void scatter_ompi_linear(Steps& s, bool nonblocking, int rank, int root, int p, double block);
+enum class OmpiAllgather { Bruck, Rdb, Ring, NeighborExchange, Pair };
+OmpiAllgather ompi_allgather_choice(int p, double block);
+void allgather_neighbor_exchange(Steps& s, int rank, int p, double block);
 
 }  // namespace mapsim::collectives

@@ -1,0 +1,192 @@
+// Open MPI's algorithms for barrier, gather, scatter and allgather that mapsim's defaults lack, and
+// the tables by which Open MPI's fixed decision picks among them, message for message as SimGrid 3.32
+// runs them (src/smpi/colls/, the function named in each comment; smpi_openmpi_selector.cpp).
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <utility>
+
+#include "traces/internal/collective_steps.h"
+
+namespace mapsim::collectives {
+namespace {
+
+// A decision table: per band of rank counts (below `ranks`), upper size bounds and the choice
+// below each; the last bound of a band is HUGE_VAL.
+template <class T>
+struct Band {
+  int ranks;
+  std::vector<std::pair<double, T>> below;
+};
+
+template <class T>
+T decide(const std::vector<Band<T>>& table, int p, double bytes) {
+  for (const Band<T>& band : table)
+    if (p < band.ranks)
+      for (const auto& [bound, choice] : band.below)
+        if (bytes < bound) return choice;
+  return table.back().below.back().second;
+}
+
+constexpr double kAll = HUGE_VAL;
+
+// Open MPI's segment of `segment` bytes in whole elements, the nearest count (COLL_TUNED_COMPUTED_SEGCOUNT).
+double segment_count(double segment, int element, double count) {
+  if (segment < element || segment >= element * count) return count;
+  const double whole = std::floor(segment / element);
+  return segment - whole * element > element / 2 ? whole + 1 : whole;
+}
+
+}  // namespace
+
+OmpiBarrier ompi_barrier_choice(int p) {
+  using B = OmpiBarrier;
+  if (p < 4) return B::RecursiveDoubling;
+  if (p < 8) return B::BasicLinear;
+  if (p < 64) return B::RecursiveDoubling;
+  if (p < 256 || (p >= 512 && p < 1024) || p >= 4096) return B::Bruck;
+  return B::Tree;
+}
+
+void barrier_ompi(Steps& s, OmpiBarrier algorithm, int rank, int p) {
+  switch (algorithm) {
+    case OmpiBarrier::Bruck:  // barrier__ompi_bruck: dissemination
+      for (int distance = 1; distance < p; distance <<= 1) s.exchange((rank + distance) % p, 0, (rank - distance + p) % p, 0);
+      break;
+    case OmpiBarrier::BasicLinear:  // everyone to rank 0, then rank 0 to everyone
+      if (rank > 0) {
+        s.blocking_send(0, 0);
+        s.blocking_recv(0, 0);
+        break;
+      }
+      for (int i = 1; i < p; ++i) s.recv(i, 0);
+      s.wait();
+      for (int i = 1; i < p; ++i) s.send(i, 0);
+      s.wait();
+      break;
+    case OmpiBarrier::RecursiveDoubling: {  // ranks past the largest power of two pair with those below
+      const int pof2 = lower_power_of_two(p), extra = p - pof2;
+      if (rank >= pof2) s.exchange(rank - pof2, 0, rank - pof2, 0);
+      else if (rank < extra) s.blocking_recv(rank + pof2, 0);
+      if (rank < pof2)
+        for (int mask = 1; mask < pof2; mask <<= 1) s.exchange(rank ^ mask, 0, rank ^ mask, 0);
+      if (rank < extra) s.blocking_send(rank + pof2, 0);
+      break;
+    }
+    case OmpiBarrier::Tree: {  // fan in along a binomial tree to rank 0, fan out back
+      int depth = 1;
+      while (depth < p) depth <<= 1;
+      for (int jump = 1; jump < depth; jump <<= 1)
+        if (const int partner = rank ^ jump; !(partner & (jump - 1)) && partner < p) {
+          if (partner > rank) s.blocking_recv(partner, 0);
+          else s.blocking_send(partner, 0);
+        }
+      for (int jump = depth >> 1; jump > 0; jump >>= 1)
+        if (const int partner = rank ^ jump; !(partner & (jump - 1)) && partner < p) {
+          if (partner > rank) s.blocking_send(partner, 0);
+          else s.blocking_recv(partner, 0);
+        }
+      break;
+    }
+  }
+}
+
+OmpiLinear ompi_gather_choice(int p, double block) {
+  using L = OmpiLinear;
+  static const std::vector<Band<L>> table = {
+      {4, {{2, L::LinearSync}, {4, L::BasicLinear}, {32768, L::Binomial}, {65536, L::BasicLinear}, {131072, L::Binomial}, {kAll, L::LinearSync}}},
+      {8, {{1024, L::Binomial}, {8192, L::BasicLinear}, {32768, L::Binomial}, {262144, L::BasicLinear}, {kAll, L::LinearSync}}},
+      {256, {{kAll, L::Binomial}}},
+      {512, {{2048, L::Binomial}, {8192, L::BasicLinear}, {kAll, L::Binomial}}},
+      {INT_MAX, {{kAll, L::Binomial}}}};
+  return decide(table, p, block);
+}
+
+OmpiLinear ompi_scatter_choice(int p, double block) {
+  using L = OmpiLinear;  // LinearSync stands for linear_nb here
+  static const std::vector<Band<L>> table = {
+      {4, {{2, L::LinearSync}, {131072, L::BasicLinear}, {262144, L::LinearSync}, {kAll, L::BasicLinear}}},
+      {8, {{2048, L::Binomial}, {4096, L::BasicLinear}, {8192, L::Binomial}, {32768, L::BasicLinear}, {1048576, L::LinearSync}, {kAll, L::BasicLinear}}},
+      {16, {{16384, L::Binomial}, {1048576, L::LinearSync}, {kAll, L::BasicLinear}}},
+      {32, {{16384, L::Binomial}, {32768, L::BasicLinear}, {kAll, L::LinearSync}}},
+      {64, {{512, L::Binomial}, {8192, L::LinearSync}, {16384, L::Binomial}, {kAll, L::LinearSync}}},
+      {INT_MAX, {{512, L::Binomial}, {kAll, L::LinearSync}}}};
+  return decide(table, p, block);
+}
+
+// gather__ompi_basic_linear and gather__ompi_linear_sync (binomial is mapsim's own gather). In the
+// synchronous one the root calls each rank in turn with an empty message, and each sends its block in
+// two parts, the first of 1 KiB (32 KiB for blocks above 90 KiB), which the root waits for before the
+// next call.
+void gather_ompi(Steps& s, OmpiLinear algorithm, int rank, int root, int p, double block, int element) {
+  if (algorithm == OmpiLinear::BasicLinear) {
+    if (rank != root) s.blocking_send(root, block);
+    else
+      for (int i = 0; i < p; ++i)
+        if (i != rank) s.blocking_recv(i, block);
+    return;
+  }
+  const double count = std::floor(block / element);
+  const double first = segment_count(block > 92160 ? 32768 : 1024, element, count) * element;
+  if (rank != root) {
+    s.blocking_recv(root, 0);
+    s.blocking_send(root, first);
+    s.blocking_send(root, block - first);
+    return;
+  }
+  for (int i = 0; i < p; ++i) {
+    if (i == rank) continue;
+    s.recv_tracked(i, first);
+    s.send(i, 0);  // eager: done at once, as SMPI's blocking send of it
+    s.recv(i, block - first);
+    s.wait_for(i);
+  }
+  s.wait();
+}
+
+// scatter__ompi_basic_linear (a blocking send to each rank in turn) and scatter__ompi_linear_nb (all
+// sends at once, one wait).
+void scatter_ompi_linear(Steps& s, bool nonblocking, int rank, int root, int p, double block) {
+  if (rank != root) {
+    s.blocking_recv(root, block);
+    return;
+  }
+  for (int i = 0; i < p; ++i)
+    if (i != rank) {
+      s.send(i, block);
+      if (!nonblocking) s.wait();
+    }
+  if (nonblocking) s.wait();
+}
+
+OmpiAllgather ompi_allgather_choice(int p, double block) {
+  using A = OmpiAllgather;
+  constexpr A R = A::Rdb, B = A::Bruck, N = A::NeighborExchange, G = A::Ring;
+  static const std::vector<Band<A>> table = {
+      {3, {{kAll, A::Pair}}},  // two ranks (one rank has nothing to gather)
+      {32, {{kAll, R}}},
+      {64, {{1024, R}, {65536, N}, {kAll, G}}},
+      {128, {{512, R}, {65536, N}, {kAll, G}}},
+      {256, {{512, R}, {131072, N}, {524288, G}, {1048576, N}, {kAll, G}}},
+      {512, {{32, R}, {128, B}, {1024, R}, {131072, N}, {524288, G}, {1048576, N}, {kAll, G}}},
+      {1024, {{64, R}, {256, B}, {2048, R}, {kAll, N}}},
+      {2048, {{4, R}, {8, B}, {16, R}, {32, B}, {256, R}, {512, B}, {4096, R}, {kAll, N}}},
+      {4096, {{32, B}, {128, R}, {512, B}, {4096, R}, {kAll, N}}},
+      {INT_MAX, {{2, R}, {8, B}, {16, R}, {512, B}, {4096, R}, {kAll, N}}}};
+  return p == 1 ? R : decide(table, p, block);
+}
+
+// allgather__ompi_neighborexchange (even rank counts; odd ones take SimGrid's ring): p/2 steps with
+// the two neighbours in turn, one block first, then the two blocks received last.
+void allgather_neighbor_exchange(Steps& s, int rank, int p, double block) {
+  if (p % 2) {
+    for (int i = 1; i < p; ++i) s.exchange((rank + i) % p, block, (rank - i + p) % p, block);
+    return;
+  }
+  const bool even = rank % 2 == 0;
+  const int neighbor[2] = {even ? (rank + 1) % p : (rank - 1 + p) % p, even ? (rank - 1 + p) % p : (rank + 1) % p};
+  s.exchange(neighbor[0], block, neighbor[0], block);
+  for (int i = 1; i < p / 2; ++i) s.exchange(neighbor[i % 2], 2 * block, neighbor[i % 2], 2 * block);
+}
+
+}  // namespace mapsim::collectives
