@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <vector>
 
@@ -139,40 +138,10 @@ void require_power_of_two(int p, const char* algorithm) {
 }
 
 // SimGrid's alltoall algorithms; `block` bytes to and from every rank.
-// Open MPI's alltoall by ranks and block size (SimGrid's ompi selector, whose five choices are
-// basic_linear, pairwise and bruck): per band of ranks, the upper block bounds in bytes and the
-// algorithm below each; the last entry holds above them.
-AlltoallAlgorithm ompi_alltoall(int p, double block) {
-  using A = AlltoallAlgorithm;
-  constexpr A L = A::BasicLinear, P = A::Pair, B = A::Bruck;
-  struct Band {
-    int below;  // ranks
-    std::vector<std::pair<double, A>> steps;
-  };
-  static const std::vector<Band> bands = {
-      {3, {{2, P}, {4, L}, {16, P}, {64, L}, {256, P}, {4096, L}, {32768, P}, {1048576, L}, {HUGE_VAL, P}}},
-      {8, {{524288, L}, {1048576, P}, {HUGE_VAL, L}}},
-      {16, {{HUGE_VAL, L}}},
-      {32, {{4, L}, {512, B}, {HUGE_VAL, L}}},
-      {64, {{512, B}, {HUGE_VAL, L}}},
-      {128, {{1024, B}, {262144, L}, {HUGE_VAL, P}}},
-      {256, {{1024, B}, {262144, L}, {HUGE_VAL, P}}},
-      {512, {{1024, B}, {32768, L}, {HUGE_VAL, P}}},
-      {1024, {{512, B}, {262144, L}, {HUGE_VAL, P}}},
-      {2048, {{512, B}, {HUGE_VAL, L}}},
-      {4096, {{1024, B}, {HUGE_VAL, L}}},
-      {INT_MAX, {{2048, B}, {HUGE_VAL, L}}}};
-  for (const Band& band : bands)
-    if (p < band.below)
-      for (const auto& [bound, algorithm] : band.steps)
-        if (block < bound) return algorithm;
-  return L;
-}
-
 void alltoall(Steps& s, AlltoallAlgorithm algorithm, int rank, int p, double block, double received) {
   switch (algorithm) {
     case AlltoallAlgorithm::Ompi: {  // SimGrid's XOR pairs where they exist, else Open MPI's own rank +- i order
-      const AlltoallAlgorithm chosen = ompi_alltoall(p, block);
+      const AlltoallAlgorithm chosen = collectives::ompi_alltoall_choice(p, block);
       alltoall(s, chosen == AlltoallAlgorithm::Pair && !power_of_two(p) ? AlltoallAlgorithm::Ring : chosen, rank, p, block,
                received);
       break;

@@ -1,5 +1,5 @@
 // Open MPI's algorithms for barrier, gather, scatter and allgather that mapsim's defaults lack, and
-// the tables by which Open MPI's fixed decision picks among them, message for message as SimGrid 3.32
+// the tables by which Open MPI's fixed decision picks among them (alltoall's too), message for message as SimGrid 3.32
 // runs them (src/smpi/colls/, the function named in each comment; smpi_openmpi_selector.cpp).
 #include <algorithm>
 #include <climits>
@@ -38,6 +38,26 @@ double segment_count(double segment, int element, double count) {
 }
 
 }  // namespace
+
+// Open MPI's alltoall: basic_linear, pairwise (SimGrid's pair) or modified Bruck.
+AlltoallAlgorithm ompi_alltoall_choice(int p, double block) {
+  using A = AlltoallAlgorithm;
+  constexpr A L = A::BasicLinear, P = A::Pair, B = A::Bruck;
+  static const std::vector<Band<A>> table = {
+      {3, {{2, P}, {4, L}, {16, P}, {64, L}, {256, P}, {4096, L}, {32768, P}, {1048576, L}, {kAll, P}}},
+      {8, {{524288, L}, {1048576, P}, {kAll, L}}},
+      {16, {{kAll, L}}},
+      {32, {{4, L}, {512, B}, {kAll, L}}},
+      {64, {{512, B}, {kAll, L}}},
+      {128, {{1024, B}, {262144, L}, {kAll, P}}},
+      {256, {{1024, B}, {262144, L}, {kAll, P}}},
+      {512, {{1024, B}, {32768, L}, {kAll, P}}},
+      {1024, {{512, B}, {262144, L}, {kAll, P}}},
+      {2048, {{512, B}, {kAll, L}}},
+      {4096, {{1024, B}, {kAll, L}}},
+      {INT_MAX, {{2048, B}, {kAll, L}}}};
+  return decide(table, p, block);
+}
 
 OmpiBarrier ompi_barrier_choice(int p) {
   using B = OmpiBarrier;

@@ -1,6 +1,6 @@
-// What the collective algorithm files of traces/ share: the op-list builder and rank arithmetic,
-// and the algorithms MPICH's selection adds to mapsim's own (collective_algorithms_mpich.cpp),
-// each sending the messages SimGrid 3.32's algorithm of that name sends.
+// What the collective algorithm files of traces/ share: the op-list builder, rank arithmetic, and
+// the algorithms MPICH's and Open MPI's choices add to mapsim's own (collective_algorithms_mpich.cpp,
+// collective_algorithms_ompi.cpp), each sending the messages SimGrid 3.32's algorithm of that name sends.
 #pragma once
 #include <vector>
 
@@ -77,6 +77,7 @@ void reduce_scatter_recursive_doubling(Steps& s, int rank, int p, const double* 
 
 // Open MPI's algorithms (collective_algorithms_ompi.cpp) and its fixed decision tables, as SimGrid's
 // `ompi` selector holds them.
+AlltoallAlgorithm ompi_alltoall_choice(int p, double block);  // BasicLinear, Pair or Bruck
 enum class OmpiBarrier { Bruck, BasicLinear, RecursiveDoubling, Tree };
 OmpiBarrier ompi_barrier_choice(int p);
 void barrier_ompi(Steps& s, OmpiBarrier algorithm, int rank, int p);
