@@ -140,6 +140,23 @@ std::pair<int, int> recursive_halving(Steps& s, int newrank, int pof2, int rem, 
   return {send_idx, last_idx};
 }
 
+// One step at distance `mask` of the doubling half of Rabenseifner's algorithms (the allgather, or
+// the gather to the root), which walks the halving's blocks back: what is sent and received, and
+// where the received blocks start; widens [send_idx, last_idx) on the lower rank's side.
+struct Doubling {
+  int recv_idx;
+  double sent, got;
+};
+Doubling doubling_step(int newrank, int newdst, int mask, int pof2, const std::vector<double>& counts, int send_idx,
+                       int& last_idx) {
+  const int half = pof2 / (mask * 2);
+  if (newrank < newdst) {
+    if (mask != pof2 / 2) last_idx += half;
+    return {send_idx + half, sum(counts, send_idx, send_idx + half), sum(counts, send_idx + half, last_idx)};
+  }
+  return {send_idx - half, sum(counts, send_idx, last_idx), sum(counts, send_idx - half, send_idx)};
+}
+
 }  // namespace
 
 // bcast__scatter_rdb_allgather: binomial scatter of p pieces, then recursive-doubling allgather.
@@ -182,18 +199,9 @@ void allreduce_rabenseifner(Steps& s, int rank, int p, double bytes, int element
     auto [send_idx, last_idx] = recursive_halving(s, newrank, pof2, rem, true, counts, element);
     for (int mask = pof2 / 2; mask > 0; mask >>= 1) {
       const int newdst = newrank ^ mask, dst = real_rank(newdst, rem, true);
-      int recv_idx;
-      double sent, got;
-      if (newrank < newdst) {
-        if (mask != pof2 / 2) last_idx += pof2 / (mask * 2);
-        recv_idx = send_idx + pof2 / (mask * 2);
-        sent = sum(counts, send_idx, recv_idx), got = sum(counts, recv_idx, last_idx);
-      } else {
-        recv_idx = send_idx - pof2 / (mask * 2);
-        sent = sum(counts, send_idx, last_idx), got = sum(counts, recv_idx, send_idx);
-      }
-      s.exchange(dst, sent * element, dst, got * element);
-      if (newrank > newdst) send_idx = recv_idx;
+      const Doubling step = doubling_step(newrank, newdst, mask, pof2, counts, send_idx, last_idx);
+      s.exchange(dst, step.sent * element, dst, step.got * element);
+      if (newrank > newdst) send_idx = step.recv_idx;
     }
   }
   if (rank < 2 * rem) {
@@ -238,22 +246,13 @@ void reduce_scatter_gather(Steps& s, int rank, int root, int p, double bytes, in
   for (int mask = pof2 / 2, j = bits - 1; mask > 0; mask >>= 1, --j) {
     const int newdst = newrank ^ mask;
     const int dst = newdst == 0 && odd_root ? root : real_rank(newdst, rem, false);
-    int recv_idx;
-    double sent, got;
-    if (newrank < newdst) {
-      if (mask != pof2 / 2) last_idx += pof2 / (mask * 2);
-      recv_idx = send_idx + pof2 / (mask * 2);
-      sent = sum(counts, send_idx, recv_idx), got = sum(counts, recv_idx, last_idx);
-    } else {
-      recv_idx = send_idx - pof2 / (mask * 2);
-      sent = sum(counts, send_idx, last_idx), got = sum(counts, recv_idx, send_idx);
-    }
+    const Doubling step = doubling_step(newrank, newdst, mask, pof2, counts, send_idx, last_idx);
     if ((newdst >> j) == (newroot >> j)) {  // the partner is on the root's side: hand over, done
-      s.blocking_send(dst, sent * element);
+      s.blocking_send(dst, step.sent * element);
       break;
     }
-    s.blocking_recv(dst, got * element);
-    if (newrank > newdst) send_idx = recv_idx;
+    s.blocking_recv(dst, step.got * element);
+    if (newrank > newdst) send_idx = step.recv_idx;
   }
 }
 

@@ -343,15 +343,29 @@ std::vector<std::tuple<int, int, int, double>> ops_of(const std::string& line, i
   return all;
 }
 
+struct ChoiceCase {
+  std::string line;
+  int ranks;
+  std::string algorithm;  // what "COLLECTIVE=LIBRARY" must send the messages of ("": none)
+};
+
+// Each case's collective under `library` sends what the named algorithm sends (and, where the
+// library is a whole-library preset, so does the preset).
+void check_choices(const std::vector<ChoiceCase>& cases, const std::string& library, bool preset) {
+  for (const ChoiceCase& c : cases) {
+    const std::string collective = c.algorithm.empty() ? "allgatherv" : c.algorithm.substr(0, c.algorithm.find('='));
+    CAPTURE(c.line);
+    CAPTURE(c.ranks);
+    const auto chosen = ops_of(c.line, c.ranks, collective + "=" + library);
+    CHECK(chosen == (c.algorithm.empty() ? decltype(chosen){} : ops_of(c.line, c.ranks, c.algorithm)));
+    if (preset) CHECK(chosen == ops_of(c.line, c.ranks, library));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("mpich picks MPICH's algorithm by message size and rank count, on both sides of every bound") {
-  struct Case {
-    std::string line;
-    int ranks;
-    std::string algorithm;  // what "COLLECTIVE=mpich" must send the messages of
-  };
-  const std::vector<Case> cases = {
+  const std::vector<ChoiceCase> cases = {
       // bcast: binomial below 12288 bytes or up to 8 ranks; scatter + rdb allgather below 512 KiB on
       // an even rank count; else scatter + ring allgather
       {"bcast 100000", 8, "bcast=binomial_tree"}, {"bcast 12287", 16, "bcast=binomial_tree"},
@@ -385,27 +399,11 @@ TEST_CASE("mpich picks MPICH's algorithm by message size and rank count, on both
       {"reducescatter 262144 262144 0", 2, "reduce_scatter=mpich_rdb"},
       {"reducescatter 262144 262145 0", 2, "reduce_scatter=mpich_pair"},
       {"scatter 100 100 1", 6, "scatter=ompi_binomial"}};
-  for (const Case& c : cases) {
-    const std::string collective = c.algorithm.empty() ? "allgatherv" : c.algorithm.substr(0, c.algorithm.find('='));
-    CAPTURE(c.line);
-    CAPTURE(c.ranks);
-    const auto chosen = ops_of(c.line, c.ranks, collective + "=mpich");
-    if (c.algorithm.empty()) {
-      CHECK(chosen.empty());
-      continue;
-    }
-    CHECK(chosen == ops_of(c.line, c.ranks, c.algorithm));
-    CHECK(chosen == ops_of(c.line, c.ranks, "mpich"));  // the whole-library preset
-  }
+  check_choices(cases, "mpich", true);
 }
 
 TEST_CASE("ompi picks Open MPI's algorithm by the tables of SimGrid's ompi selector") {
-  struct Case {
-    std::string line;
-    int ranks;
-    std::string algorithm;  // what "COLLECTIVE=ompi" must send the messages of
-  };
-  const std::vector<Case> cases = {
+  const std::vector<ChoiceCase> cases = {
       {"barrier", 3, "barrier=ompi_recursivedoubling"}, {"barrier", 4, "barrier=ompi_basic_linear"},
       {"barrier", 8, "barrier=ompi_recursivedoubling"}, {"barrier", 64, "barrier=ompi_bruck"},
       {"barrier", 256, "barrier=ompi_tree"}, {"barrier", 600, "barrier=ompi_bruck"},
@@ -415,13 +413,11 @@ TEST_CASE("ompi picks Open MPI's algorithm by the tables of SimGrid's ompi selec
       {"scatter 100 100", 3, "scatter=ompi_basic_linear"}, {"scatter 1 1", 3, "scatter=ompi_linear_nb"},
       {"allgather 100 100", 2, "allgather=pair"}, {"allgather 100000 100000", 16, "allgather=rdb"},
       {"allgather 1023 1023", 40, "allgather=rdb"}, {"allgather 1024 1024", 40, "allgather=ompi_neighborexchange"},
-      {"allgather 65536 65536", 40, "allgather=ring"}, {"allgather 100 100", 600, "allgather=bruck"}};
-  for (const Case& c : cases) {
-    CAPTURE(c.line);
-    CAPTURE(c.ranks);
-    const std::string collective = c.algorithm.substr(0, c.algorithm.find('='));
-    CHECK(ops_of(c.line, c.ranks, collective + "=ompi") == ops_of(c.line, c.ranks, c.algorithm));
-  }
+      {"allgather 65536 65536", 40, "allgather=ring"}, {"allgather 100 100", 600, "allgather=bruck"},
+      {"alltoall 511 511", 40, "alltoall=bruck"}, {"alltoall 512 512", 40, "alltoall=basic_linear"},
+      {"alltoall 262144 262144", 128, "alltoall=pair"},
+      {"alltoall 262144 262144", 100, "alltoall=ring"}};  // pairwise where XOR pairs do not exist: rank +- i
+  check_choices(cases, "ompi", false);
   // Open MPI's synchronous gather: each rank's block in two parts, the first of 1 KiB (here 128
   // 8-byte elements), each called by an empty message from the root
   const auto sync = ops_of("gather 2000 2000 0 0 0", 3, "gather=ompi_linear_sync");
