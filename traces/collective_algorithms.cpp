@@ -292,8 +292,18 @@ void reduce(Steps& s, ReduceAlgorithm algorithm, int rank, int root, int p, doub
   if (algorithm == ReduceAlgorithm::Mpich)
     algorithm = bytes / element < collectives::lower_power_of_two(p) || bytes < 2048 ? ReduceAlgorithm::Mapsim
                                                                                       : ReduceAlgorithm::ScatterGather;
-  if (algorithm == ReduceAlgorithm::ScatterGather) collectives::reduce_scatter_gather(s, rank, root, p, bytes, element);
-  else binomial_reduce(s, rank, root, p, bytes);
+  using O = collectives::OmpiReduce;
+  switch (algorithm) {
+    case ReduceAlgorithm::ScatterGather: return collectives::reduce_scatter_gather(s, rank, root, p, bytes, element);
+    case ReduceAlgorithm::Ompi: return collectives::reduce_ompi(s, collectives::ompi_reduce_choice(p, bytes), rank, root, p, bytes, element);
+    case ReduceAlgorithm::OmpiBasicLinear: return collectives::reduce_ompi(s, O::BasicLinear, rank, root, p, bytes, element);
+    case ReduceAlgorithm::OmpiChain: return collectives::reduce_ompi(s, O::Chain, rank, root, p, bytes, element);
+    case ReduceAlgorithm::OmpiPipeline: return collectives::reduce_ompi(s, O::Pipeline, rank, root, p, bytes, element);
+    case ReduceAlgorithm::OmpiBinary: return collectives::reduce_ompi(s, O::Binary, rank, root, p, bytes, element);
+    case ReduceAlgorithm::OmpiBinomial: return collectives::reduce_ompi(s, O::Binomial, rank, root, p, bytes, element);
+    case ReduceAlgorithm::OmpiInOrderBinary: return collectives::reduce_ompi(s, O::InOrderBinary, rank, root, p, bytes, element);
+    default: return binomial_reduce(s, rank, root, p, bytes);
+  }
 }
 
 void allreduce(Steps& s, AllreduceAlgorithm algorithm, int rank, int p, double bytes, int element) {

@@ -1,5 +1,5 @@
-// Open MPI's algorithms for barrier, gather, scatter and allgather that mapsim's defaults lack, and
-// the tables by which Open MPI's fixed decision picks among them (alltoall's too), message for message as SimGrid 3.32
+// Open MPI's algorithms for barrier, gather, scatter, allgather and reduce that mapsim's defaults
+// lack, and the tables by which Open MPI's fixed decision picks among them (alltoall's too), message for message as SimGrid 3.32
 // runs them (src/smpi/colls/, the function named in each comment; smpi_openmpi_selector.cpp).
 #include <algorithm>
 #include <climits>
@@ -207,6 +207,199 @@ void allgather_neighbor_exchange(Steps& s, int rank, int p, double block) {
   const int neighbor[2] = {even ? (rank + 1) % p : (rank - 1 + p) % p, even ? (rank - 1 + p) % p : (rank + 1) % p};
   s.exchange(neighbor[0], block, neighbor[0], block);
   for (int i = 1; i < p / 2; ++i) s.exchange(neighbor[i % 2], 2 * block, neighbor[i % 2], 2 * block);
+}
+
+// Open MPI's reduce trees (coll_tuned_topo.cpp): a rank's parent (-1 at the root) and children.
+namespace {
+
+struct TreeNode {
+  int parent = -1;
+  std::vector<int> children;
+};
+
+int power(int base, int exponent) {
+  int value = 1;
+  for (int i = 0; i < exponent; ++i) value *= base;
+  return value;
+}
+
+// ompi_coll_tuned_topo_build_tree: a `fanout`-ary tree filled level by level, children of a rank on
+// level l at rank + fanout^l * (1 .. fanout).
+TreeNode kary_tree(int fanout, int rank, int root, int p) {
+  TreeNode node;
+  if (p < 2) return node;
+  const int shifted = relative(rank, root, p);
+  int level = 0;
+  for (int seen = 0; seen <= shifted; ++level) seen += power(fanout, level);
+  --level;
+  const int delta = power(fanout, level);
+  for (int i = 0; i < fanout && shifted + delta * (i + 1) < p; ++i) node.children.push_back(absolute(shifted + delta * (i + 1), root, p));
+  const int above = (power(fanout, level) - 1) / (fanout - 1);  // ranks on the levels above
+  int parent = shifted;
+  if (parent < fanout) parent = 0;
+  else
+    while (parent >= above) parent -= delta / fanout;
+  if (rank != root) node.parent = absolute(parent, root, p);
+  return node;
+}
+
+// ompi_coll_tuned_topo_build_in_order_bintree: rooted at p - 1, its left subtree the ranks just below
+// it, the right subtree the lowest ones.
+TreeNode in_order_bintree(int rank, int p) {
+  TreeNode node;
+  int me = rank, size = p, parent = p - 1, delta = 0;
+  while (true) {
+    const int right_size = size >> 1;
+    int left = -1, right = -1;
+    if (size - 1 > 0) {
+      left = parent - 1;
+      if (left > 0) right = right_size - 1;
+    }
+    if (me == parent) {
+      if (left >= 0) node.children.push_back(left + delta);
+      if (right >= 0) node.children.push_back(right + delta);
+      return node;
+    }
+    if (me > right) {
+      if (me == left) node.parent = parent + delta;
+      size -= right_size + 1, delta += right_size, me -= right_size, parent = size - 1;
+    } else {
+      if (me == right) node.parent = parent + delta;
+      size = right_size, parent = right;
+    }
+  }
+}
+
+// ompi_coll_tuned_topo_build_in_order_bmtree: the binomial tree, children nearest first.
+TreeNode in_order_bmtree(int rank, int root, int p) {
+  TreeNode node;
+  const int vrank = relative(rank, root, p);
+  for (int mask = 1; mask < p; mask <<= 1) {
+    const int remote = vrank ^ mask;
+    if (remote < vrank) {
+      node.parent = absolute(remote, root, p);
+      break;
+    }
+    if (remote < p) node.children.push_back(absolute(remote, root, p));
+  }
+  return node;
+}
+
+// ompi_coll_tuned_topo_build_chain: `fanout` chains hanging from the root, the first (p-1) % fanout
+// of them one rank longer.
+TreeNode chain(int fanout, int rank, int root, int p) {
+  TreeNode node;
+  fanout = std::clamp(fanout, 1, 32);
+  if (p - 1 < fanout) fanout = p - 1;
+  const int shifted = relative(rank, root, p);
+  if (fanout <= 1) {
+    if (shifted > 0) node.parent = absolute(shifted - 1, root, p);
+    if (shifted + 1 < p) node.children.push_back(absolute(shifted + 1, root, p));
+    return node;
+  }
+  int longest = (p - 1) / fanout, mark = fanout + 1;
+  if ((p - 1) % fanout != 0) ++longest, mark = (p - 1) % fanout;
+  if (shifted == 0) {
+    int next = 1;
+    for (int i = 0; i < fanout; ++i) {
+      node.children.push_back(absolute(next, root, p));
+      next += longest - (i + 1 > mark ? 1 : 0);
+    }
+    return node;
+  }
+  int head, length;
+  if (shifted - 1 < mark * longest) {
+    head = 1 + (shifted - 1) / longest * longest, length = longest;
+  } else {
+    const int column = mark + (shifted - 1 - mark * longest) / (longest - 1);
+    head = mark * longest + 1 + (column - mark) * (longest - 1), length = longest - 1;
+  }
+  node.parent = absolute(shifted == head ? 0 : shifted - 1, root, p);
+  if (shifted != head + length - 1 && shifted + 1 < p) node.children.push_back(absolute(shifted + 1, root, p));
+  return node;
+}
+
+// ompi_coll_tuned_reduce_generic: the data travels up `node`'s tree in segments of `segment`
+// elements. An inner rank keeps one receive in flight: it posts the next (child by child, segment by
+// segment), then waits for the one before; once a segment is in from every child it is passed up.
+// Leaves send their segments one after the other.
+void reduce_generic(Steps& s, const TreeNode& node, double count, double segment, int element) {
+  const double segments = segment > 0 ? std::ceil(count / segment) : 0;
+  if (node.children.empty()) {
+    for (double left = count; left > 0; left -= segment) s.blocking_send(node.parent, std::min(left, segment) * element);
+    return;
+  }
+  int in_flight[2] = {-1, -1}, slot = 0;
+  double received = 0, previous = 0;
+  for (double index = 0; index <= segments; ++index) {
+    previous = received;
+    received = index == segments - 1 ? count - segment * index : segment;
+    for (size_t i = 0; i < node.children.size(); ++i) {
+      if (index < segments) {
+        s.recv_tracked(node.children[i], received * element);
+        in_flight[slot] = node.children[i];
+      }
+      if (in_flight[slot ^ 1] >= 0) s.wait_for(in_flight[slot ^ 1]), in_flight[slot ^ 1] = -1;
+      if (i == 0 && index > 0) {
+        if (node.parent >= 0) s.blocking_send(node.parent, previous * element);
+        if (index == segments) break;
+      }
+      slot ^= 1;
+    }
+  }
+}
+
+}  // namespace
+
+OmpiReduce ompi_reduce_choice(int p, double bytes) {
+  using R = OmpiReduce;
+  constexpr R L = R::BasicLinear, C = R::Chain, P = R::Pipeline, B = R::Binary, M = R::Binomial, I = R::InOrderBinary;
+  static const std::vector<Band<R>> table = {  // commutative operations (a trace's reductions)
+      {4, {{8, L}, {16, B}, {32, P}, {262144, L}, {524288, P}, {1048576, C}, {kAll, P}}},
+      {8, {{4096, B}, {65536, C}, {262144, M}, {524288, L}, {1048576, M}, {kAll, L}}},
+      {16, {{8192, B}, {kAll, M}}},
+      {32, {{4096, B}, {kAll, M}}},
+      {256, {{kAll, M}}},
+      {512, {{8192, M}, {16384, I}, {kAll, M}}},
+      {2048, {{kAll, M}}},
+      {4096, {{512, M}, {1024, I}, {8192, M}, {16384, I}, {kAll, M}}},
+      {INT_MAX, {{16, M}, {32, I}, {1024, M}, {2048, I}, {8192, M}, {16384, I}, {kAll, M}}}};
+  return decide(table, p, bytes);
+}
+
+void reduce_ompi(Steps& s, OmpiReduce algorithm, int rank, int root, int p, double bytes, int element) {
+  if (p == 1) return;
+  const double count = std::floor(bytes / element), size = count * element;
+  auto segmented = [&](double segment_bytes) { return segment_count(segment_bytes, element, count); };
+  switch (algorithm) {
+    case OmpiReduce::BasicLinear:  // every rank to the root, which takes p - 1 first, then p - 2 .. 0
+      if (rank != root) {
+        s.blocking_send(root, size);
+        return;
+      }
+      for (int i = p - 1; i >= 0; --i)
+        if (i != rank) s.blocking_recv(i, size);
+      return;
+    case OmpiReduce::Chain:  // p/2 chains, 64 KiB segments
+      return reduce_generic(s, chain(p / 2, rank, root, p), count, segmented(65536), element);
+    case OmpiReduce::Pipeline: {  // one chain; segments by Open MPI's fit of message size and ranks
+      const double segment = p > 0.0410 / 1024 * size + 9.7128 ? 1024 : p > 0.0033 / 1024 * size + 1.6761 ? 32768 : 65536;
+      return reduce_generic(s, chain(1, rank, root, p), count, segmented(segment), element);
+    }
+    case OmpiReduce::Binary:  // binary tree, 32 KiB segments
+      return reduce_generic(s, kary_tree(2, rank, root, p), count, segmented(32768), element);
+    case OmpiReduce::Binomial: {  // binomial tree; 1 KiB segments only for many ranks and large messages
+      const bool whole = (p < 8 && size < 20480) || size < 2048 || count <= 1;
+      const double segment = !whole && p > 0.6016 / 1024 * size + 1.3496 ? 1024 : 0;
+      return reduce_generic(s, in_order_bmtree(rank, root, p), count, segmented(segment), element);
+    }
+    case OmpiReduce::InOrderBinary: {  // in-order binary tree to p - 1, which hands the result to the root
+      reduce_generic(s, in_order_bintree(rank, p), count, count, element);
+      if (root != p - 1 && rank == root) s.blocking_recv(p - 1, size);
+      else if (root != p - 1 && rank == p - 1) s.blocking_send(root, size);
+      return;
+    }
+  }
 }
 
 }  // namespace mapsim::collectives

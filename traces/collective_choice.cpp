@@ -19,7 +19,10 @@ struct Collective {
 
 const std::array<Collective, 11> kCollectives = {{
     {"bcast", {"mapsim", "scatter_rdb_allgather", "scatter_LR_allgather", "mpich"}, "binomial_tree"},
-    {"reduce", {"mapsim", "scatter_gather", "mpich"}, "binomial"},
+    {"reduce",
+     {"mapsim", "scatter_gather", "ompi_basic_linear", "ompi_chain", "ompi_pipeline", "ompi_binary", "ompi_binomial",
+      "ompi_in_order_binary", "ompi", "mpich"},
+     "binomial"},
     {"allreduce", {"mapsim", "rab_rdb", "mpich"}, "rdb"},
     {"alltoall", {"mapsim", "ring", "pair", "basic_linear", "bruck", "mvapich2_scatter_dest", "ompi", "mpich"}, nullptr},
     {"alltoallv", {"mapsim", "ring", "pair", "bruck", "ompi_basic_linear", "ompi", "mpich"}, nullptr},
@@ -75,7 +78,7 @@ CollectiveChoice parse_collectives(const std::string& text) {
     const size_t eq = item.find('=');
     if (eq == std::string::npos)
       throw Error("collectives: '" + item + "' in '" + text + "' is no library; expected mapsim or mpich (every collective)" +
-                  (item == "ompi" ? ", or COLLECTIVE=ompi for alltoall, alltoallv, allgather, scatter, barrier and gather (Open MPI's choice is offered for those)" : "") +
+                  (item == "ompi" ? ", or COLLECTIVE=ompi for reduce, alltoall, alltoallv, allgather, scatter, barrier and gather (Open MPI's choice is offered for those)" : "") +
                   ", or COLLECTIVE=ALGORITHM");
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     size_t c = 0;

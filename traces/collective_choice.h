@@ -11,7 +11,9 @@
 namespace mapsim {
 
 enum class BcastAlgorithm : uint8_t { Mapsim, ScatterRdbAllgather, ScatterLrAllgather, Mpich };
-enum class ReduceAlgorithm : uint8_t { Mapsim, ScatterGather, Mpich };
+enum class ReduceAlgorithm : uint8_t {
+  Mapsim, ScatterGather, OmpiBasicLinear, OmpiChain, OmpiPipeline, OmpiBinary, OmpiBinomial, OmpiInOrderBinary, Ompi, Mpich
+};
 enum class AllreduceAlgorithm : uint8_t { Mapsim, RabRdb, Mpich };
 enum class AlltoallAlgorithm : uint8_t { Mapsim, Ring, Pair, BasicLinear, Bruck, ScatterDest, Ompi, Mpich };
 enum class AlltoallvAlgorithm : uint8_t { Mapsim, Ring, Pair, Bruck, OmpiBasicLinear, Ompi, Mpich };

@@ -188,7 +188,8 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
       {"alltoallv", {"ring", "pair", "bruck", "ompi_basic_linear", "ompi", "mpich"}},
       {"allgatherv", {"ring", "mpich_ring", "mpich_rdb", "ompi_bruck", "mpich"}},
       {"bcast", {"binomial_tree", "scatter_rdb_allgather", "scatter_LR_allgather"}},
-      {"reduce", {"binomial", "scatter_gather"}},
+      {"reduce", {"binomial", "scatter_gather", "ompi_basic_linear", "ompi_chain", "ompi_pipeline", "ompi_binary",
+                  "ompi_binomial", "ompi_in_order_binary", "ompi"}},
       {"allreduce", {"rdb", "rab_rdb"}},
       {"allgather", {"ring", "rdb", "bruck", "ompi_neighborexchange", "mpich", "ompi"}},
       {"reduce_scatter", {"mpich_pair", "mpich_rdb", "mpich"}},
@@ -220,7 +221,8 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
       {33, "allgather", "500 500"}, {33, "allgather", "2000 2000"}, {33, "allgather", "100000 100000"},
       {64, "allgather", "300 300"}, {64, "allgather", "5000 5000"}, {12, "allgather", "70000 70000"},
       {33, "scatter", "300 300 0"}, {33, "scatter", "5000 5000 0"}, {33, "scatter", "12000 12000 0"},
-      {12, "scatter", "20000 20000 0"}, {64, "gather", "20000 20000 1"}, {64, "barrier", ""}, {33, "barrier", ""}};
+      {12, "scatter", "20000 20000 0"}, {64, "gather", "20000 20000 1"}, {64, "barrier", ""}, {33, "barrier", ""},
+      {33, "reduce", "30000 0 3 0"}, {64, "reduce", "100000 0 5"}, {12, "reduce", "5000 0 1"}};
   for (const auto& [p, collective, args] : ompi) {
     const std::string name = "smpi-ompi-" + collective + "-" + std::to_string(p) + "-" + std::to_string(args.size());
     std::string text;

@@ -311,8 +311,8 @@ TEST_CASE("collective algorithms send the messages of their definitions") {
   CHECK(error_of([] { parse_collectives("gatherv=linear"); }).find("unknown collective 'gatherv'") != std::string::npos);
   CHECK(error_of([] { parse_collectives("ompi"); }) ==
         "collectives: 'ompi' in 'ompi' is no library; expected mapsim or mpich (every collective), or "
-        "COLLECTIVE=ompi for alltoall, alltoallv, allgather, scatter, barrier and gather (Open MPI's choice is offered "
-        "for those), or COLLECTIVE=ALGORITHM");
+        "COLLECTIVE=ompi for reduce, alltoall, alltoallv, allgather, scatter, barrier and gather (Open MPI's choice is "
+        "offered for those), or COLLECTIVE=ALGORITHM");
   CHECK(error_of([] { parse_collectives("alltoall=fast"); }) ==
         "collectives: alltoall has no algorithm 'fast'; expected one of mapsim, ring, pair, basic_linear, bruck, "
         "mvapich2_scatter_dest, ompi, mpich");
@@ -414,6 +414,10 @@ TEST_CASE("ompi picks Open MPI's algorithm by the tables of SimGrid's ompi selec
       {"allgather 100 100", 2, "allgather=pair"}, {"allgather 100000 100000", 16, "allgather=rdb"},
       {"allgather 1023 1023", 40, "allgather=rdb"}, {"allgather 1024 1024", 40, "allgather=ompi_neighborexchange"},
       {"allgather 65536 65536", 40, "allgather=ring"}, {"allgather 100 100", 600, "allgather=bruck"},
+      {"reduce 7 0", 3, "reduce=ompi_basic_linear"}, {"reduce 8 0", 3, "reduce=ompi_binary"},
+      {"reduce 16 0", 3, "reduce=ompi_pipeline"}, {"reduce 4095 0", 6, "reduce=ompi_binary"},
+      {"reduce 4096 0", 6, "reduce=ompi_chain"}, {"reduce 100000 0", 100, "reduce=ompi_binomial"},
+      {"reduce 10000 0", 300, "reduce=ompi_in_order_binary"},
       {"alltoall 511 511", 40, "alltoall=bruck"}, {"alltoall 512 512", 40, "alltoall=basic_linear"},
       {"alltoall 262144 262144", 128, "alltoall=pair"},
       {"alltoall 262144 262144", 100, "alltoall=ring"}};  // pairwise where XOR pairs do not exist: rank +- i

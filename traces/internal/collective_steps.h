@@ -89,5 +89,8 @@ void scatter_ompi_linear(Steps& s, bool nonblocking, int rank, int root, int p, 
 enum class OmpiAllgather { Bruck, Rdb, Ring, NeighborExchange, Pair };
 OmpiAllgather ompi_allgather_choice(int p, double block);
 void allgather_neighbor_exchange(Steps& s, int rank, int p, double block);
+enum class OmpiReduce { BasicLinear, Chain, Pipeline, Binary, Binomial, InOrderBinary };
+OmpiReduce ompi_reduce_choice(int p, double bytes);
+void reduce_ompi(Steps& s, OmpiReduce algorithm, int rank, int root, int p, double bytes, int element);
 
 }  // namespace mapsim::collectives
