@@ -51,7 +51,7 @@ Placement ScotchMapper::map(const MappingProblem& problem) const {
   std::vector<SCOTCH_Num> terminals;
   for (const SwitchSlots& g : groups) terminals.push_back(g.switch_id);
 
-  SCOTCH_Graph switch_graph, task_graph, bound_graph;
+  SCOTCH_Graph switch_graph, task_graph, bound_graph, bound_switch_graph;
   SCOTCH_Arch arch;
   SCOTCH_Strat strategy, arch_strategy;  // separate: archBuild0 fills its own with a bipartitioning strategy
   SCOTCH_Context context;
@@ -61,6 +61,7 @@ Placement ScotchMapper::map(const MappingProblem& problem) const {
   SCOTCH_graphInit(&switch_graph);
   SCOTCH_graphInit(&task_graph);
   SCOTCH_graphInit(&bound_graph);
+  SCOTCH_graphInit(&bound_switch_graph);
   SCOTCH_archInit(&arch);
   SCOTCH_stratInit(&strategy);
   SCOTCH_stratInit(&arch_strategy);
@@ -80,20 +81,25 @@ Placement ScotchMapper::map(const MappingProblem& problem) const {
                              process.weight.data()),
            "building the process graph") &&
       step(SCOTCH_graphCheck(&task_graph), "checking the process graph") &&
-      step(SCOTCH_archBuild0(&arch, &switch_graph, static_cast<SCOTCH_Num>(terminals.size()), terminals.data(), &arch_strategy),
-           "building the target architecture") &&
-      step(SCOTCH_archSize(&arch) == static_cast<SCOTCH_Num>(terminals.size()) ? 0 : 1,
-           "building the target architecture (it lost terminals)") &&
       step(SCOTCH_contextOptionSetNum(&context, SCOTCH_OPTIONNUMDETERMINISTIC, 1), "setting determinism") &&
       step(SCOTCH_contextRandomClone(&context), "cloning the random state") &&
       (SCOTCH_contextRandomSeed(&context, static_cast<SCOTCH_Num>(problem.seed % INT32_MAX)), true) &&
+      // the target is built on the bound switch graph too: unbound, archBuild0 runs multithreaded and
+      // its decomposition (so the mapping) varies with the machine's load
+      step(SCOTCH_contextBindGraph(&context, &switch_graph, &bound_switch_graph), "binding the switch graph") &&
+      step(SCOTCH_archBuild0(&arch, &bound_switch_graph, static_cast<SCOTCH_Num>(terminals.size()), terminals.data(),
+                             &arch_strategy),
+           "building the target architecture") &&
+      step(SCOTCH_archSize(&arch) == static_cast<SCOTCH_Num>(terminals.size()) ? 0 : 1,
+           "building the target architecture (it lost terminals)") &&
       step(SCOTCH_contextBindGraph(&context, &task_graph, &bound_graph), "binding the context") &&
       step(SCOTCH_graphMap(&bound_graph, &arch, &strategy, parts.data()), "mapping");
   SCOTCH_graphExit(&bound_graph);
+  SCOTCH_archExit(&arch);  // before the graph it was built on
+  SCOTCH_graphExit(&bound_switch_graph);
   SCOTCH_contextExit(&context);
   SCOTCH_stratExit(&strategy);
   SCOTCH_stratExit(&arch_strategy);
-  SCOTCH_archExit(&arch);
   SCOTCH_graphExit(&task_graph);
   SCOTCH_graphExit(&switch_graph);
   if (status != 0) throw InternalError("scotch: " + failed + " failed");
