@@ -292,18 +292,10 @@ void reduce(Steps& s, ReduceAlgorithm algorithm, int rank, int root, int p, doub
   if (algorithm == ReduceAlgorithm::Mpich)
     algorithm = bytes / element < collectives::lower_power_of_two(p) || bytes < 2048 ? ReduceAlgorithm::Mapsim
                                                                                       : ReduceAlgorithm::ScatterGather;
-  using O = collectives::OmpiReduce;
-  switch (algorithm) {
-    case ReduceAlgorithm::ScatterGather: return collectives::reduce_scatter_gather(s, rank, root, p, bytes, element);
-    case ReduceAlgorithm::Ompi: return collectives::reduce_ompi(s, collectives::ompi_reduce_choice(p, bytes), rank, root, p, bytes, element);
-    case ReduceAlgorithm::OmpiBasicLinear: return collectives::reduce_ompi(s, O::BasicLinear, rank, root, p, bytes, element);
-    case ReduceAlgorithm::OmpiChain: return collectives::reduce_ompi(s, O::Chain, rank, root, p, bytes, element);
-    case ReduceAlgorithm::OmpiPipeline: return collectives::reduce_ompi(s, O::Pipeline, rank, root, p, bytes, element);
-    case ReduceAlgorithm::OmpiBinary: return collectives::reduce_ompi(s, O::Binary, rank, root, p, bytes, element);
-    case ReduceAlgorithm::OmpiBinomial: return collectives::reduce_ompi(s, O::Binomial, rank, root, p, bytes, element);
-    case ReduceAlgorithm::OmpiInOrderBinary: return collectives::reduce_ompi(s, O::InOrderBinary, rank, root, p, bytes, element);
-    default: return binomial_reduce(s, rank, root, p, bytes);
-  }
+  if (algorithm == ReduceAlgorithm::Ompi) algorithm = collectives::ompi_reduce_choice(p, bytes);
+  if (algorithm == ReduceAlgorithm::Mapsim) binomial_reduce(s, rank, root, p, bytes);
+  else if (algorithm == ReduceAlgorithm::ScatterGather) collectives::reduce_scatter_gather(s, rank, root, p, bytes, element);
+  else collectives::reduce_ompi(s, algorithm, rank, root, p, bytes, element);
 }
 
 void allreduce(Steps& s, AllreduceAlgorithm algorithm, int rank, int p, double bytes, int element) {
@@ -319,15 +311,7 @@ void allgather(Steps& s, AllgatherAlgorithm algorithm, int rank, int p, double b
     algorithm = power_of_two(p) && block * p < 524288 ? AllgatherAlgorithm::Rdb
                 : block * p <= 81920                  ? AllgatherAlgorithm::Bruck
                                                       : AllgatherAlgorithm::Ring;
-  if (algorithm == AllgatherAlgorithm::Ompi) {
-    using O = collectives::OmpiAllgather;
-    const O chosen = collectives::ompi_allgather_choice(p, block);
-    algorithm = chosen == O::Rdb                ? AllgatherAlgorithm::Rdb
-                : chosen == O::Bruck            ? AllgatherAlgorithm::Bruck
-                : chosen == O::Ring             ? AllgatherAlgorithm::Ring
-                : chosen == O::NeighborExchange ? AllgatherAlgorithm::OmpiNeighborExchange
-                                                : AllgatherAlgorithm::Pair;
-  }
+  if (algorithm == AllgatherAlgorithm::Ompi) algorithm = collectives::ompi_allgather_choice(p, block);
   switch (algorithm) {
     case AllgatherAlgorithm::Rdb: collectives::allgather_recursive_doubling(s, rank, p, received); break;
     case AllgatherAlgorithm::Bruck: collectives::allgather_bruck(s, rank, p, received); break;
@@ -344,37 +328,20 @@ void allgather(Steps& s, AllgatherAlgorithm algorithm, int rank, int p, double b
   }
 }
 
-void barrier(Steps& s, BarrierAlgorithm algorithm, int rank, int p) {
-  using O = collectives::OmpiBarrier;
-  const O chosen = algorithm == BarrierAlgorithm::Ompi                    ? collectives::ompi_barrier_choice(p)
-                   : algorithm == BarrierAlgorithm::OmpiBasicLinear       ? O::BasicLinear
-                   : algorithm == BarrierAlgorithm::OmpiRecursiveDoubling ? O::RecursiveDoubling
-                   : algorithm == BarrierAlgorithm::OmpiTree              ? O::Tree
-                                                                          : O::Bruck;
-  collectives::barrier_ompi(s, chosen, rank, p);
-}
-
 // `block`: the root's receive size, the others' send size (Open MPI decides by them).
 void gather(Steps& s, GatherAlgorithm algorithm, int rank, int root, int p, double block, int element) {
-  using L = collectives::OmpiLinear;
-  const L chosen = algorithm == GatherAlgorithm::Ompi             ? collectives::ompi_gather_choice(p, block)
-                   : algorithm == GatherAlgorithm::OmpiBasicLinear ? L::BasicLinear
-                   : algorithm == GatherAlgorithm::OmpiLinearSync  ? L::LinearSync
-                                                                   : L::Binomial;
-  if (chosen == L::Binomial) binomial_gather(s, rank, root, p, block);
-  else collectives::gather_ompi(s, chosen, rank, root, p, block, element);
+  if (algorithm == GatherAlgorithm::Ompi) algorithm = collectives::ompi_gather_choice(p, block);
+  if (algorithm == GatherAlgorithm::Mapsim) binomial_gather(s, rank, root, p, block);
+  else collectives::gather_ompi(s, algorithm, rank, root, p, block, element);
 }
 
 // `block`: the root's send size, the others' receive size.
 void scatter(Steps& s, ScatterAlgorithm algorithm, int rank, int root, int p, double block) {
-  if (algorithm == ScatterAlgorithm::Mapsim) return binomial_scatter(s, rank, root, p, block);
-  using L = collectives::OmpiLinear;  // LinearSync: linear_nb
-  const L chosen = algorithm == ScatterAlgorithm::Ompi             ? collectives::ompi_scatter_choice(p, block)
-                   : algorithm == ScatterAlgorithm::OmpiBasicLinear ? L::BasicLinear
-                   : algorithm == ScatterAlgorithm::OmpiLinearNb    ? L::LinearSync
-                                                                    : L::Binomial;  // ompi_binomial, mpich
-  if (chosen == L::Binomial) ompi_binomial_scatter(s, rank, root, p, block);
-  else collectives::scatter_ompi_linear(s, chosen == L::LinearSync, rank, root, p, block);
+  if (algorithm == ScatterAlgorithm::Ompi) algorithm = collectives::ompi_scatter_choice(p, block);
+  if (algorithm == ScatterAlgorithm::Mpich) algorithm = ScatterAlgorithm::OmpiBinomial;  // SimGrid's mpich choice
+  if (algorithm == ScatterAlgorithm::Mapsim) binomial_scatter(s, rank, root, p, block);
+  else if (algorithm == ScatterAlgorithm::OmpiBinomial) ompi_binomial_scatter(s, rank, root, p, block);
+  else collectives::scatter_ompi_linear(s, algorithm == ScatterAlgorithm::OmpiLinearNb, rank, root, p, block);
 }
 
 void reduce_scatter(Steps& s, ReduceScatterAlgorithm algorithm, int rank, int p, const double* counts, int element) {
@@ -425,7 +392,7 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
       tag0.exchange(a.peer, a.bytes, a.root, a.bytes2);
       break;
     }
-    case ActionType::Barrier: barrier(s, choice.barrier, rank, p); break;
+    case ActionType::Barrier: collectives::barrier(s, choice.barrier, rank, p); break;
     case ActionType::Bcast: bcast(s, choice.bcast, rank, a.root, p, a.bytes); break;
     case ActionType::Reduce:
       reduce(s, choice.reduce, rank, a.root, p, a.bytes, element_size(a.datatype));

@@ -59,21 +59,22 @@ AlltoallAlgorithm ompi_alltoall_choice(int p, double block) {
   return decide(table, p, block);
 }
 
-OmpiBarrier ompi_barrier_choice(int p) {
-  using B = OmpiBarrier;
-  if (p < 4) return B::RecursiveDoubling;
-  if (p < 8) return B::BasicLinear;
-  if (p < 64) return B::RecursiveDoubling;
-  if (p < 256 || (p >= 512 && p < 1024) || p >= 4096) return B::Bruck;
-  return B::Tree;
+BarrierAlgorithm ompi_barrier_choice(int p) {
+  using B = BarrierAlgorithm;
+  if (p < 4) return B::OmpiRecursiveDoubling;
+  if (p < 8) return B::OmpiBasicLinear;
+  if (p < 64) return B::OmpiRecursiveDoubling;
+  if (p < 256 || (p >= 512 && p < 1024) || p >= 4096) return B::Mapsim;  // ompi_bruck
+  return B::OmpiTree;
 }
 
-void barrier_ompi(Steps& s, OmpiBarrier algorithm, int rank, int p) {
+void barrier(Steps& s, BarrierAlgorithm algorithm, int rank, int p) {
   switch (algorithm) {
-    case OmpiBarrier::Bruck:  // barrier__ompi_bruck: dissemination
+    case BarrierAlgorithm::Ompi: return barrier(s, ompi_barrier_choice(p), rank, p);
+    case BarrierAlgorithm::Mapsim:  // barrier__ompi_bruck: dissemination
       for (int distance = 1; distance < p; distance <<= 1) s.exchange((rank + distance) % p, 0, (rank - distance + p) % p, 0);
       break;
-    case OmpiBarrier::BasicLinear:  // everyone to rank 0, then rank 0 to everyone
+    case BarrierAlgorithm::OmpiBasicLinear:  // everyone to rank 0, then rank 0 to everyone
       if (rank > 0) {
         s.blocking_send(0, 0);
         s.blocking_recv(0, 0);
@@ -84,7 +85,7 @@ void barrier_ompi(Steps& s, OmpiBarrier algorithm, int rank, int p) {
       for (int i = 1; i < p; ++i) s.send(i, 0);
       s.wait();
       break;
-    case OmpiBarrier::RecursiveDoubling: {  // ranks past the largest power of two pair with those below
+    case BarrierAlgorithm::OmpiRecursiveDoubling: {  // ranks past the largest power of two pair with those below
       const int pof2 = lower_power_of_two(p), extra = p - pof2;
       if (rank >= pof2) s.exchange(rank - pof2, 0, rank - pof2, 0);
       else if (rank < extra) s.blocking_recv(rank + pof2, 0);
@@ -93,7 +94,7 @@ void barrier_ompi(Steps& s, OmpiBarrier algorithm, int rank, int p) {
       if (rank < extra) s.blocking_send(rank + pof2, 0);
       break;
     }
-    case OmpiBarrier::Tree: {  // fan in along a binomial tree to rank 0, fan out back
+    case BarrierAlgorithm::OmpiTree: {  // fan in along a binomial tree to rank 0, fan out back
       int depth = 1;
       while (depth < p) depth <<= 1;
       for (int jump = 1; jump < depth; jump <<= 1)
@@ -111,26 +112,28 @@ void barrier_ompi(Steps& s, OmpiBarrier algorithm, int rank, int p) {
   }
 }
 
-OmpiLinear ompi_gather_choice(int p, double block) {
-  using L = OmpiLinear;
-  static const std::vector<Band<L>> table = {
-      {4, {{2, L::LinearSync}, {4, L::BasicLinear}, {32768, L::Binomial}, {65536, L::BasicLinear}, {131072, L::Binomial}, {kAll, L::LinearSync}}},
-      {8, {{1024, L::Binomial}, {8192, L::BasicLinear}, {32768, L::Binomial}, {262144, L::BasicLinear}, {kAll, L::LinearSync}}},
-      {256, {{kAll, L::Binomial}}},
-      {512, {{2048, L::Binomial}, {8192, L::BasicLinear}, {kAll, L::Binomial}}},
-      {INT_MAX, {{kAll, L::Binomial}}}};
+GatherAlgorithm ompi_gather_choice(int p, double block) {
+  using G = GatherAlgorithm;
+  constexpr G M = G::Mapsim, L = G::OmpiBasicLinear, S = G::OmpiLinearSync;  // Mapsim: ompi_binomial
+  static const std::vector<Band<G>> table = {
+      {4, {{2, S}, {4, L}, {32768, M}, {65536, L}, {131072, M}, {kAll, S}}},
+      {8, {{1024, M}, {8192, L}, {32768, M}, {262144, L}, {kAll, S}}},
+      {256, {{kAll, M}}},
+      {512, {{2048, M}, {8192, L}, {kAll, M}}},
+      {INT_MAX, {{kAll, M}}}};
   return decide(table, p, block);
 }
 
-OmpiLinear ompi_scatter_choice(int p, double block) {
-  using L = OmpiLinear;  // LinearSync stands for linear_nb here
-  static const std::vector<Band<L>> table = {
-      {4, {{2, L::LinearSync}, {131072, L::BasicLinear}, {262144, L::LinearSync}, {kAll, L::BasicLinear}}},
-      {8, {{2048, L::Binomial}, {4096, L::BasicLinear}, {8192, L::Binomial}, {32768, L::BasicLinear}, {1048576, L::LinearSync}, {kAll, L::BasicLinear}}},
-      {16, {{16384, L::Binomial}, {1048576, L::LinearSync}, {kAll, L::BasicLinear}}},
-      {32, {{16384, L::Binomial}, {32768, L::BasicLinear}, {kAll, L::LinearSync}}},
-      {64, {{512, L::Binomial}, {8192, L::LinearSync}, {16384, L::Binomial}, {kAll, L::LinearSync}}},
-      {INT_MAX, {{512, L::Binomial}, {kAll, L::LinearSync}}}};
+ScatterAlgorithm ompi_scatter_choice(int p, double block) {
+  using S = ScatterAlgorithm;
+  constexpr S M = S::OmpiBinomial, L = S::OmpiBasicLinear, N = S::OmpiLinearNb;
+  static const std::vector<Band<S>> table = {
+      {4, {{2, N}, {131072, L}, {262144, N}, {kAll, L}}},
+      {8, {{2048, M}, {4096, L}, {8192, M}, {32768, L}, {1048576, N}, {kAll, L}}},
+      {16, {{16384, M}, {1048576, N}, {kAll, L}}},
+      {32, {{16384, M}, {32768, L}, {kAll, N}}},
+      {64, {{512, M}, {8192, N}, {16384, M}, {kAll, N}}},
+      {INT_MAX, {{512, M}, {kAll, N}}}};
   return decide(table, p, block);
 }
 
@@ -138,8 +141,8 @@ OmpiLinear ompi_scatter_choice(int p, double block) {
 // synchronous one the root calls each rank in turn with an empty message, and each sends its block in
 // two parts, the first of 1 KiB (32 KiB for blocks above 90 KiB), which the root waits for before the
 // next call.
-void gather_ompi(Steps& s, OmpiLinear algorithm, int rank, int root, int p, double block, int element) {
-  if (algorithm == OmpiLinear::BasicLinear) {
+void gather_ompi(Steps& s, GatherAlgorithm algorithm, int rank, int root, int p, double block, int element) {
+  if (algorithm == GatherAlgorithm::OmpiBasicLinear) {
     if (rank != root) s.blocking_send(root, block);
     else
       for (int i = 0; i < p; ++i)
@@ -179,9 +182,9 @@ void scatter_ompi_linear(Steps& s, bool nonblocking, int rank, int root, int p, 
   if (nonblocking) s.wait();
 }
 
-OmpiAllgather ompi_allgather_choice(int p, double block) {
-  using A = OmpiAllgather;
-  constexpr A R = A::Rdb, B = A::Bruck, N = A::NeighborExchange, G = A::Ring;
+AllgatherAlgorithm ompi_allgather_choice(int p, double block) {
+  using A = AllgatherAlgorithm;
+  constexpr A R = A::Rdb, B = A::Bruck, N = A::OmpiNeighborExchange, G = A::Ring;
   static const std::vector<Band<A>> table = {
       {3, {{kAll, A::Pair}}},  // two ranks (one rank has nothing to gather)
       {32, {{kAll, R}}},
@@ -351,9 +354,10 @@ void reduce_generic(Steps& s, const TreeNode& node, double count, double segment
 
 }  // namespace
 
-OmpiReduce ompi_reduce_choice(int p, double bytes) {
-  using R = OmpiReduce;
-  constexpr R L = R::BasicLinear, C = R::Chain, P = R::Pipeline, B = R::Binary, M = R::Binomial, I = R::InOrderBinary;
+ReduceAlgorithm ompi_reduce_choice(int p, double bytes) {
+  using R = ReduceAlgorithm;
+  constexpr R L = R::OmpiBasicLinear, C = R::OmpiChain, P = R::OmpiPipeline, B = R::OmpiBinary, M = R::OmpiBinomial,
+              I = R::OmpiInOrderBinary;
   static const std::vector<Band<R>> table = {  // commutative operations (a trace's reductions)
       {4, {{8, L}, {16, B}, {32, P}, {262144, L}, {524288, P}, {1048576, C}, {kAll, P}}},
       {8, {{4096, B}, {65536, C}, {262144, M}, {524288, L}, {1048576, M}, {kAll, L}}},
@@ -367,12 +371,12 @@ OmpiReduce ompi_reduce_choice(int p, double bytes) {
   return decide(table, p, bytes);
 }
 
-void reduce_ompi(Steps& s, OmpiReduce algorithm, int rank, int root, int p, double bytes, int element) {
+void reduce_ompi(Steps& s, ReduceAlgorithm algorithm, int rank, int root, int p, double bytes, int element) {
   if (p == 1) return;
   const double count = std::floor(bytes / element), size = count * element;
   auto segmented = [&](double segment_bytes) { return segment_count(segment_bytes, element, count); };
   switch (algorithm) {
-    case OmpiReduce::BasicLinear:  // every rank to the root, which takes p - 1 first, then p - 2 .. 0
+    case ReduceAlgorithm::OmpiBasicLinear:  // every rank to the root, which takes p - 1 first, then p - 2 .. 0
       if (rank != root) {
         s.blocking_send(root, size);
         return;
@@ -380,25 +384,26 @@ void reduce_ompi(Steps& s, OmpiReduce algorithm, int rank, int root, int p, doub
       for (int i = p - 1; i >= 0; --i)
         if (i != rank) s.blocking_recv(i, size);
       return;
-    case OmpiReduce::Chain:  // p/2 chains, 64 KiB segments
+    case ReduceAlgorithm::OmpiChain:  // p/2 chains, 64 KiB segments
       return reduce_generic(s, chain(p / 2, rank, root, p), count, segmented(65536), element);
-    case OmpiReduce::Pipeline: {  // one chain; segments by Open MPI's fit of message size and ranks
+    case ReduceAlgorithm::OmpiPipeline: {  // one chain; segments by Open MPI's fit of message size and ranks
       const double segment = p > 0.0410 / 1024 * size + 9.7128 ? 1024 : p > 0.0033 / 1024 * size + 1.6761 ? 32768 : 65536;
       return reduce_generic(s, chain(1, rank, root, p), count, segmented(segment), element);
     }
-    case OmpiReduce::Binary:  // binary tree, 32 KiB segments
+    case ReduceAlgorithm::OmpiBinary:  // binary tree, 32 KiB segments
       return reduce_generic(s, kary_tree(2, rank, root, p), count, segmented(32768), element);
-    case OmpiReduce::Binomial: {  // binomial tree; 1 KiB segments only for many ranks and large messages
+    case ReduceAlgorithm::OmpiBinomial: {  // binomial tree; 1 KiB segments only for many ranks and large messages
       const bool whole = (p < 8 && size < 20480) || size < 2048 || count <= 1;
       const double segment = !whole && p > 0.6016 / 1024 * size + 1.3496 ? 1024 : 0;
       return reduce_generic(s, in_order_bmtree(rank, root, p), count, segmented(segment), element);
     }
-    case OmpiReduce::InOrderBinary: {  // in-order binary tree to p - 1, which hands the result to the root
+    case ReduceAlgorithm::OmpiInOrderBinary: {  // in-order binary tree to p - 1, which hands the result to the root
       reduce_generic(s, in_order_bintree(rank, p), count, count, element);
       if (root != p - 1 && rank == root) s.blocking_recv(p - 1, size);
       else if (root != p - 1 && rank == p - 1) s.blocking_send(root, size);
       return;
     }
+    default: return;  // not one of Open MPI's (the caller's)
   }
 }
 

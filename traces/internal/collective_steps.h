@@ -77,20 +77,17 @@ void reduce_scatter_recursive_doubling(Steps& s, int rank, int p, const double* 
 
 // Open MPI's algorithms (collective_algorithms_ompi.cpp) and its fixed decision tables, as SimGrid's
 // `ompi` selector holds them.
+// Each choice returns one of the algorithms named below it.
 AlltoallAlgorithm ompi_alltoall_choice(int p, double block);  // BasicLinear, Pair or Bruck
-enum class OmpiBarrier { Bruck, BasicLinear, RecursiveDoubling, Tree };
-OmpiBarrier ompi_barrier_choice(int p);
-void barrier_ompi(Steps& s, OmpiBarrier algorithm, int rank, int p);
-enum class OmpiLinear { Binomial, BasicLinear, LinearSync };  // gather; scatter: LinearSync is linear_nb
-OmpiLinear ompi_gather_choice(int p, double block);
-OmpiLinear ompi_scatter_choice(int p, double block);
-void gather_ompi(Steps& s, OmpiLinear algorithm, int rank, int root, int p, double block, int element);
+BarrierAlgorithm ompi_barrier_choice(int p);                 // Mapsim (ompi_bruck), OmpiBasicLinear, ...Tree
+void barrier(Steps& s, BarrierAlgorithm algorithm, int rank, int p);
+GatherAlgorithm ompi_gather_choice(int p, double block);  // Mapsim (ompi_binomial), OmpiBasicLinear, OmpiLinearSync
+void gather_ompi(Steps& s, GatherAlgorithm algorithm, int rank, int root, int p, double block, int element);  // the linear two
+ScatterAlgorithm ompi_scatter_choice(int p, double block);  // OmpiBinomial, OmpiBasicLinear, OmpiLinearNb
 void scatter_ompi_linear(Steps& s, bool nonblocking, int rank, int root, int p, double block);
-enum class OmpiAllgather { Bruck, Rdb, Ring, NeighborExchange, Pair };
-OmpiAllgather ompi_allgather_choice(int p, double block);
+AllgatherAlgorithm ompi_allgather_choice(int p, double block);  // Pair, Rdb, Bruck, OmpiNeighborExchange, Ring
 void allgather_neighbor_exchange(Steps& s, int rank, int p, double block);
-enum class OmpiReduce { BasicLinear, Chain, Pipeline, Binary, Binomial, InOrderBinary };
-OmpiReduce ompi_reduce_choice(int p, double bytes);
-void reduce_ompi(Steps& s, OmpiReduce algorithm, int rank, int root, int p, double bytes, int element);
+ReduceAlgorithm ompi_reduce_choice(int p, double bytes);  // one of the Ompi* algorithms
+void reduce_ompi(Steps& s, ReduceAlgorithm algorithm, int rank, int root, int p, double bytes, int element);  // Ompi* only
 
 }  // namespace mapsim::collectives
