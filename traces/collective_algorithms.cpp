@@ -111,20 +111,6 @@ void binomial_scatter(Steps& s, int rank, int root, int p, double block) {
     }
 }
 
-// Open MPI's binomial scatter (SimGrid's scatter__ompi_binomial): the same tree, but each rank
-// serves its smallest subtree first.
-void ompi_binomial_scatter(Steps& s, int rank, int root, int p, double block) {
-  const int vr = relative(rank, root, p);
-  int mask = 1;
-  for (; mask < p; mask <<= 1)
-    if (vr & mask) {
-      s.blocking_recv(absolute(vr - mask, root, p), block * std::min(mask, p - vr));
-      break;
-    }
-  for (int child = 1; child < mask && vr + child < p; child <<= 1)
-    s.blocking_send(absolute(vr + child, root, p), block * std::min(child, p - vr - child));
-}
-
 void recursive_doubling_scan(Steps& s, int rank, int p, double bytes) {
   for (int mask = 1; mask < p; mask <<= 1) {
     const int partner = rank ^ mask;
@@ -340,8 +326,7 @@ void scatter(Steps& s, ScatterAlgorithm algorithm, int rank, int root, int p, do
   if (algorithm == ScatterAlgorithm::Ompi) algorithm = collectives::ompi_scatter_choice(p, block);
   if (algorithm == ScatterAlgorithm::Mpich) algorithm = ScatterAlgorithm::OmpiBinomial;  // SimGrid's mpich choice
   if (algorithm == ScatterAlgorithm::Mapsim) binomial_scatter(s, rank, root, p, block);
-  else if (algorithm == ScatterAlgorithm::OmpiBinomial) ompi_binomial_scatter(s, rank, root, p, block);
-  else collectives::scatter_ompi_linear(s, algorithm == ScatterAlgorithm::OmpiLinearNb, rank, root, p, block);
+  else collectives::scatter_ompi(s, algorithm, rank, root, p, block);
 }
 
 void reduce_scatter(Steps& s, ReduceScatterAlgorithm algorithm, int rank, int p, const double* counts, int element) {

@@ -37,6 +37,13 @@ double segment_count(double segment, int element, double count) {
   return segment - whole * element > element / 2 ? whole + 1 : whole;
 }
 
+// A rank's place in one of Open MPI's trees (coll_tuned_topo.cpp): its parent (-1 at the root) and children.
+struct TreeNode {
+  int parent = -1;
+  std::vector<int> children;
+};
+TreeNode in_order_bmtree(int rank, int root, int p);
+
 }  // namespace
 
 // Open MPI's alltoall: basic_linear, pairwise (SimGrid's pair) or modified Bruck.
@@ -167,13 +174,25 @@ void gather_ompi(Steps& s, GatherAlgorithm algorithm, int rank, int root, int p,
   s.wait();
 }
 
+// scatter__ompi_binomial (the binomial tree, each rank serving its nearest, smallest subtree first),
 // scatter__ompi_basic_linear (a blocking send to each rank in turn) and scatter__ompi_linear_nb (all
 // sends at once, one wait).
-void scatter_ompi_linear(Steps& s, bool nonblocking, int rank, int root, int p, double block) {
+void scatter_ompi(Steps& s, ScatterAlgorithm algorithm, int rank, int root, int p, double block) {
+  if (algorithm == ScatterAlgorithm::OmpiBinomial) {
+    const TreeNode node = in_order_bmtree(rank, root, p);
+    const int vrank = relative(rank, root, p);
+    if (node.parent >= 0) s.blocking_recv(node.parent, block * std::min(vrank & -vrank, p - vrank));
+    for (int child : node.children) {
+      const int vchild = relative(child, root, p);
+      s.blocking_send(child, block * std::min(vchild - vrank, p - vchild));
+    }
+    return;
+  }
   if (rank != root) {
     s.blocking_recv(root, block);
     return;
   }
+  const bool nonblocking = algorithm == ScatterAlgorithm::OmpiLinearNb;
   for (int i = 0; i < p; ++i)
     if (i != rank) {
       s.send(i, block);
@@ -212,13 +231,8 @@ void allgather_neighbor_exchange(Steps& s, int rank, int p, double block) {
   for (int i = 1; i < p / 2; ++i) s.exchange(neighbor[i % 2], 2 * block, neighbor[i % 2], 2 * block);
 }
 
-// Open MPI's reduce trees (coll_tuned_topo.cpp): a rank's parent (-1 at the root) and children.
+// Open MPI's trees.
 namespace {
-
-struct TreeNode {
-  int parent = -1;
-  std::vector<int> children;
-};
 
 int power(int base, int exponent) {
   int value = 1;

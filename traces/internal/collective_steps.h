@@ -84,7 +84,7 @@ void barrier(Steps& s, BarrierAlgorithm algorithm, int rank, int p);
 GatherAlgorithm ompi_gather_choice(int p, double block);  // Mapsim (ompi_binomial), OmpiBasicLinear, OmpiLinearSync
 void gather_ompi(Steps& s, GatherAlgorithm algorithm, int rank, int root, int p, double block, int element);  // the linear two
 ScatterAlgorithm ompi_scatter_choice(int p, double block);  // OmpiBinomial, OmpiBasicLinear, OmpiLinearNb
-void scatter_ompi_linear(Steps& s, bool nonblocking, int rank, int root, int p, double block);
+void scatter_ompi(Steps& s, ScatterAlgorithm algorithm, int rank, int root, int p, double block);  // the three above
 AllgatherAlgorithm ompi_allgather_choice(int p, double block);  // Pair, Rdb, Bruck, OmpiNeighborExchange, Ring
 void allgather_neighbor_exchange(Steps& s, int rank, int p, double block);
 ReduceAlgorithm ompi_reduce_choice(int p, double bytes);  // one of the Ompi* algorithms
