@@ -215,20 +215,57 @@ void alltoallv(Steps& s, AlltoallvAlgorithm algorithm, int rank, int p, const do
   }
 }
 
+// SMPI's gatherv and scatterv: every block straight from or to the root, one wait.
+void linear_gatherv(Steps& s, int rank, int root, int p, const double* counts, double own) {
+  if (rank == root) {
+    for (int i = 0; i < p; ++i)
+      if (i != rank) s.recv(i, counts[i]);
+  } else {
+    s.send(root, own);
+  }
+  s.wait();
+}
+void linear_scatterv(Steps& s, int rank, int root, int p, const double* counts, double own) {
+  if (rank == root) {
+    for (int i = 0; i < p; ++i)
+      if (i != rank) s.send(i, counts[i]);
+  } else {
+    s.recv(root, own);
+  }
+  s.wait();
+}
+
+void bcast(Steps& s, BcastAlgorithm configured, int rank, int root, int p, double bytes, int element);
+
 // SimGrid's allgatherv algorithms; counts[i] is rank i's block.
-void allgatherv(Steps& s, AllgathervAlgorithm algorithm, int rank, int p, const double* counts, int element) {
+void allgatherv(Steps& s, const CollectiveChoice& choice, AllgathervAlgorithm algorithm, int rank, int p,
+                const double* counts, int element) {
+  double total = 0;
+  for (int i = 0; i < p; ++i) total += counts[i];
+  if (algorithm == AllgathervAlgorithm::Ompi) algorithm = collectives::ompi_allgatherv_choice(p, total);
   switch (algorithm) {
+    case AllgathervAlgorithm::Ompi: break;
     case AllgathervAlgorithm::Mpich: {  // by the total element count: nothing, rdb, Bruck, ring
-      double total = 0;
-      for (int i = 0; i < p; ++i) total += counts[i];
-      total /= element;
       if (total <= 0) break;
-      const auto chosen = power_of_two(p) && total < 524288 ? AllgathervAlgorithm::MpichRdb
-                          : total <= 81920                  ? AllgathervAlgorithm::OmpiBruck
-                                                            : AllgathervAlgorithm::MpichRing;
-      allgatherv(s, chosen, rank, p, counts, element);
+      const double elements = total / element;
+      const auto chosen = power_of_two(p) && elements < 524288 ? AllgathervAlgorithm::MpichRdb
+                          : elements <= 81920                  ? AllgathervAlgorithm::OmpiBruck
+                                                               : AllgathervAlgorithm::MpichRing;
+      allgatherv(s, choice, chosen, rank, p, counts, element);
       break;
     }
+    case AllgathervAlgorithm::Gb:  // gatherv to rank 0, then the configured bcast of the whole (contiguous) vector
+      linear_gatherv(s, rank, 0, p, counts, counts[rank]);
+      bcast(s, choice.bcast, rank, 0, p, total, element);
+      break;
+    case AllgathervAlgorithm::OmpiNeighborExchange:
+      if (p % 2 == 0) collectives::allgatherv_neighbor_exchange(s, rank, p, counts);
+      else allgatherv(s, choice, AllgathervAlgorithm::Ring, rank, p, counts, element);  // as SimGrid, for odd p
+      break;
+    case AllgathervAlgorithm::Pair:  // own block with rank XOR i
+      require_power_of_two(p, "allgatherv=pair");
+      for (int i = 1; i < p; ++i) s.exchange(rank ^ i, counts[rank], rank ^ i, counts[rank ^ i]);
+      break;
     case AllgathervAlgorithm::MpichRdb: collectives::allgatherv_recursive_doubling(s, rank, p, counts); break;
     case AllgathervAlgorithm::OmpiBruck: collectives::allgatherv_ompi_bruck(s, rank, p, counts); break;
     case AllgathervAlgorithm::Mapsim:  // ring: forward the block received last to the right
@@ -263,15 +300,26 @@ void allgatherv(Steps& s, AllgathervAlgorithm algorithm, int rank, int p, const 
 
 int element_size(int8_t datatype) { return datatype >= 0 ? datatype_size(datatype) : 1; }
 
-// MPICH's choices (SimGrid's `mpich` selector for one rank per node) by size and rank count.
-void bcast(Steps& s, BcastAlgorithm algorithm, int rank, int root, int p, double bytes) {
-  if (algorithm == BcastAlgorithm::Mpich)
-    algorithm = bytes < 12288 || p <= 8        ? BcastAlgorithm::Mapsim
-                : bytes < 524288 && p % 2 == 0 ? BcastAlgorithm::ScatterRdbAllgather
-                                               : BcastAlgorithm::ScatterLrAllgather;
-  if (algorithm == BcastAlgorithm::ScatterRdbAllgather) collectives::bcast_scatter_rdb_allgather(s, rank, root, p, bytes);
-  else if (algorithm == BcastAlgorithm::ScatterLrAllgather) collectives::bcast_scatter_lr_allgather(s, rank, root, p, bytes);
-  else binomial_bcast(s, rank, root, p, bytes);
+// MPICH's choices (SimGrid's `mpich` selector for one rank per node) by size and rank count, Open
+// MPI's by its tables. What an algorithm leaves over goes to the configured algorithm, as in SimGrid.
+void bcast(Steps& s, BcastAlgorithm configured, int rank, int root, int p, double bytes, int element) {
+  using B = BcastAlgorithm;
+  B algorithm = configured;
+  if (algorithm == B::Mpich)
+    algorithm = bytes < 12288 || p <= 8 ? B::Mapsim : bytes < 524288 && p % 2 == 0 ? B::ScatterRdbAllgather : B::ScatterLrAllgather;
+  if (algorithm == B::Ompi) algorithm = collectives::ompi_bcast_choice(p, bytes);
+  double rest = 0;
+  switch (algorithm) {
+    case B::ScatterRdbAllgather: collectives::bcast_scatter_rdb_allgather(s, rank, root, p, bytes); break;
+    case B::ScatterLrAllgather: collectives::bcast_scatter_lr_allgather(s, rank, root, p, bytes); break;
+    case B::Ntsl: rest = collectives::bcast_ntsl(s, rank, root, p, bytes, element); break;
+    case B::Ntsb: rest = collectives::bcast_ntsb(s, rank, root, p, bytes, element); break;
+    case B::OmpiPipeline: collectives::bcast_ompi_pipeline(s, rank, root, p, bytes, element); break;
+    case B::OmpiSplitBintree: collectives::bcast_ompi_split_bintree(s, rank, root, p, bytes, element); break;
+    case B::Knomial: collectives::bcast_knomial(s, rank, root, p, bytes); break;
+    default: binomial_bcast(s, rank, root, p, bytes);
+  }
+  if (rest > 0) bcast(s, configured, rank, root, p, rest, element);
 }
 
 void reduce(Steps& s, ReduceAlgorithm algorithm, int rank, int root, int p, double bytes, int element) {
@@ -284,12 +332,26 @@ void reduce(Steps& s, ReduceAlgorithm algorithm, int rank, int root, int p, doub
   else collectives::reduce_ompi(s, algorithm, rank, root, p, bytes, element);
 }
 
-void allreduce(Steps& s, AllreduceAlgorithm algorithm, int rank, int p, double bytes, int element) {
-  if (algorithm == AllreduceAlgorithm::Mpich)
-    algorithm = bytes > 2048 && bytes / element >= collectives::lower_power_of_two(p) ? AllreduceAlgorithm::RabRdb
-                                                                                      : AllreduceAlgorithm::Mapsim;
-  if (algorithm == AllreduceAlgorithm::RabRdb) collectives::allreduce_rabenseifner(s, rank, p, bytes, element);
-  else recursive_doubling_allreduce(s, rank, p, bytes);
+void allreduce(Steps& s, const CollectiveChoice& choice, int rank, int p, double bytes, int element) {
+  using A = AllreduceAlgorithm;
+  A algorithm = choice.allreduce;
+  if (algorithm == A::Mpich)
+    algorithm = bytes > 2048 && bytes / element >= collectives::lower_power_of_two(p) ? A::RabRdb : A::Mapsim;
+  if (algorithm == A::Ompi) algorithm = collectives::ompi_allreduce_choice(p, bytes);
+  double rest = 0;  // -1: reduce then bcast the whole (redbcast)
+  switch (algorithm) {
+    case A::RabRdb: collectives::allreduce_rabenseifner(s, rank, p, bytes, element); break;
+    case A::Redbcast: rest = -1; break;
+    case A::Lr: rest = collectives::allreduce_lr(s, rank, p, bytes, element); break;
+    case A::OmpiRingSegmented: rest = collectives::allreduce_ring_segmented(s, rank, p, bytes, element); break;
+    default: recursive_doubling_allreduce(s, rank, p, bytes);
+  }
+  if (rest < 0) {
+    reduce(s, choice.reduce, rank, 0, p, bytes, element);
+    bcast(s, choice.bcast, rank, 0, p, bytes, element);
+  } else if (rest > 0) {
+    allreduce(s, choice, rank, p, rest, element);
+  }
 }
 
 void allgather(Steps& s, AllgatherAlgorithm algorithm, int rank, int p, double block, double received) {
@@ -330,18 +392,30 @@ void scatter(Steps& s, ScatterAlgorithm algorithm, int rank, int root, int p, do
 }
 
 void reduce_scatter(Steps& s, ReduceScatterAlgorithm algorithm, int rank, int p, const double* counts, int element) {
+  using R = ReduceScatterAlgorithm;
   double total = 0;
   for (int i = 0; i < p; ++i) total += counts[i];
-  if (algorithm == ReduceScatterAlgorithm::Mpich)
-    algorithm = total / element > 524288 ? ReduceScatterAlgorithm::Mapsim : ReduceScatterAlgorithm::MpichRdb;
-  if (algorithm == ReduceScatterAlgorithm::MpichRdb) {
-    collectives::reduce_scatter_recursive_doubling(s, rank, p, counts);
-    return;
-  }
-  if (total <= 0) return;  // nothing to reduce: no messages (as SimGrid's mpich_pair)
-  for (int i = 1; i < p; ++i) {  // pairwise exchange: rank + i's block to it, this rank's from rank - i
-    const int to = (rank + i) % p, from = (rank - i + p) % p;
-    s.exchange(to, counts[to], from, counts[rank]);
+  if (algorithm == R::Ompi) algorithm = collectives::ompi_reduce_scatter_choice(p, total);
+  if (algorithm == R::Default && std::count(counts, counts + p, counts[0]) != p) algorithm = R::Mpich;  // as SimGrid
+  if (algorithm == R::Mpich) algorithm = total / element > 524288 ? R::Mapsim : R::MpichRdb;
+  switch (algorithm) {
+    case R::Ompi: case R::Mpich: break;  // resolved above
+    case R::MpichRdb: return collectives::reduce_scatter_recursive_doubling(s, rank, p, counts);
+    case R::OmpiRecursiveHalving: return collectives::reduce_scatter_recursive_halving(s, rank, p, counts);
+    case R::OmpiRing: return collectives::reduce_scatter_ring(s, rank, p, counts);
+    case R::OmpiButterfly: return collectives::reduce_scatter_butterfly(s, rank, p, counts);
+    case R::Default: {  // equal blocks: SMPI's linear reduce to rank 0, then its scatterv
+      const std::vector<double> whole(p, total);
+      linear_gatherv(s, rank, 0, p, whole.data(), total);
+      linear_scatterv(s, rank, 0, p, counts, counts[rank]);
+      return;
+    }
+    case R::Mapsim:
+      if (total <= 0) return;  // nothing to reduce: no messages (as SimGrid's mpich_pair)
+      for (int i = 1; i < p; ++i) {  // pairwise exchange: rank + i's block to it, this rank's from rank - i
+        const int to = (rank + i) % p, from = (rank - i + p) % p;
+        s.exchange(to, counts[to], from, counts[rank]);
+      }
   }
 }
 
@@ -378,13 +452,13 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
       break;
     }
     case ActionType::Barrier: collectives::barrier(s, choice.barrier, rank, p); break;
-    case ActionType::Bcast: bcast(s, choice.bcast, rank, a.root, p, a.bytes); break;
+    case ActionType::Bcast: bcast(s, choice.bcast, rank, a.root, p, a.bytes, element_size(a.datatype)); break;
     case ActionType::Reduce:
       reduce(s, choice.reduce, rank, a.root, p, a.bytes, element_size(a.datatype));
       s.compute(a.flops);
       break;
     case ActionType::Allreduce:
-      allreduce(s, choice.allreduce, rank, p, a.bytes, element_size(a.datatype));
+      allreduce(s, choice, rank, p, a.bytes, element_size(a.datatype));
       s.compute(a.flops);
       break;
     case ActionType::Alltoall: alltoall(s, choice.alltoall, rank, p, a.bytes, a.bytes2); break;
@@ -393,26 +467,12 @@ void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std
       gather(s, choice.gather, rank, a.root, p, rank == a.root ? a.bytes2 : a.bytes, element_size(a.datatype));
       break;
     case ActionType::Scatter: scatter(s, choice.scatter, rank, a.root, p, rank == a.root ? a.bytes : a.bytes2); break;
-    case ActionType::Gatherv:
-      if (rank == a.root) {
-        for (int i = 0; i < p; ++i)
-          if (i != rank) s.recv(i, counts[i]);
-      } else {
-        s.send(a.root, a.bytes);
-      }
-      s.wait();
-      break;
-    case ActionType::Scatterv:
-      if (rank == a.root) {
-        for (int i = 0; i < p; ++i)
-          if (i != rank) s.send(i, counts[i]);
-      } else {
-        s.recv(a.root, a.bytes2);
-      }
-      s.wait();
-      break;
+    case ActionType::Gatherv: linear_gatherv(s, rank, a.root, p, counts, a.bytes); break;
+    case ActionType::Scatterv: linear_scatterv(s, rank, a.root, p, counts, a.bytes2); break;
     case ActionType::Allgather: allgather(s, choice.allgather, rank, p, a.bytes, a.bytes2); break;
-    case ActionType::Allgatherv: allgatherv(s, choice.allgatherv, rank, p, counts, element_size(a.datatype2)); break;
+    case ActionType::Allgatherv:
+      allgatherv(s, choice, choice.allgatherv, rank, p, counts, element_size(a.datatype2));
+      break;
     case ActionType::ReduceScatter:
       reduce_scatter(s, choice.reduce_scatter, rank, p, counts, element_size(a.datatype));
       s.compute(a.flops);

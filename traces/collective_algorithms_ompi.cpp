@@ -1,6 +1,7 @@
-// Open MPI's algorithms for barrier, gather, scatter, allgather and reduce that mapsim's defaults
-// lack, and the tables by which Open MPI's fixed decision picks among them (alltoall's too), message for message as SimGrid 3.32
-// runs them (src/smpi/colls/, the function named in each comment; smpi_openmpi_selector.cpp).
+// Open MPI's algorithms for barrier, gather, scatter, allgather(v) and reduce that mapsim's defaults
+// lack, its trees, and the tables by which Open MPI's fixed decision picks among them (alltoall's too),
+// message for message as SimGrid 3.32 runs them (src/smpi/colls/, the function named in each comment;
+// smpi_openmpi_selector.cpp).
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -9,42 +10,12 @@
 #include "traces/internal/collective_steps.h"
 
 namespace mapsim::collectives {
-namespace {
 
-// A decision table: per band of rank counts (below `ranks`), upper size bounds and the choice
-// below each; the last bound of a band is HUGE_VAL.
-template <class T>
-struct Band {
-  int ranks;
-  std::vector<std::pair<double, T>> below;
-};
-
-template <class T>
-T decide(const std::vector<Band<T>>& table, int p, double bytes) {
-  for (const Band<T>& band : table)
-    if (p < band.ranks)
-      for (const auto& [bound, choice] : band.below)
-        if (bytes < bound) return choice;
-  return table.back().below.back().second;
-}
-
-constexpr double kAll = HUGE_VAL;
-
-// Open MPI's segment of `segment` bytes in whole elements, the nearest count (COLL_TUNED_COMPUTED_SEGCOUNT).
 double segment_count(double segment, int element, double count) {
   if (segment < element || segment >= element * count) return count;
   const double whole = std::floor(segment / element);
   return segment - whole * element > element / 2 ? whole + 1 : whole;
 }
-
-// A rank's place in one of Open MPI's trees (coll_tuned_topo.cpp): its parent (-1 at the root) and children.
-struct TreeNode {
-  int parent = -1;
-  std::vector<int> children;
-};
-TreeNode in_order_bmtree(int rank, int root, int p);
-
-}  // namespace
 
 // Open MPI's alltoall: basic_linear, pairwise (SimGrid's pair) or modified Bruck.
 AlltoallAlgorithm ompi_alltoall_choice(int p, double block) {
@@ -231,6 +202,41 @@ void allgather_neighbor_exchange(Steps& s, int rank, int p, double block) {
   for (int i = 1; i < p / 2; ++i) s.exchange(neighbor[i % 2], 2 * block, neighbor[i % 2], 2 * block);
 }
 
+// Open MPI's allgatherv, by the mean block.
+AllgathervAlgorithm ompi_allgatherv_choice(int p, double total) {
+  using A = AllgathervAlgorithm;
+  constexpr A G = A::Gb, B = A::OmpiBruck, R = A::MpichRing, N = A::OmpiNeighborExchange, P = A::Pair;
+  static const std::vector<Band<A>> table = {
+      {3, {{2048, R}, {4096, P}, {8192, R}, {kAll, P}}},
+      {8, {{256, G}, {4096, N}, {8192, R}, {16384, N}, {262144, B}, {kAll, N}}},
+      {16, {{1024, G}, {kAll, B}}},
+      {32, {{128, G}, {262144, B}, {kAll, R}}},
+      {64, {{256, G}, {8192, B}, {kAll, R}}},
+      {128, {{256, G}, {4096, B}, {kAll, R}}},
+      {256, {{1024, B}, {65536, N}, {kAll, R}}},
+      {512, {{1024, B}, {kAll, R}}},
+      {1024, {{512, B}, {1024, G}, {4096, B}, {1048576, N}, {kAll, R}}},
+      {INT_MAX, {{4096, B}, {kAll, N}}}};
+  return decide(table, p, std::floor(total / p));
+}
+
+// allgatherv__ompi_neighborexchange (even rank counts; the caller takes SimGrid's ring for odd ones):
+// as the allgather's, the two blocks of an even rank and its right neighbour after the first step.
+void allgatherv_neighbor_exchange(Steps& s, int rank, int p, const double* counts) {
+  const bool even = rank % 2 == 0;
+  const int neighbor[2] = {even ? (rank + 1) % p : (rank - 1 + p) % p, even ? (rank - 1 + p) % p : (rank + 1) % p};
+  const int offset[2] = {even ? 2 : -2, even ? -2 : 2};
+  s.exchange(neighbor[0], counts[rank], neighbor[0], counts[neighbor[0]]);
+  int from[2] = {even ? rank : neighbor[0], even ? rank : neighbor[0]}, sending = from[0];
+  for (int i = 1; i < p / 2; ++i) {
+    const int parity = i % 2;
+    from[parity] = (from[parity] + offset[parity] + p) % p;
+    s.exchange(neighbor[parity], counts[sending] + counts[sending + 1], neighbor[parity],
+               counts[from[parity]] + counts[from[parity] + 1]);
+    sending = from[parity];
+  }
+}
+
 // Open MPI's trees.
 namespace {
 
@@ -239,6 +245,8 @@ int power(int base, int exponent) {
   for (int i = 0; i < exponent; ++i) value *= base;
   return value;
 }
+
+}  // namespace
 
 // ompi_coll_tuned_topo_build_tree: a `fanout`-ary tree filled level by level, children of a rank on
 // level l at rank + fanout^l * (1 .. fanout).
@@ -259,6 +267,8 @@ TreeNode kary_tree(int fanout, int rank, int root, int p) {
   if (rank != root) node.parent = absolute(parent, root, p);
   return node;
 }
+
+namespace {
 
 // ompi_coll_tuned_topo_build_in_order_bintree: rooted at p - 1, its left subtree the ranks just below
 // it, the right subtree the lowest ones.
@@ -286,6 +296,8 @@ TreeNode in_order_bintree(int rank, int p) {
     }
   }
 }
+
+}  // namespace
 
 // ompi_coll_tuned_topo_build_in_order_bmtree: the binomial tree, children nearest first.
 TreeNode in_order_bmtree(int rank, int root, int p) {
@@ -335,6 +347,8 @@ TreeNode chain(int fanout, int rank, int root, int p) {
   if (shifted != head + length - 1 && shifted + 1 < p) node.children.push_back(absolute(shifted + 1, root, p));
   return node;
 }
+
+namespace {
 
 // ompi_coll_tuned_reduce_generic: the data travels up `node`'s tree in segments of `segment`
 // elements. An inner rank keeps one receive in flight: it posts the next (child by child, segment by

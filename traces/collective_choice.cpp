@@ -18,17 +18,24 @@ struct Collective {
 };
 
 const std::array<Collective, 11> kCollectives = {{
-    {"bcast", {"mapsim", "scatter_rdb_allgather", "scatter_LR_allgather", "mpich"}, "binomial_tree"},
+    {"bcast",
+     {"mapsim", "scatter_rdb_allgather", "scatter_LR_allgather", "NTSL", "NTSB", "ompi_pipeline", "ompi_split_bintree",
+      "mvapich2_knomial_intra_node", "ompi", "mpich"},
+     "binomial_tree"},
     {"reduce",
      {"mapsim", "scatter_gather", "ompi_basic_linear", "ompi_chain", "ompi_pipeline", "ompi_binary", "ompi_binomial",
       "ompi_in_order_binary", "ompi", "mpich"},
      "binomial"},
-    {"allreduce", {"mapsim", "rab_rdb", "mpich"}, "rdb"},
+    {"allreduce", {"mapsim", "rab_rdb", "redbcast", "lr", "ompi_ring_segmented", "ompi", "mpich"}, "rdb"},
     {"alltoall", {"mapsim", "ring", "pair", "basic_linear", "bruck", "mvapich2_scatter_dest", "ompi", "mpich"}, nullptr},
     {"alltoallv", {"mapsim", "ring", "pair", "bruck", "ompi_basic_linear", "ompi", "mpich"}, nullptr},
     {"allgather", {"mapsim", "ring", "rdb", "bruck", "pair", "ompi_neighborexchange", "ompi", "mpich"}, "NTSLR"},
-    {"allgatherv", {"mapsim", "ring", "mpich_ring", "mpich_rdb", "ompi_bruck", "mpich"}, nullptr},
-    {"reduce_scatter", {"mapsim", "mpich_rdb", "mpich"}, "mpich_pair"},
+    {"allgatherv",
+     {"mapsim", "ring", "mpich_ring", "mpich_rdb", "ompi_bruck", "GB", "ompi_neighborexchange", "pair", "ompi", "mpich"},
+     nullptr},
+    {"reduce_scatter",
+     {"mapsim", "mpich_rdb", "default", "ompi_basic_recursivehalving", "ompi_ring", "ompi_butterfly", "ompi", "mpich"},
+     "mpich_pair"},
     {"scatter", {"mapsim", "ompi_binomial", "ompi_basic_linear", "ompi_linear_nb", "ompi", "mpich"}, nullptr},
     {"barrier", {"mapsim", "ompi_basic_linear", "ompi_recursivedoubling", "ompi_tree", "ompi"}, "ompi_bruck"},
     {"gather", {"mapsim", "ompi_basic_linear", "ompi_linear_sync", "ompi"}, "ompi_binomial"},
@@ -65,21 +72,20 @@ CollectiveChoice parse_collectives(const std::string& text) {
   CollectiveChoice choice;
   std::stringstream items(text);
   for (std::string item; std::getline(items, item, ',');) {
-    if (item == "mapsim" || item == "mpich") {  // a whole library: every collective
+    if (item == "mapsim" || item == "mpich" || item == "ompi") {  // a whole library: every collective
       choice = CollectiveChoice{};
-      if (item == "mpich")  // where a collective has no "mpich", mapsim's own is MPICH's choice
-        for (size_t c = 0; c < kCollectives.size(); ++c) {
-          const auto& algorithms = kCollectives[c].algorithms;
-          const auto mpich = std::find(algorithms.begin(), algorithms.end(), std::string_view("mpich"));
-          if (mpich != algorithms.end()) set(choice, c, static_cast<uint8_t>(mpich - algorithms.begin()));
-        }
+      for (size_t c = 0; c < kCollectives.size() && item != "mapsim"; ++c) {
+        const auto& algorithms = kCollectives[c].algorithms;
+        // where a collective has no choice of that library's, mapsim's own is the library's
+        const auto library = std::find(algorithms.begin(), algorithms.end(), std::string_view(item));
+        if (library != algorithms.end()) set(choice, c, static_cast<uint8_t>(library - algorithms.begin()));
+      }
       continue;
     }
     const size_t eq = item.find('=');
     if (eq == std::string::npos)
-      throw Error("collectives: '" + item + "' in '" + text + "' is no library; expected mapsim or mpich (every collective)" +
-                  (item == "ompi" ? ", or COLLECTIVE=ompi for reduce, alltoall, alltoallv, allgather, scatter, barrier and gather (Open MPI's choice is offered for those)" : "") +
-                  ", or COLLECTIVE=ALGORITHM");
+      throw Error("collectives: '" + item + "' in '" + text +
+                  "' is no library; expected mapsim, mpich or ompi (every collective), or COLLECTIVE=ALGORITHM");
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     size_t c = 0;
     while (c < kCollectives.size() && key != kCollectives[c].name) ++c;
@@ -99,7 +105,7 @@ CollectiveChoice parse_collectives(const std::string& text) {
 }
 
 std::string collectives_help() {
-  std::string text = "every collective: mapsim, mpich";
+  std::string text = "every collective: mapsim, mpich, ompi";
   for (const Collective& c : kCollectives) text += "; " + std::string(c.name) + ": " + names(c);
   return text;
 }

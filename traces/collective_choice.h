@@ -1,6 +1,6 @@
 // Which algorithm the replay uses for each collective that offers a choice: --collectives and
-// model.collectives take "alltoallv=pair,allgatherv=mpich_ring", or a whole library first: "mpich"
-// (then overrides, "mpich,alltoall=ring"). The names are SimGrid 3.32's, and each algorithm sends
+// model.collectives take "alltoallv=pair,allgatherv=mpich_ring", or a whole library first: "mpich" or
+// "ompi" (then overrides, "mpich,alltoall=ring"). The names are SimGrid 3.32's, and each algorithm sends
 // the messages SimGrid's does, so `smpirun -replay --cfg=smpi/alltoallv:pair` replays the same
 // collective (docs/simulation.md lists them); `ompi` and `mpich` choose among them by size as
 // SimGrid's selectors of those names do. A collective not named keeps mapsim's own.
@@ -10,16 +10,22 @@
 
 namespace mapsim {
 
-enum class BcastAlgorithm : uint8_t { Mapsim, ScatterRdbAllgather, ScatterLrAllgather, Mpich };
+enum class BcastAlgorithm : uint8_t {
+  Mapsim, ScatterRdbAllgather, ScatterLrAllgather, Ntsl, Ntsb, OmpiPipeline, OmpiSplitBintree, Knomial, Ompi, Mpich
+};
 enum class ReduceAlgorithm : uint8_t {
   Mapsim, ScatterGather, OmpiBasicLinear, OmpiChain, OmpiPipeline, OmpiBinary, OmpiBinomial, OmpiInOrderBinary, Ompi, Mpich
 };
-enum class AllreduceAlgorithm : uint8_t { Mapsim, RabRdb, Mpich };
+enum class AllreduceAlgorithm : uint8_t { Mapsim, RabRdb, Redbcast, Lr, OmpiRingSegmented, Ompi, Mpich };
 enum class AlltoallAlgorithm : uint8_t { Mapsim, Ring, Pair, BasicLinear, Bruck, ScatterDest, Ompi, Mpich };
 enum class AlltoallvAlgorithm : uint8_t { Mapsim, Ring, Pair, Bruck, OmpiBasicLinear, Ompi, Mpich };
 enum class AllgatherAlgorithm : uint8_t { Mapsim, Ring, Rdb, Bruck, Pair, OmpiNeighborExchange, Ompi, Mpich };
-enum class AllgathervAlgorithm : uint8_t { Mapsim, Ring, MpichRing, MpichRdb, OmpiBruck, Mpich };
-enum class ReduceScatterAlgorithm : uint8_t { Mapsim, MpichRdb, Mpich };
+enum class AllgathervAlgorithm : uint8_t {
+  Mapsim, Ring, MpichRing, MpichRdb, OmpiBruck, Gb, OmpiNeighborExchange, Pair, Ompi, Mpich
+};
+enum class ReduceScatterAlgorithm : uint8_t {
+  Mapsim, MpichRdb, Default, OmpiRecursiveHalving, OmpiRing, OmpiButterfly, Ompi, Mpich
+};
 enum class ScatterAlgorithm : uint8_t { Mapsim, OmpiBinomial, OmpiBasicLinear, OmpiLinearNb, Ompi, Mpich };
 enum class BarrierAlgorithm : uint8_t { Mapsim, OmpiBasicLinear, OmpiRecursiveDoubling, OmpiTree, Ompi };
 enum class GatherAlgorithm : uint8_t { Mapsim, OmpiBasicLinear, OmpiLinearSync, Ompi };
@@ -40,6 +46,6 @@ struct CollectiveChoice {
 
 // Throws mapsim::Error naming the bad collective or algorithm and the valid ones.
 CollectiveChoice parse_collectives(const std::string& text);
-std::string collectives_help();  // "presets: mapsim, mpich; bcast: mapsim (binomial_tree), ...; ..."
+std::string collectives_help();  // "every collective: mapsim, mpich, ompi; bcast: mapsim (binomial_tree), ...; ..."
 
 }  // namespace mapsim

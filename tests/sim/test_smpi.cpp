@@ -147,7 +147,7 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
   RoutedNetwork star(make_network("tree2:switches=1,nodes_per_switch=8"));
   // alltoall below and above the eager threshold; alltoallv with empty pairs; allgatherv with empty
   // blocks and blocks above mpich_ring's 256 KiB pieces.
-  auto trace = [](const std::string& collective, int p) {
+  auto trace = [](const std::string& collective, int p, const std::string& algorithm) {
     std::string text;
     for (int r = 0; r < p; ++r) {
       const std::string R = std::to_string(r) + " ";
@@ -162,17 +162,26 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
       }
       if (collective == "allgatherv" || collective == "reduce_scatter") {
         const long block[8] = {0, 300000, 5000, 0, 700000, 20000, 1000, 90000}, small[8] = {3, 0, 17, 5, 0, 9, 1, 4};
-        std::string counts, few, zeros;
-        for (int j = 0; j < p; ++j) counts += " " + std::to_string(block[j]), few += " " + std::to_string(small[j]), zeros += " 0";
+        std::string counts, few, zeros, equal, displacements, small_displacements;
+        for (int j = 0, at = 0, small_at = 0; j < p; at += block[j], small_at += small[j], ++j) {
+          counts += " " + std::to_string(block[j]), few += " " + std::to_string(small[j]), zeros += " 0", equal += " 30001";
+          displacements += " " + std::to_string(at), small_displacements += " " + std::to_string(small_at);
+        }
+        // allgatherv with displacements: without them SMPI's GB broadcasts only the largest block
         if (collective == "allgatherv")
-          text += R + "allgatherv " + std::to_string(block[r]) + counts + "\n" + R + "allgatherv " + std::to_string(small[r]) + few + "\n";
+          text += R + "allgatherv " + std::to_string(block[r]) + counts + " 0 0" + displacements + "\n" + R + "allgatherv " +
+                  std::to_string(small[r]) + few + " 0 0" + small_displacements + "\n";
         else
-          text += R + "reducescatter" + counts + " 0\n" + R + "reducescatter" + few + " 0\n" + R + "reducescatter" + zeros + " 0\n";
+          text += R + "reducescatter" + counts + " 0\n" + R + "reducescatter" + few + " 0\n" + R + "reducescatter" + zeros +
+                  " 0\n" + R + "reducescatter" + equal + " 0\n";
       }
       // odd sizes (uneven pieces) below and above the eager threshold, roots that are not 0
-      if (collective == "bcast") text += R + "bcast 100003 2\n" + R + "bcast 1000003 1\n" + R + "bcast 5 3\n";
+      if (collective == "bcast") text += R + "bcast 100003 2\n" + R + "bcast 1000003 1\n" + R + "bcast 20000 0\n";
+      // (below a segment per half SimGrid's split_bintree takes SMP_linear, which fails with one rank per node)
+      if (collective == "bcast" && algorithm != "ompi_split_bintree") text += R + "bcast 5 3\n";
       if (collective == "reduce") text += R + "reduce 100003 0 3\n" + R + "reduce 70001 0 0\n";
-      if (collective == "allreduce") text += R + "allreduce 100003 0\n" + R + "allreduce 7 0\n";
+      // remainders for lr, fewer elements than ranks (redbcast), full phases of the segmented ring
+      if (collective == "allreduce") text += R + "allreduce 100003 0\n" + R + "allreduce 7 0\n" + R + "allreduce 9000001 0\n";
       if (collective == "allgather") text += R + "allgather 1000 1000\n" + R + "allgather 100000 100000\n";
       if (collective == "scatter") text += R + "scatter 100000 100000 2\n" + R + "scatter 1000 1000 0\n";
       if (collective == "gather") text += R + "gather 100000 100000 1\n" + R + "gather 1000 1000 0\n";
@@ -182,17 +191,20 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
     return text;
   };
   // "mpich": SimGrid's coll-selector:mpich, for the collectives where SimGrid 3.32's replay runs it (its
-  // bcast, reduce and allreduce crash there; tests/sim/test_traces.cpp checks mapsim's choice for them)
+  // bcast, reduce and allreduce crash there; tests/sim/test_traces.cpp checks mapsim's choice for them).
+  // Not here: mvapich2_knomial_intra_node, which aborts SimGrid's replay ("free(): invalid pointer").
   const std::vector<std::pair<std::string, std::vector<std::string>>> algorithms = {
       {"alltoall", {"ring", "pair", "basic_linear", "bruck", "mvapich2_scatter_dest", "ompi", "mpich"}},
       {"alltoallv", {"ring", "pair", "bruck", "ompi_basic_linear", "ompi", "mpich"}},
-      {"allgatherv", {"ring", "mpich_ring", "mpich_rdb", "ompi_bruck", "mpich"}},
-      {"bcast", {"binomial_tree", "scatter_rdb_allgather", "scatter_LR_allgather"}},
+      {"allgatherv", {"ring", "mpich_ring", "mpich_rdb", "ompi_bruck", "GB", "ompi_neighborexchange", "pair", "mpich"}},
+      {"bcast", {"binomial_tree", "scatter_rdb_allgather", "scatter_LR_allgather", "NTSL", "NTSB", "ompi_pipeline",
+                 "ompi_split_bintree"}},
       {"reduce", {"binomial", "scatter_gather", "ompi_basic_linear", "ompi_chain", "ompi_pipeline", "ompi_binary",
                   "ompi_binomial", "ompi_in_order_binary", "ompi"}},
-      {"allreduce", {"rdb", "rab_rdb"}},
+      {"allreduce", {"rdb", "rab_rdb", "redbcast", "lr", "ompi_ring_segmented", "ompi"}},
       {"allgather", {"ring", "rdb", "bruck", "ompi_neighborexchange", "mpich", "ompi"}},
-      {"reduce_scatter", {"mpich_pair", "mpich_rdb", "mpich"}},
+      {"reduce_scatter", {"mpich_pair", "mpich_rdb", "default", "ompi_basic_recursivehalving", "ompi_ring",
+                          "ompi_butterfly", "ompi", "mpich"}},
       {"scatter", {"ompi_binomial", "ompi_basic_linear", "ompi_linear_nb", "mpich", "ompi"}},
       {"gather", {"ompi_binomial", "ompi_basic_linear", "ompi_linear_sync", "ompi"}},
       {"barrier", {"ompi_bruck", "ompi_basic_linear", "ompi_recursivedoubling", "ompi_tree", "ompi"}}};
@@ -202,13 +214,17 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
         if (algorithm == "pair" && p != 8) continue;  // powers of two only
         if (p == 5 && (collective == "alltoall" || collective == "alltoallv" || collective == "allgatherv")) continue;
         const std::string name = "smpi-" + collective + "-" + algorithm + "-" + std::to_string(p);
-        const std::string file = temp_file(name + ".txt", trace(collective, p));
+        const std::string file = temp_file(name + ".txt", trace(collective, p, algorithm));
         const std::string index = temp_file(name + ".idx", file + "\n");
         Placement place(p);
         for (int r = 0; r < p; ++r) place[r] = r;
-        const std::string cfg = algorithm == "mpich" || algorithm == "ompi" ? "coll-selector:" + algorithm : collective + ":" + algorithm;
+        const bool library = algorithm == "mpich" || algorithm == "ompi";
+        // redbcast reduces with the configured reduce: SimGrid's default is linear, mapsim's binomial
+        const std::string cfg = library                    ? "coll-selector:" + algorithm
+                                : collective == "allreduce" ? "allreduce:" + algorithm + " --cfg=smpi/reduce:binomial"
+                                                            : collective + ":" + algorithm;
         const double smpi = smpi_time(star, place, index, name, " --cfg=smpi/" + cfg);
-        const CollectiveChoice choice = parse_collectives(collective + "=" + algorithm);
+        const CollectiveChoice choice = parse_collectives(library ? algorithm : collective + "=" + algorithm);
         const double ours = mapsim_time(star, place, read_ti_trace(file), true, choice);
         MESSAGE(collective << "=" << algorithm << " on " << p << " ranks: mapsim " << ours << " smpi " << smpi << " ("
                            << (ours - smpi) / smpi << ")");
@@ -222,20 +238,38 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
       {64, "allgather", "300 300"}, {64, "allgather", "5000 5000"}, {12, "allgather", "70000 70000"},
       {33, "scatter", "300 300 0"}, {33, "scatter", "5000 5000 0"}, {33, "scatter", "12000 12000 0"},
       {12, "scatter", "20000 20000 0"}, {64, "gather", "20000 20000 1"}, {64, "barrier", ""}, {33, "barrier", ""},
-      {33, "reduce", "30000 0 3 0"}, {64, "reduce", "100000 0 5"}, {12, "reduce", "5000 0 1"}};
+      {33, "reduce", "30000 0 3 0"}, {64, "reduce", "100000 0 5"}, {12, "reduce", "5000 0 1"},
+      // (not where Open MPI's table takes MVAPICH2's knomial bcast, which aborts SimGrid's replay)
+      {33, "bcast", "1000 1"}, {12, "bcast", "40000 1"}, {6, "bcast", "9000 1"}, {3, "bcast", "300 1"},
+      {64, "allreduce", "300000 0"}, {33, "allreduce", "100 0"}, {3, "allreduce", "7 0"},
+      {33, "reducescatter", "3000"}, {12, "reducescatter", "3000"}, {6, "allgatherv", "1000"}, {33, "allgatherv", "1"}};
   for (const auto& [p, collective, args] : ompi) {
     const std::string name = "smpi-ompi-" + collective + "-" + std::to_string(p) + "-" + std::to_string(args.size());
     std::string text;
-    for (int r = 0; r < p; ++r) text += std::to_string(r) + " init\n" + std::to_string(r) + " " + collective + " " + args + "\n";
+    for (int r = 0; r < p; ++r) {
+      std::string line = args;  // vectors: `args` bytes per block; allgatherv's of 1, 2 and 3 times that, contiguous
+      if (collective == "reducescatter") {
+        line.clear();
+        for (int i = 0; i < p; ++i) line += args + " ";
+        line += "0";
+      } else if (collective == "allgatherv") {
+        const int unit = std::stoi(args);
+        std::string counts, displacements;
+        for (int i = 0, at = 0; i < p; at += unit * (i % 3 + 1), ++i)
+          counts += " " + std::to_string(unit * (i % 3 + 1)), displacements += " " + std::to_string(at);
+        line = std::to_string(unit * (r % 3 + 1)) + counts + " 0 0" + displacements;
+      }
+      text += std::to_string(r) + " init\n" + std::to_string(r) + " " + collective + " " + line + "\n";
+    }
     const std::string file = temp_file(name + ".txt", text), index = temp_file(name + ".idx", file + "\n");
     Placement place(p);
     for (int r = 0; r < p; ++r) place[r] = r;
     const double smpi = smpi_time(star64, place, index, name, " --cfg=smpi/coll-selector:ompi");
-    const double ours = mapsim_time(star64, place, read_ti_trace(file), true, parse_collectives(collective + "=ompi"));
+    const double ours = mapsim_time(star64, place, read_ti_trace(file), true, parse_collectives("ompi"));
     CAPTURE(name);
     CHECK(std::fabs(ours - smpi) <= 1e-9 * smpi);
   }
-  CHECK(error_of([&] { mapsim_time(star, {0, 1, 2, 3, 4, 5}, read_ti_trace(temp_file("p6.txt", trace("alltoall", 6))), false,
+  CHECK(error_of([&] { mapsim_time(star, {0, 1, 2, 3, 4, 5}, read_ti_trace(temp_file("p6.txt", trace("alltoall", 6, "pair"))), false,
                                    parse_collectives("alltoall=pair")); })
             .find("alltoall=pair needs a power-of-two number of ranks, the trace has 6") != std::string::npos);
 }

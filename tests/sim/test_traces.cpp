@@ -309,22 +309,29 @@ TEST_CASE("collective algorithms send the messages of their definitions") {
   CHECK((both.alltoallv == AlltoallvAlgorithm::Pair && both.allgatherv == AllgathervAlgorithm::MpichRing &&
          both.alltoall == AlltoallAlgorithm::Mapsim));
   CHECK(error_of([] { parse_collectives("gatherv=linear"); }).find("unknown collective 'gatherv'") != std::string::npos);
-  CHECK(error_of([] { parse_collectives("ompi"); }) ==
-        "collectives: 'ompi' in 'ompi' is no library; expected mapsim or mpich (every collective), or "
-        "COLLECTIVE=ompi for reduce, alltoall, alltoallv, allgather, scatter, barrier and gather (Open MPI's choice is "
-        "offered for those), or COLLECTIVE=ALGORITHM");
+  CHECK(error_of([] { parse_collectives("openmpi"); }) ==
+        "collectives: 'openmpi' in 'openmpi' is no library; expected mapsim, mpich or ompi (every collective), or "
+        "COLLECTIVE=ALGORITHM");
   CHECK(error_of([] { parse_collectives("alltoall=fast"); }) ==
         "collectives: alltoall has no algorithm 'fast'; expected one of mapsim, ring, pair, basic_linear, bruck, "
         "mvapich2_scatter_dest, ompi, mpich");
   CHECK(error_of([] { parse_collectives("bcast=binomial"); }) ==
         "collectives: bcast has no algorithm 'binomial'; expected one of mapsim (binomial_tree), scatter_rdb_allgather, "
-        "scatter_LR_allgather, mpich");
+        "scatter_LR_allgather, NTSL, NTSB, ompi_pipeline, ompi_split_bintree, mvapich2_knomial_intra_node, ompi, mpich");
   // a whole library, then overrides; SimGrid's name of mapsim's own algorithm is mapsim's
   const CollectiveChoice mpich = parse_collectives("mpich,alltoall=ring,allreduce=rdb");
   CHECK((mpich.bcast == BcastAlgorithm::Mpich && mpich.reduce_scatter == ReduceScatterAlgorithm::Mpich &&
          mpich.scatter == ScatterAlgorithm::Mpich && mpich.alltoall == AlltoallAlgorithm::Ring &&
          mpich.allreduce == AllreduceAlgorithm::Mapsim));
   CHECK(parse_collectives("mpich,mapsim").bcast == BcastAlgorithm::Mapsim);
+  // Open MPI's choice for every collective, the last library named winning
+  const CollectiveChoice open_mpi = parse_collectives("mpich,ompi,gather=ompi_basic_linear");
+  CHECK((open_mpi.bcast == BcastAlgorithm::Ompi && open_mpi.reduce == ReduceAlgorithm::Ompi &&
+         open_mpi.allreduce == AllreduceAlgorithm::Ompi && open_mpi.alltoall == AlltoallAlgorithm::Ompi &&
+         open_mpi.alltoallv == AlltoallvAlgorithm::Ompi && open_mpi.allgather == AllgatherAlgorithm::Ompi &&
+         open_mpi.allgatherv == AllgathervAlgorithm::Ompi && open_mpi.reduce_scatter == ReduceScatterAlgorithm::Ompi &&
+         open_mpi.scatter == ScatterAlgorithm::Ompi && open_mpi.barrier == BarrierAlgorithm::Ompi &&
+         open_mpi.gather == GatherAlgorithm::OmpiBasicLinear));
 }
 
 namespace {
@@ -349,16 +356,18 @@ struct ChoiceCase {
   std::string algorithm;  // what "COLLECTIVE=LIBRARY" must send the messages of ("": none)
 };
 
-// Each case's collective under `library` sends what the named algorithm sends (and, where the
-// library is a whole-library preset, so does the preset).
-void check_choices(const std::vector<ChoiceCase>& cases, const std::string& library, bool preset) {
+// Each case's collective under `library` sends what the named algorithm sends, and so does the
+// whole-library preset what the preset with that algorithm named sends (an algorithm built on
+// another collective, as redbcast on reduce and bcast, takes the preset's choice for it).
+void check_choices(const std::vector<ChoiceCase>& cases, const std::string& library) {
   for (const ChoiceCase& c : cases) {
     const std::string collective = c.algorithm.empty() ? "allgatherv" : c.algorithm.substr(0, c.algorithm.find('='));
     CAPTURE(c.line);
     CAPTURE(c.ranks);
     const auto chosen = ops_of(c.line, c.ranks, collective + "=" + library);
     CHECK(chosen == (c.algorithm.empty() ? decltype(chosen){} : ops_of(c.line, c.ranks, c.algorithm)));
-    if (preset) CHECK(chosen == ops_of(c.line, c.ranks, library));
+    CHECK(ops_of(c.line, c.ranks, library) ==
+          (c.algorithm.empty() ? decltype(chosen){} : ops_of(c.line, c.ranks, library + "," + c.algorithm)));
   }
 }
 
@@ -399,7 +408,7 @@ TEST_CASE("mpich picks MPICH's algorithm by message size and rank count, on both
       {"reducescatter 262144 262144 0", 2, "reduce_scatter=mpich_rdb"},
       {"reducescatter 262144 262145 0", 2, "reduce_scatter=mpich_pair"},
       {"scatter 100 100 1", 6, "scatter=ompi_binomial"}};
-  check_choices(cases, "mpich", true);
+  check_choices(cases, "mpich");
 }
 
 TEST_CASE("ompi picks Open MPI's algorithm by the tables of SimGrid's ompi selector") {
@@ -420,8 +429,33 @@ TEST_CASE("ompi picks Open MPI's algorithm by the tables of SimGrid's ompi selec
       {"reduce 10000 0", 300, "reduce=ompi_in_order_binary"},
       {"alltoall 511 511", 40, "alltoall=bruck"}, {"alltoall 512 512", 40, "alltoall=basic_linear"},
       {"alltoall 262144 262144", 128, "alltoall=pair"},
-      {"alltoall 262144 262144", 100, "alltoall=ring"}};  // pairwise where XOR pairs do not exist: rank +- i
-  check_choices(cases, "ompi", false);
+      {"alltoall 262144 262144", 100, "alltoall=ring"},  // pairwise where XOR pairs do not exist: rank +- i
+      // bcast (sizes that fill whole 8 KiB segments where NTSL or NTSB is named: their remainder goes
+      // to the configured bcast)
+      {"bcast 31", 3, "bcast=ompi_pipeline"}, {"bcast 32", 3, "bcast=NTSB"}, {"bcast 1023", 3, "bcast=mvapich2_knomial_intra_node"},
+      {"bcast 1024", 3, "bcast=NTSL"}, {"bcast 8191", 6, "bcast=binomial_tree"}, {"bcast 8192", 6, "bcast=NTSL"},
+      {"bcast 1048576", 6, "bcast=ompi_pipeline"}, {"bcast 1048575", 20, "bcast=binomial_tree"},
+      {"bcast 1048576", 20, "bcast=scatter_rdb_allgather"}, {"bcast 16383", 300, "bcast=mvapich2_knomial_intra_node"},
+      {"bcast 16384", 300, "bcast=ompi_split_bintree"}, {"bcast 65535", 200, "bcast=NTSB"},
+      {"bcast 65536", 200, "bcast=mvapich2_knomial_intra_node"},
+      // allreduce (a trace's reductions count as commutative)
+      {"allreduce 7 0", 3, "allreduce=lr"}, {"allreduce 8 0", 3, "allreduce=rdb"}, {"allreduce 8191 0", 6, "allreduce=rdb"},
+      {"allreduce 8192 0", 6, "allreduce=rab_rdb"}, {"allreduce 63 0", 20, "allreduce=ompi_ring_segmented"},
+      {"allreduce 64 0", 20, "allreduce=rdb"}, {"allreduce 131071 0", 200, "allreduce=redbcast"},
+      {"allreduce 131072 0", 200, "allreduce=rdb"},
+      // reduce_scatter by the total
+      {"reducescatter 1 1 1 1 0", 4, "reduce_scatter=default"},
+      {"reducescatter 2 2 2 2 0", 4, "reduce_scatter=ompi_basic_recursivehalving"},
+      {"reducescatter 65535 65535 65535 65535 0", 4, "reduce_scatter=ompi_basic_recursivehalving"},
+      {"reducescatter 65536 65536 65536 65536 0", 4, "reduce_scatter=ompi_ring"},
+      {"reducescatter 32767 32768 0", 2, "reduce_scatter=ompi_ring"}, {"reducescatter 32768 32768 0", 2, "reduce_scatter=ompi_butterfly"},
+      {"reducescatter 65536 65536 0", 2, "reduce_scatter=ompi_ring"},
+      // allgatherv by the mean block
+      {"allgatherv 2047 2047 2047", 2, "allgatherv=mpich_ring"}, {"allgatherv 2048 2048 2048", 2, "allgatherv=pair"},
+      {"allgatherv 255 255 255 255 255", 4, "allgatherv=GB"}, {"allgatherv 256 256 256 256 256", 4, "allgatherv=ompi_neighborexchange"},
+      {"allgatherv 1023 1023 1023 1023 1023 1023 1023 1023 1023 1023 1023", 10, "allgatherv=GB"},
+      {"allgatherv 1023 1023 1023 1023 1023 1023 1023 1023 1023 1023 1033", 10, "allgatherv=ompi_bruck"}};
+  check_choices(cases, "ompi");
   // Open MPI's synchronous gather: each rank's block in two parts, the first of 1 KiB (here 128
   // 8-byte elements), each called by an empty message from the root
   const auto sync = ops_of("gather 2000 2000 0 0 0", 3, "gather=ompi_linear_sync");

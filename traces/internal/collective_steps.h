@@ -2,6 +2,8 @@
 // the algorithms MPICH's and Open MPI's choices add to mapsim's own (collective_algorithms_mpich.cpp,
 // collective_algorithms_ompi.cpp), each sending the messages SimGrid 3.32's algorithm of that name sends.
 #pragma once
+#include <cmath>
+#include <utility>
 #include <vector>
 
 #include "traces/action_ops.h"
@@ -23,6 +25,7 @@ class Steps {
     op.user = true;
     ops_.push_back(op);
   }
+  // Waits for the oldest pending recv_tracked from `peer`.
   void wait_for(int peer) {
     Op op{Op::WaitKey};
     op.peer = peer, op.dst = self_, op.tag = tag_;
@@ -63,6 +66,23 @@ inline int lower_power_of_two(int p) {
   return pof2;
 }
 
+// A decision table: per band of rank counts (below `ranks`), upper size bounds and the choice below
+// each; the last bound of a band is kAll.
+template <class T>
+struct Band {
+  int ranks;
+  std::vector<std::pair<double, T>> below;
+};
+inline constexpr double kAll = HUGE_VAL;
+template <class T>
+T decide(const std::vector<Band<T>>& table, int p, double bytes) {
+  for (const Band<T>& band : table)
+    if (p < band.ranks)
+      for (const auto& [bound, choice] : band.below)
+        if (bytes < bound) return choice;
+  return table.back().below.back().second;
+}
+
 // Sizes are bytes; `element` is the datatype's size where an algorithm splits by element count.
 void bcast_scatter_rdb_allgather(Steps& s, int rank, int root, int p, double bytes);
 void bcast_scatter_lr_allgather(Steps& s, int rank, int root, int p, double bytes);
@@ -75,7 +95,7 @@ void allgatherv_recursive_doubling(Steps& s, int rank, int p, const double* coun
 void allgatherv_ompi_bruck(Steps& s, int rank, int p, const double* counts);
 void reduce_scatter_recursive_doubling(Steps& s, int rank, int p, const double* counts);
 
-// Open MPI's algorithms (collective_algorithms_ompi.cpp) and its fixed decision tables, as SimGrid's
+// Open MPI's algorithms (collective_algorithms_ompi*.cpp) and its fixed decision tables, as SimGrid's
 // `ompi` selector holds them.
 // Each choice returns one of the algorithms named below it.
 AlltoallAlgorithm ompi_alltoall_choice(int p, double block);  // BasicLinear, Pair or Bruck
@@ -89,5 +109,38 @@ AllgatherAlgorithm ompi_allgather_choice(int p, double block);  // Pair, Rdb, Br
 void allgather_neighbor_exchange(Steps& s, int rank, int p, double block);
 ReduceAlgorithm ompi_reduce_choice(int p, double bytes);  // one of the Ompi* algorithms
 void reduce_ompi(Steps& s, ReduceAlgorithm algorithm, int rank, int root, int p, double bytes, int element);  // Ompi* only
+AllgathervAlgorithm ompi_allgatherv_choice(int p, double total);  // Gb, OmpiBruck, MpichRing, OmpiNeighborExchange, Pair
+void allgatherv_neighbor_exchange(Steps& s, int rank, int p, const double* counts);
+
+// collective_algorithms_ompi_bcast.cpp. Where an algorithm leaves a remainder for "the" bcast (SimGrid's
+// NTSL and NTSB), it returns the remainder's bytes, for the caller to broadcast with its configured choice.
+BcastAlgorithm ompi_bcast_choice(int p, double bytes);  // Mapsim (binomial_tree), Ntsl, OmpiPipeline, ...
+double bcast_ntsl(Steps& s, int rank, int root, int p, double bytes, int element);
+double bcast_ntsb(Steps& s, int rank, int root, int p, double bytes, int element);
+void bcast_ompi_pipeline(Steps& s, int rank, int root, int p, double bytes, int element);
+void bcast_ompi_split_bintree(Steps& s, int rank, int root, int p, double bytes, int element);
+void bcast_knomial(Steps& s, int rank, int root, int p, double bytes);
+
+// collective_algorithms_ompi_ring.cpp: the ring reductions. allreduce_lr returns the remainder's
+// bytes, for the configured allreduce; both return -1 where SimGrid hands the whole reduction to
+// redbcast (lr: fewer elements than ranks).
+AllreduceAlgorithm ompi_allreduce_choice(int p, double bytes);  // Redbcast, Mapsim (rdb), Lr, ...
+double allreduce_lr(Steps& s, int rank, int p, double bytes, int element);
+double allreduce_ring_segmented(Steps& s, int rank, int p, double bytes, int element);
+ReduceScatterAlgorithm ompi_reduce_scatter_choice(int p, double total);  // Default, OmpiRecursiveHalving, ...
+void reduce_scatter_recursive_halving(Steps& s, int rank, int p, const double* counts);
+void reduce_scatter_ring(Steps& s, int rank, int p, const double* counts);
+void reduce_scatter_butterfly(Steps& s, int rank, int p, const double* counts);
+
+// A rank's place in one of Open MPI's trees (coll_tuned_topo.cpp): its parent (-1 at the root) and children.
+struct TreeNode {
+  int parent = -1;
+  std::vector<int> children;
+};
+TreeNode kary_tree(int fanout, int rank, int root, int p);
+TreeNode in_order_bmtree(int rank, int root, int p);
+TreeNode chain(int fanout, int rank, int root, int p);
+// Open MPI's segment of `segment` bytes in whole elements, the nearest count (COLL_TUNED_COMPUTED_SEGCOUNT).
+double segment_count(double segment, int element, double count);
 
 }  // namespace mapsim::collectives

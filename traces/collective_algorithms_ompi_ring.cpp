@@ -1,0 +1,211 @@
+// The allreduces and reduce_scatters of Open MPI's fixed decision beyond mapsim's and MPICH's: the
+// logical ring (lr) and Open MPI's segmented ring allreduce, Open MPI's recursive halving, ring and
+// butterfly reduce_scatter, message for message as SimGrid 3.32 runs them (src/smpi/colls/allreduce/,
+// reduce_scatter/reduce_scatter-ompi.cpp), and the tables that pick among them.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+#include "traces/internal/collective_steps.h"
+
+namespace mapsim::collectives {
+namespace {
+
+// COLL_TUNED_COMPUTE_BLOCKCOUNT: `count` elements in `blocks` blocks, the first count % blocks one larger.
+struct Blocks {
+  double count, blocks;
+  double early() const { return std::ceil(count / blocks); }
+  double size(double index) const { return index < std::fmod(count, blocks) ? early() : std::floor(count / blocks); }
+};
+
+// ompi_sum_counts: the bytes of blocks lo..hi of the butterfly's halved communicator, where each of
+// the first `extra` blocks is two ranks' blocks.
+double butterfly_bytes(const double* counts, int extra, int lo, int hi) {
+  lo = lo < extra ? lo * 2 : lo + extra;
+  hi = hi < extra ? hi * 2 + 1 : hi + extra;
+  double bytes = 0;
+  for (int i = lo; i <= hi; ++i) bytes += counts[i];
+  return bytes;
+}
+
+int mirror(int x, int bits) {  // x with its low `bits` bits reversed
+  int reversed = 0;
+  for (int i = 0; i < bits; ++i) reversed |= ((x >> i) & 1) << (bits - 1 - i);
+  return reversed;
+}
+
+}  // namespace
+
+AllreduceAlgorithm ompi_allreduce_choice(int p, double bytes) {
+  using A = AllreduceAlgorithm;
+  constexpr A N = A::Redbcast, D = A::Mapsim, L = A::Lr, S = A::OmpiRingSegmented, R = A::RabRdb;
+  static const std::vector<Band<A>> table = {  // commutative operations (a trace's reductions)
+      {4, {{8, L}, {4096, D}, {8192, L}, {16384, D}, {65536, L}, {262144, S}, {kAll, R}}},
+      {8, {{16, L}, {8192, D}, {kAll, R}}},
+      {16, {{8192, D}, {kAll, R}}},
+      {32, {{64, S}, {4096, D}, {kAll, R}}},
+      {64, {{128, S}, {kAll, R}}},
+      {128, {{262144, D}, {kAll, R}}},
+      {256, {{131072, N}, {262144, D}, {kAll, R}}},
+      {512, {{4096, N}, {kAll, R}}},
+      {2048, {{2048, N}, {16384, D}, {kAll, R}}},
+      {4096, {{2048, N}, {4096, S}, {16384, D}, {kAll, R}}},
+      {INT_MAX, {{2048, N}, {16384, S}, {32768, D}, {kAll, R}}}};
+  return decide(table, p, bytes);
+}
+
+// allreduce__lr: a ring reduce-scatter, then a ring allgather, of blocks of count / p elements.
+double allreduce_lr(Steps& s, int rank, int p, double bytes, int element) {
+  const double count = std::floor(bytes / element);
+  if (count < p) return -1;
+  const double block = std::floor(count / p) * element;
+  const int right = (rank + 1) % p, left = (rank + p - 1) % p;
+  for (int i = 0; i < 2 * (p - 1); ++i) s.exchange(right, block, left, block);
+  return (count - std::floor(count / p) * p) * element;
+}
+
+// allreduce__ompi_ring_segmented: the ring in phases of at most 1 MiB per block; below one full phase,
+// lr.
+double allreduce_ring_segmented(Steps& s, int rank, int p, double bytes, int element) {
+  const double count = std::floor(bytes / element), segment = segment_count(1 << 20, element, count);
+  if (p == 1) return 0;
+  if (count < p * segment) return allreduce_lr(s, rank, p, bytes, element);
+  double phases = std::floor(count / (p * segment));
+  const double rest = std::fmod(count, p * segment);
+  if (rest >= p && rest > std::floor(p * segment / 2)) ++phases;
+  const Blocks blocks{count, static_cast<double>(p)};
+  auto phase_bytes = [&](int block, int phase) { return Blocks{blocks.size(block), phases}.size(phase) * element; };
+  const int right = (rank + 1) % p, left = (rank + p - 1) % p;
+  for (int phase = 0; phase < phases; ++phase) {
+    s.recv_tracked(left, blocks.early() * element);
+    s.blocking_send(right, phase_bytes(rank, phase));
+    for (int k = 2; k < p; ++k) {
+      s.recv_tracked(left, blocks.early() * element);
+      s.wait_for(left);
+      s.blocking_send(right, phase_bytes((rank + p - k + 1) % p, phase));
+    }
+    s.wait_for(left);
+  }
+  for (int k = 0; k < p - 1; ++k)
+    s.exchange(right, blocks.size((rank + 1 + p - k) % p) * element, left, blocks.size((rank + p - k) % p) * element);
+  return 0;
+}
+
+ReduceScatterAlgorithm ompi_reduce_scatter_choice(int p, double total) {
+  using R = ReduceScatterAlgorithm;
+  constexpr R D = R::Default, H = R::OmpiRecursiveHalving, G = R::OmpiRing, B = R::OmpiButterfly;
+  static const std::vector<Band<R>> table = {  // commutative operations
+      {4, {{65536, G}, {131072, B}, {kAll, G}}},
+      {8, {{8, D}, {262144, H}, {kAll, G}}},
+      {32, {{262144, H}, {kAll, G}}},
+      {64, {{64, D}, {2048, H}, {524288, B}, {kAll, G}}},
+      {128, {{256, D}, {512, H}, {2048, B}, {4096, H}, {kAll, B}}},
+      {256, {{256, D}, {512, H}, {kAll, B}}},
+      {512, {{256, D}, {1024, H}, {kAll, B}}},
+      {1024, {{512, D}, {2048, H}, {8192, B}, {16384, H}, {kAll, B}}},
+      {2048, {{512, D}, {4096, H}, {16384, B}, {32768, H}, {kAll, B}}},
+      {4096, {{512, D}, {4096, H}, {kAll, B}}},
+      {INT_MAX, {{1024, D}, {8192, H}, {kAll, B}}}};
+  return decide(table, p, total);
+}
+
+// reduce_scatter__ompi_basic_recursivehalving: the ranks past the largest power of two fold into
+// their neighbours, the others halve the vector log p times, and the folded ranks get their block back.
+void reduce_scatter_recursive_halving(Steps& s, int rank, int p, const double* counts) {
+  double total = 0;
+  for (int i = 0; i < p; ++i) total += counts[i];
+  if (total == 0) return;
+  const int pof2 = lower_power_of_two(p), extra = p - pof2;
+  int vrank = rank - extra;
+  if (rank < 2 * extra) {
+    if (rank % 2 == 0) s.blocking_send(rank + 1, total), vrank = -1;
+    else s.blocking_recv(rank - 1, total), vrank = rank / 2;
+  }
+  if (vrank >= 0) {
+    std::vector<double> blocks(pof2);
+    for (int i = 0; i < pof2; ++i) blocks[i] = i < extra ? counts[2 * i] + counts[2 * i + 1] : counts[i + extra];
+    auto sum = [&](int from, int to) {
+      double bytes = 0;
+      for (int i = from; i < to; ++i) bytes += blocks[i];
+      return bytes;
+    };
+    int send_index = 0, recv_index = 0, last_index = pof2;
+    for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
+      const int vpeer = vrank ^ mask, peer = vpeer < extra ? vpeer * 2 + 1 : vpeer + extra;
+      double send_bytes, recv_bytes;
+      if (vrank < vpeer) {
+        send_index = recv_index + mask;
+        send_bytes = sum(send_index, last_index), recv_bytes = sum(recv_index, send_index);
+      } else {
+        recv_index = send_index + mask;
+        send_bytes = sum(send_index, recv_index), recv_bytes = sum(recv_index, last_index);
+      }
+      if (send_bytes > 0 && recv_bytes > 0) {
+        s.recv(peer, recv_bytes);
+        s.send(peer, send_bytes);
+        s.wait();
+      }
+      send_index = recv_index;
+      last_index = recv_index + mask;
+    }
+  }
+  if (rank < 2 * extra) {
+    if (rank % 2 == 0 && counts[rank] > 0) s.blocking_recv(rank + 1, counts[rank]);
+    else if (rank % 2 == 1 && counts[rank - 1] > 0) s.blocking_send(rank - 1, counts[rank - 1]);
+  }
+}
+
+// reduce_scatter__ompi_ring: each block travels p - 1 steps to the right, reduced on the way, the
+// next receive posted before the previous is awaited.
+void reduce_scatter_ring(Steps& s, int rank, int p, const double* counts) {
+  if (p == 1) return;
+  const double largest = *std::max_element(counts, counts + p);
+  const int right = (rank + 1) % p, left = (rank + p - 1) % p;
+  s.recv_tracked(left, largest);
+  s.blocking_send(right, counts[left]);
+  for (int k = 2; k < p; ++k) {
+    s.recv_tracked(left, largest);
+    s.wait_for(left);
+    s.blocking_send(right, counts[(rank + p - k) % p]);
+  }
+  s.wait_for(left);
+}
+
+// reduce_scatter__ompi_butterfly: the ranks past the largest power of two fold into their neighbours,
+// the others exchange halves log p times, then send each result block to its owner, found by the
+// bit-reversal permutation.
+void reduce_scatter_butterfly(Steps& s, int rank, int p, const double* counts) {
+  if (p < 2) return;
+  double total = 0;
+  for (int i = 0; i < p; ++i) total += counts[i];
+  const int pof2 = lower_power_of_two(p), extra = p - pof2;
+  int bits = 0;
+  while ((1 << bits) < pof2) ++bits;
+  auto world = [&](int v) { return v < extra ? v * 2 + 1 : v + extra; };
+  auto first_rank = [&](int block) { return block < extra ? 2 * block : extra + block; };
+  int vrank = rank - extra;
+  if (rank < 2 * extra) {
+    if (rank % 2 == 0) s.blocking_send(rank + 1, total), vrank = -1;
+    else s.blocking_recv(rank - 1, total), vrank = rank / 2;
+  }
+  if (vrank < 0) {
+    s.blocking_recv(world(mirror((rank + 1) / 2, bits)), counts[rank]);
+    return;
+  }
+  int blocks = pof2, send_index = 0, recv_index = 0;
+  for (int mask = 1; mask < pof2; mask <<= 1) {
+    const int peer = world(vrank ^ mask);
+    blocks /= 2;
+    if ((vrank & mask) == 0) send_index += blocks;
+    else recv_index += blocks;
+    s.exchange(peer, butterfly_bytes(counts, extra, send_index, send_index + blocks - 1), peer,
+               butterfly_bytes(counts, extra, recv_index, recv_index + blocks - 1));
+    send_index = recv_index;
+  }
+  const int vpeer = mirror(vrank, bits), peer = world(vpeer);
+  int index = first_rank(send_index);
+  if (vpeer < extra) s.blocking_send(peer - 1, counts[index++]);
+  if (vpeer != vrank) s.exchange(peer, counts[index], peer, counts[rank]);
+}
+
+}  // namespace mapsim::collectives
