@@ -1,6 +1,7 @@
-// What the collective algorithm files of traces/ share: the op-list builder, rank arithmetic, and
-// the algorithms MPICH's and Open MPI's choices add to mapsim's own (collective_algorithms_mpich.cpp,
-// collective_algorithms_ompi.cpp), each sending the messages SimGrid 3.32's algorithm of that name sends.
+// What the collective algorithm files of traces/ share: the op-list builder, rank arithmetic, decision
+// tables, Open MPI's trees, and the algorithms MPICH's and Open MPI's choices add to mapsim's own
+// (collective_algorithms_mpich.cpp, collective_algorithms_ompi*.cpp), each sending the messages SimGrid
+// 3.32's algorithm of that name sends.
 #pragma once
 #include <cmath>
 #include <utility>
