@@ -47,34 +47,13 @@ void binomial_reduce(Steps& s, int rank, int root, int p, double bytes) {
 }
 
 void recursive_doubling_allreduce(Steps& s, int rank, int p, double bytes) {
-  int pof2 = 1;
-  while (pof2 * 2 <= p) pof2 *= 2;
-  const int rem = p - pof2;
-  int newrank;
-  if (rank < 2 * rem) {
-    if (rank % 2 == 0) {
-      s.send(rank + 1, bytes);
-      s.wait();
-      newrank = -1;
-    } else {
-      s.recv(rank - 1, bytes);
-      s.wait();
-      newrank = rank / 2;
-    }
-  } else {
-    newrank = rank - rem;
-  }
-  if (newrank != -1)
+  const int pof2 = collectives::lower_power_of_two(p);
+  if (const int place = collectives::fold_to_power_of_two(s, rank, p, bytes); place >= 0)
     for (int mask = 1; mask < pof2; mask <<= 1) {
-      const int newdst = newrank ^ mask;
-      const int dst = newdst < rem ? newdst * 2 + 1 : newdst + rem;
+      const int dst = collectives::real_rank(place ^ mask, p - pof2);
       s.exchange(dst, bytes, dst, bytes);
     }
-  if (rank < 2 * rem) {
-    if (rank % 2) s.send(rank - 1, bytes);
-    else s.recv(rank + 1, bytes);
-    s.wait();
-  }
+  collectives::unfold_from_power_of_two(s, rank, p, bytes);
 }
 
 // Binomial gather: a rank forwards its whole subtree's blocks to its parent.
@@ -258,10 +237,7 @@ void allgatherv(Steps& s, const CollectiveChoice& choice, AllgathervAlgorithm al
       linear_gatherv(s, rank, 0, p, counts, counts[rank]);
       bcast(s, choice.bcast, rank, 0, p, total, element);
       break;
-    case AllgathervAlgorithm::OmpiNeighborExchange:
-      if (p % 2 == 0) collectives::allgatherv_neighbor_exchange(s, rank, p, counts);
-      else allgatherv(s, choice, AllgathervAlgorithm::Ring, rank, p, counts, element);  // as SimGrid, for odd p
-      break;
+    case AllgathervAlgorithm::OmpiNeighborExchange: collectives::allgatherv_neighbor_exchange(s, rank, p, counts); break;
     case AllgathervAlgorithm::Pair:  // own block with rank XOR i
       require_power_of_two(p, "allgatherv=pair");
       for (int i = 1; i < p; ++i) s.exchange(rank ^ i, counts[rank], rank ^ i, counts[rank ^ i]);
@@ -363,7 +339,11 @@ void allgather(Steps& s, AllgatherAlgorithm algorithm, int rank, int p, double b
   switch (algorithm) {
     case AllgatherAlgorithm::Rdb: collectives::allgather_recursive_doubling(s, rank, p, received); break;
     case AllgatherAlgorithm::Bruck: collectives::allgather_bruck(s, rank, p, received); break;
-    case AllgatherAlgorithm::OmpiNeighborExchange: collectives::allgather_neighbor_exchange(s, rank, p, block); break;
+    case AllgatherAlgorithm::OmpiNeighborExchange: {
+      const std::vector<double> blocks(p, block);
+      collectives::allgatherv_neighbor_exchange(s, rank, p, blocks.data());
+      break;
+    }
     case AllgatherAlgorithm::Pair:  // own block with rank XOR i
       require_power_of_two(p, "allgather=pair");
       for (int i = 1; i < p; ++i) s.exchange(rank ^ i, block, rank ^ i, received);

@@ -114,9 +114,6 @@ double sum(const std::vector<double>& counts, int from, int to) {
   return total;
 }
 
-// Real rank of Rabenseifner's new rank: the first 2 * rem ranks pair up, one of each pair stays in.
-int real_rank(int newrank, int rem, bool odd_stays) { return newrank < rem ? newrank * 2 + (odd_stays ? 1 : 0) : newrank + rem; }
-
 // Recursive halving (the reduce-scatter of Rabenseifner's algorithms): returns the block range
 // [send_idx, last_idx) each new rank holds at the end.
 std::pair<int, int> recursive_halving(Steps& s, int newrank, int pof2, int rem, bool odd_stays,
@@ -188,13 +185,7 @@ void bcast_scatter_lr_allgather(Steps& s, int rank, int root, int p, double byte
 void allreduce_rabenseifner(Steps& s, int rank, int p, double bytes, int element) {
   const double count = std::floor(bytes / element);
   const int pof2 = lower_power_of_two(p), rem = p - pof2;
-  int newrank = rank - rem;
-  if (rank < 2 * rem) {
-    if (rank % 2 == 0) s.blocking_send(rank + 1, bytes);
-    else s.blocking_recv(rank - 1, bytes);
-    newrank = rank % 2 == 0 ? -1 : rank / 2;
-  }
-  if (newrank != -1) {
+  if (const int newrank = fold_to_power_of_two(s, rank, p, bytes); newrank != -1) {
     const std::vector<double> counts = block_counts(count, pof2);
     auto [send_idx, last_idx] = recursive_halving(s, newrank, pof2, rem, true, counts, element);
     for (int mask = pof2 / 2; mask > 0; mask >>= 1) {
@@ -204,10 +195,7 @@ void allreduce_rabenseifner(Steps& s, int rank, int p, double bytes, int element
       if (newrank > newdst) send_idx = step.recv_idx;
     }
   }
-  if (rank < 2 * rem) {
-    if (rank % 2) s.blocking_send(rank - 1, bytes);
-    else s.blocking_recv(rank + 1, bytes);
-  }
+  unfold_from_power_of_two(s, rank, p, bytes);
 }
 
 // reduce__scatter_gather: Rabenseifner's reduce (odd ranks below 2 * rem hand over to the previous
@@ -218,12 +206,7 @@ void reduce_scatter_gather(Steps& s, int rank, int root, int p, double bytes, in
   if (count <= 0) return;
   count = std::max(count, static_cast<double>(p));
   const int pof2 = lower_power_of_two(p), rem = p - pof2;
-  int newrank = rank - rem;
-  if (rank < 2 * rem) {
-    if (rank % 2) s.blocking_send(rank - 1, count * element);
-    else s.blocking_recv(rank + 1, count * element);
-    newrank = rank % 2 ? -1 : rank / 2;
-  }
+  int newrank = fold_to_power_of_two(s, rank, p, count * element, true);
   const std::vector<double> counts = block_counts(count, pof2);
   int send_idx = 0, last_idx = 0;
   if (newrank != -1) std::tie(send_idx, last_idx) = recursive_halving(s, newrank, pof2, rem, false, counts, element);

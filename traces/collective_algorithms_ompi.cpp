@@ -189,19 +189,6 @@ AllgatherAlgorithm ompi_allgather_choice(int p, double block) {
   return p == 1 ? R : decide(table, p, block);
 }
 
-// allgather__ompi_neighborexchange (even rank counts; odd ones take SimGrid's ring): p/2 steps with
-// the two neighbours in turn, one block first, then the two blocks received last.
-void allgather_neighbor_exchange(Steps& s, int rank, int p, double block) {
-  if (p % 2) {
-    for (int i = 1; i < p; ++i) s.exchange((rank + i) % p, block, (rank - i + p) % p, block);
-    return;
-  }
-  const bool even = rank % 2 == 0;
-  const int neighbor[2] = {even ? (rank + 1) % p : (rank - 1 + p) % p, even ? (rank - 1 + p) % p : (rank + 1) % p};
-  s.exchange(neighbor[0], block, neighbor[0], block);
-  for (int i = 1; i < p / 2; ++i) s.exchange(neighbor[i % 2], 2 * block, neighbor[i % 2], 2 * block);
-}
-
 // Open MPI's allgatherv, by the mean block.
 AllgathervAlgorithm ompi_allgatherv_choice(int p, double total) {
   using A = AllgathervAlgorithm;
@@ -220,9 +207,14 @@ AllgathervAlgorithm ompi_allgatherv_choice(int p, double total) {
   return decide(table, p, std::floor(total / p));
 }
 
-// allgatherv__ompi_neighborexchange (even rank counts; the caller takes SimGrid's ring for odd ones):
-// as the allgather's, the two blocks of an even rank and its right neighbour after the first step.
+// allgather(v)__ompi_neighborexchange: p/2 steps with the two neighbours in turn, the own block
+// first, then the two blocks received last (an even rank's and its right neighbour's). Odd rank
+// counts take SimGrid's ring: the own block to rank + i, rank - i's from it.
 void allgatherv_neighbor_exchange(Steps& s, int rank, int p, const double* counts) {
+  if (p % 2) {
+    for (int i = 1; i < p; ++i) s.exchange((rank + i) % p, counts[rank], (rank - i + p) % p, counts[(rank - i + p) % p]);
+    return;
+  }
   const bool even = rank % 2 == 0;
   const int neighbor[2] = {even ? (rank + 1) % p : (rank - 1 + p) % p, even ? (rank - 1 + p) % p : (rank + 1) % p};
   const int offset[2] = {even ? 2 : -2, even ? -2 : 2};

@@ -18,13 +18,12 @@ struct Blocks {
   double size(double index) const { return index < std::fmod(count, blocks) ? early() : std::floor(count / blocks); }
 };
 
-// ompi_sum_counts: the bytes of blocks lo..hi of the butterfly's halved communicator, where each of
-// the first `extra` blocks is two ranks' blocks.
-double butterfly_bytes(const double* counts, int extra, int lo, int hi) {
-  lo = lo < extra ? lo * 2 : lo + extra;
-  hi = hi < extra ? hi * 2 + 1 : hi + extra;
+// ompi_sum_counts: the bytes of places [from, to) of a communicator folded to a power of two, where
+// each of the first `extra` places holds two ranks' blocks.
+double folded_bytes(const double* counts, int extra, int from, int to) {
   double bytes = 0;
-  for (int i = lo; i <= hi; ++i) bytes += counts[i];
+  if (from < to)
+    for (int i = real_rank(from, extra, false); i <= real_rank(to - 1, extra, true); ++i) bytes += counts[i];
   return bytes;
 }
 
@@ -116,22 +115,11 @@ void reduce_scatter_recursive_halving(Steps& s, int rank, int p, const double* c
   for (int i = 0; i < p; ++i) total += counts[i];
   if (total == 0) return;
   const int pof2 = lower_power_of_two(p), extra = p - pof2;
-  int vrank = rank - extra;
-  if (rank < 2 * extra) {
-    if (rank % 2 == 0) s.blocking_send(rank + 1, total), vrank = -1;
-    else s.blocking_recv(rank - 1, total), vrank = rank / 2;
-  }
-  if (vrank >= 0) {
-    std::vector<double> blocks(pof2);
-    for (int i = 0; i < pof2; ++i) blocks[i] = i < extra ? counts[2 * i] + counts[2 * i + 1] : counts[i + extra];
-    auto sum = [&](int from, int to) {
-      double bytes = 0;
-      for (int i = from; i < to; ++i) bytes += blocks[i];
-      return bytes;
-    };
+  if (const int vrank = fold_to_power_of_two(s, rank, p, total); vrank >= 0) {
+    auto sum = [&](int from, int to) { return folded_bytes(counts, extra, from, to); };
     int send_index = 0, recv_index = 0, last_index = pof2;
     for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
-      const int vpeer = vrank ^ mask, peer = vpeer < extra ? vpeer * 2 + 1 : vpeer + extra;
+      const int vpeer = vrank ^ mask, peer = real_rank(vpeer, extra);
       double send_bytes, recv_bytes;
       if (vrank < vpeer) {
         send_index = recv_index + mask;
@@ -181,29 +169,23 @@ void reduce_scatter_butterfly(Steps& s, int rank, int p, const double* counts) {
   const int pof2 = lower_power_of_two(p), extra = p - pof2;
   int bits = 0;
   while ((1 << bits) < pof2) ++bits;
-  auto world = [&](int v) { return v < extra ? v * 2 + 1 : v + extra; };
-  auto first_rank = [&](int block) { return block < extra ? 2 * block : extra + block; };
-  int vrank = rank - extra;
-  if (rank < 2 * extra) {
-    if (rank % 2 == 0) s.blocking_send(rank + 1, total), vrank = -1;
-    else s.blocking_recv(rank - 1, total), vrank = rank / 2;
-  }
+  const int vrank = fold_to_power_of_two(s, rank, p, total);
   if (vrank < 0) {
-    s.blocking_recv(world(mirror((rank + 1) / 2, bits)), counts[rank]);
+    s.blocking_recv(real_rank(mirror((rank + 1) / 2, bits), extra), counts[rank]);
     return;
   }
   int blocks = pof2, send_index = 0, recv_index = 0;
   for (int mask = 1; mask < pof2; mask <<= 1) {
-    const int peer = world(vrank ^ mask);
+    const int peer = real_rank(vrank ^ mask, extra);
     blocks /= 2;
     if ((vrank & mask) == 0) send_index += blocks;
     else recv_index += blocks;
-    s.exchange(peer, butterfly_bytes(counts, extra, send_index, send_index + blocks - 1), peer,
-               butterfly_bytes(counts, extra, recv_index, recv_index + blocks - 1));
+    s.exchange(peer, folded_bytes(counts, extra, send_index, send_index + blocks), peer,
+               folded_bytes(counts, extra, recv_index, recv_index + blocks));
     send_index = recv_index;
   }
-  const int vpeer = mirror(vrank, bits), peer = world(vpeer);
-  int index = first_rank(send_index);
+  const int vpeer = mirror(vrank, bits), peer = real_rank(vpeer, extra);
+  int index = real_rank(send_index, extra, false);
   if (vpeer < extra) s.blocking_send(peer - 1, counts[index++]);
   if (vpeer != vrank) s.exchange(peer, counts[index], peer, counts[rank]);
 }

@@ -66,6 +66,30 @@ inline int lower_power_of_two(int p) {
   while (pof2 * 2 <= p) pof2 *= 2;
   return pof2;
 }
+// Where p is not a power of two p', the first 2(p - p') ranks fold in pairs: the even rank of each
+// pair (the odd one where `odd_leaves`) hands `bytes` to the other and drops out. Returns the rank's
+// place among the p' that stay, -1 if it dropped out.
+inline int fold_to_power_of_two(Steps& s, int rank, int p, double bytes, bool odd_leaves = false) {
+  const int rem = p - lower_power_of_two(p);
+  if (rank >= 2 * rem) return rank - rem;
+  const int partner = rank % 2 == 0 ? rank + 1 : rank - 1;
+  if ((rank % 2 == 1) == odd_leaves) {
+    s.blocking_send(partner, bytes);
+    return -1;
+  }
+  s.blocking_recv(partner, bytes);
+  return rank / 2;
+}
+// The undoing: the odd rank of each pair hands `bytes` back to the even one.
+inline void unfold_from_power_of_two(Steps& s, int rank, int p, double bytes) {
+  if (rank >= 2 * (p - lower_power_of_two(p))) return;
+  if (rank % 2) s.blocking_send(rank - 1, bytes);
+  else s.blocking_recv(rank + 1, bytes);
+}
+// The rank at place `place` among the p' that stay (`odd_stays`: the odd rank of a folded pair).
+inline int real_rank(int place, int rem, bool odd_stays = true) {
+  return place < rem ? place * 2 + (odd_stays ? 1 : 0) : place + rem;
+}
 
 // A decision table: per band of rank counts (below `ranks`), upper size bounds and the choice below
 // each; the last bound of a band is kAll.
@@ -107,11 +131,10 @@ void gather_ompi(Steps& s, GatherAlgorithm algorithm, int rank, int root, int p,
 ScatterAlgorithm ompi_scatter_choice(int p, double block);  // OmpiBinomial, OmpiBasicLinear, OmpiLinearNb
 void scatter_ompi(Steps& s, ScatterAlgorithm algorithm, int rank, int root, int p, double block);  // the three above
 AllgatherAlgorithm ompi_allgather_choice(int p, double block);  // Pair, Rdb, Bruck, OmpiNeighborExchange, Ring
-void allgather_neighbor_exchange(Steps& s, int rank, int p, double block);
 ReduceAlgorithm ompi_reduce_choice(int p, double bytes);  // one of the Ompi* algorithms
 void reduce_ompi(Steps& s, ReduceAlgorithm algorithm, int rank, int root, int p, double bytes, int element);  // Ompi* only
 AllgathervAlgorithm ompi_allgatherv_choice(int p, double total);  // Gb, OmpiBruck, MpichRing, OmpiNeighborExchange, Pair
-void allgatherv_neighbor_exchange(Steps& s, int rank, int p, const double* counts);
+void allgatherv_neighbor_exchange(Steps& s, int rank, int p, const double* counts);  // allgather's too
 
 // collective_algorithms_ompi_bcast.cpp. Where an algorithm leaves a remainder for "the" bcast (SimGrid's
 // NTSL and NTSB), it returns the remainder's bytes, for the caller to broadcast with its configured choice.
