@@ -3,22 +3,24 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <iterator>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "support/error.h"
+#include "support/input_file.h"
 
 namespace mapsim {
 
-void run_tool(const std::string& program, const std::string& package, std::vector<std::string> args,
-              std::string input, const std::string& output) {
+void run_tool(const std::string& program, const std::string& package, const std::vector<std::string>& args,
+              const std::string& input, const std::string& output) {
+  refuse_input_as_output(output);
   const std::string temp = output + ".partial";
-  for (std::string& arg : args)
-    if (arg == "{out}") arg = temp;
-  for (size_t at = input.find("{out}"); at != std::string::npos; at = input.find("{out}", at + temp.size()))
-    input.replace(at, 5, temp);
+  const int picture = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (picture < 0) throw Error(output + ": cannot write file (" + std::strerror(errno) + ")");
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw Error(program + ": cannot create a pipe");
   const pid_t pid = fork();
@@ -29,13 +31,14 @@ void run_tool(const std::string& program, const std::string& package, std::vecto
     close(pipe_fds[0]);
     close(pipe_fds[1]);
     if (FILE* err = std::fopen(messages.c_str(), "w")) dup2(fileno(err), STDERR_FILENO);
-    if (FILE* null = std::fopen("/dev/null", "w")) dup2(fileno(null), STDOUT_FILENO);  // gnuplot falls back to stdout
+    dup2(picture, STDOUT_FILENO);
     std::vector<char*> argv{const_cast<char*>(program.c_str())};
-    for (std::string& arg : args) argv.push_back(arg.data());
+    for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
     argv.push_back(nullptr);
     execvp(program.c_str(), argv.data());
     _exit(127);
   }
+  close(picture);
   close(pipe_fds[0]);
   const auto old_pipe_handler = std::signal(SIGPIPE, SIG_IGN);  // a tool that dies early must not kill us
   for (size_t written = 0; written < input.size();) {
@@ -57,8 +60,10 @@ void run_tool(const std::string& program, const std::string& package, std::vecto
       if (line.find_first_not_of(" \t^") != std::string::npos) last = line;
   }
   std::remove(messages.c_str());
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+    std::remove(temp.c_str());
     throw Error(output + ": cannot run '" + program + "' (install the Debian package " + package + ")");
+  }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::remove(temp.c_str());
     throw Error(output + ": " + program + " failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")" +
@@ -67,10 +72,10 @@ void run_tool(const std::string& program, const std::string& package, std::vecto
   if (std::rename(temp.c_str(), output.c_str()) != 0) throw Error(output + ": cannot move the finished file into place");
 }
 
-std::string tool_output(const std::string& program, const std::string& package, std::vector<std::string> args,
-                        std::string input, const std::string& scratch) {
+std::string tool_output(const std::string& program, const std::string& package, const std::vector<std::string>& args,
+                        const std::string& input, const std::string& scratch) {
   const std::string path = scratch + ".tool";
-  run_tool(program, package, std::move(args), std::move(input), path);
+  run_tool(program, package, args, input, path);
   std::ifstream in(path, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::remove(path.c_str());

@@ -50,7 +50,7 @@ void draw(const std::string& path, const std::vector<RunRow>& rows) {
     if (format == ".dot")
       write_file_atomically(out, [&](std::ostream& o) { o << row.network_dot; });
     else
-      run_tool("dot", "graphviz", {"-T" + format.substr(1), "-o", "{out}"}, row.network_dot, out);
+      run_tool("dot", "graphviz", {"-T" + format.substr(1)}, row.network_dot, out);
     std::cerr << "picture: " << out << "\n";
   }
 }

@@ -59,6 +59,7 @@ Scenario simulate_scenario(const SimulateOptions& o) {
                                       {"model.flow_solver", "--flow-solver", o.flow_solver},
                                       {"model.path_selection", "--path-selection", o.path_selection},
                                       {"ocs", "--ocs", o.ocs}}));
+  if (!scenario.simulate) throw Error("--model: simulate needs a simulation model, not none: expected one of " + model_list());
   scenario.sim.record_messages = o.messages || !o.timeline.empty();
   scenario.sim.record_timeline = !o.timeline.empty();
   return scenario;

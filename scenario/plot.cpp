@@ -49,16 +49,19 @@ std::string significant(double value, int digits) {
 
 std::string gp(const std::string& text) { return gnuplot_quote(text); }
 
+const std::string kStdoutOutput = "set output\n";  // the figure goes to stdout: its path is never script text
+
 }  // namespace
 
 std::string gnuplot_quote(const std::string& text) {
-  std::string quoted = "'";
+  std::string quoted = "\"";
   for (char c : text) {
-    if (c == '\'') quoted += "''";
+    if (c == '"' || c == '\\') quoted += std::string("\\") + c;
+    else if (c == '`') quoted += "\\140";  // a backquote runs a shell command, even inside "..."
     else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) quoted += ' ';  // a newline would end the command
     else quoted += c;
   }
-  return quoted + "'";
+  return quoted + "\"";
 }
 
 PlotData collect_plot(const std::string& path, const PlotOptions& o) {
@@ -167,7 +170,7 @@ std::string gnuplot_script(const PlotData& data, const PlotOptions& o, const std
   else if (format == ".png") s << "set terminal pngcairo size 1000,625 noenhanced font 'Sans,11'\n";
   else if (format == ".pdf") s << "set terminal pdfcairo size 6in,3.75in noenhanced font 'Sans,10'\n";
   else throw Error(output + ": expected a .svg, .png or .pdf file name");
-  s << "set output '{out}'\n";
+  s << kStdoutOutput;
   s << "set title " << gp(o.title.empty() ? o.y + " vs " + o.x : o.title) << "\n";
   s << "set xlabel " << gp(o.xlabel.empty() ? o.x : o.xlabel) << "\nset ylabel " << gp(o.ylabel.empty() ? o.y : o.ylabel) << "\n";
   s << "set grid\nset key top left\nset pointsize 1\nset bars small\n";
@@ -200,9 +203,8 @@ std::string gnuplot_script(const PlotData& data, const PlotOptions& o, const std
 }
 
 std::string saved_script(std::string script, const std::string& output) {
-  const std::string placeholder = "set output '{out}'";
-  const size_t at = script.find(placeholder);
-  if (at != std::string::npos) script.replace(at, placeholder.size(), "set output " + gp(output));
+  const size_t at = script.find(kStdoutOutput);
+  if (at != std::string::npos) script.replace(at, kStdoutOutput.size(), "set output " + gp(output) + "\n");
   return script;
 }
 

@@ -31,14 +31,16 @@ struct PlotData {
   std::vector<std::pair<std::string, std::vector<PlotPoint>>> series;  // label -> points in x order
 };
 
-// `text` as a gnuplot single-quoted string: quotes doubled, control characters (a newline would end
-// the command and let the next line run, `!` a shell) turned into spaces.
+// `text` as a gnuplot string: the one quoting of every text that reaches a gnuplot script (titles,
+// labels, names, paths in saved scripts). Double-quoted with backslash and quote escaped, a backquote
+// (command substitution) as \140, control characters (a newline would end the command) as spaces.
+// Not single quotes: gnuplot 5.4 cannot read a leading doubled quote there.
 std::string gnuplot_quote(const std::string& text);
 
 PlotData collect_plot(const std::string& csv_path, const PlotOptions& options);
 // A gnuplot script drawing `data` into `output` with the terminal its extension names (.svg, .png, .pdf).
-// Its `set output` names the placeholder {out} (the figure is written atomically through a temporary
-// file); saved_script() puts `output` itself there, so that the saved script reruns as is.
+// It writes the figure to standard output (run_tool saves it atomically); saved_script() names
+// `output` in its `set output`, quoted, so that the saved script reruns as is.
 std::string gnuplot_script(const PlotData& data, const PlotOptions& options, const std::string& output);
 std::string saved_script(std::string script, const std::string& output);
 // | x | series ... | with "mean ± ci95" cells.

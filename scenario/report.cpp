@@ -18,6 +18,7 @@
 #include "sim/timeline.h"
 #include "topologies/export.h"
 #include "support/error.h"
+#include "support/input_file.h"
 #include "support/units.h"
 #include "support/json_text.h"
 
@@ -70,12 +71,14 @@ class Report {
       throw Error(dir_ + ": not a run or sweep directory (expected results.csv and summary.json, or aggregate.csv)");
     results_ = read_csv((dir / "results.csv").string());
     if (fs::exists(dir / "summary.json")) {
-      std::ifstream in(dir / "summary.json");
+      const std::string path = (dir / "summary.json").string();
+      std::ifstream in = open_input(path, "summary file");
       try {
         summary_ = nlohmann::ordered_json::parse(in);
       } catch (const nlohmann::json::exception& e) {
-        throw Error((dir / "summary.json").string() + ": not JSON: " + e.what());
+        throw Error(path + ": not JSON: " + e.what());
       }
+      if (!summary_.is_object()) throw Error(path + ": expected a JSON object (mapsim run's summary), got " + summary_.type_name());
     }
     name_ = summary_.value("name", dir.filename().string().empty() ? dir.parent_path().filename().string() : dir.filename().string());
     std::ostringstream body;
@@ -108,7 +111,7 @@ class Report {
 
   static std::string gnuplot_head(const std::string& title, int width = 720, int height = 380) {
     return "set terminal svg size " + std::to_string(width) + "," + std::to_string(height) +
-           " dynamic noenhanced font 'Helvetica,11' background '#ffffff'\nset output '{out}'\nset title " + gp(title) +
+           " dynamic noenhanced font 'Helvetica,11' background '#ffffff'\nset output\nset title " + gp(title) +
            "\nset grid\n";
   }
 
@@ -329,7 +332,7 @@ class Report {
       figure(out, "fig-network-" + std::to_string(figures_),
              m + ": switch links coloured green (idle) to red and widened by the " + unit + " of their busier direction, "
              "on one scale for every mapper (red: " + format_number(largest) + ")",
-             "dot", {"-Tsvg", "-o", "{out}"}, dot.str());
+             "dot", {"-Tsvg"}, dot.str());
     }
   }
 
@@ -366,7 +369,7 @@ class Report {
       for (int k = 0; k < 3; ++k)
         if (!data[k].str().empty())
           s << (std::exchange(first, false) ? "" : ", ") << "$S" << k << " using ($1*" << format_exact(scale) << "):2:($3*" << format_exact(scale)
-          << "):4 with boxxyerror fillstyle solid 0.8 noborder linecolor rgb '" << colours[k] << "' title '" << names[k] << "'";
+          << "):4 with boxxyerror fillstyle solid 0.8 noborder linecolor rgb '" << colours[k] << "' title " << gp(names[k]);
       s << "\n";
       figure(out, "fig-timeline-" + std::to_string(figures_), m + ": per-rank timeline (first 64 ranks)", "gnuplot", {}, s.str());
     }

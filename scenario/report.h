@@ -11,7 +11,7 @@
 
 namespace mapsim {
 
-// (program, arguments, input) -> the SVG the program wrote to "{out}".
+// (program, arguments, input) -> the SVG the program wrote to its standard output.
 using SvgRenderer = std::function<std::string(const std::string& program, const std::vector<std::string>& args,
                                               const std::string& input)>;
 

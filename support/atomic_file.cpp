@@ -1,10 +1,13 @@
 #include "support/atomic_file.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "support/error.h"
+#include "support/input_file.h"
 
 namespace mapsim {
 namespace {
@@ -19,6 +22,7 @@ void write_stream(std::ofstream& out, const std::string& path, const std::functi
 
 void write_file_atomically(const std::string& requested, const std::function<void(std::ostream&)>& write) {
   namespace fs = std::filesystem;
+  refuse_input_as_output(requested);
   std::error_code ec;
   fs::path target = requested;
   // A symlink is written through (its target is replaced, the link stays).
@@ -32,14 +36,14 @@ void write_file_atomically(const std::string& requested, const std::function<voi
   const std::string path = target.string();
   if (fs::exists(status) && !fs::is_regular_file(status)) {  // a device or a pipe: written as it is, never replaced
     std::ofstream out(path, std::ios::binary);
-    if (!out) throw Error(requested + ": cannot write file");
+    if (!out) throw Error(requested + ": cannot write file (" + std::strerror(errno) + ")");
     write_stream(out, requested, write);
     return;
   }
   const std::string temp = path + ".partial";
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(requested + ": cannot write file");
+    if (!out) throw Error(requested + ": cannot write file (" + std::strerror(errno) + ")");
     try {
       write_stream(out, requested, write);
     } catch (...) {

@@ -1,10 +1,28 @@
 #include "support/input_file.h"
 
 #include <filesystem>
+#include <mutex>
+#include <sys/stat.h>
+#include <vector>
 
 #include "support/error.h"
 
 namespace mapsim {
+namespace {
+
+struct InputFile {
+  dev_t device;
+  ino_t inode;
+  std::string path, what;
+};
+
+std::mutex inputs_mutex;
+std::vector<InputFile>& inputs() {
+  static std::vector<InputFile> read;
+  return read;
+}
+
+}  // namespace
 
 std::ifstream open_input(const std::string& path, const std::string& what, std::ios::openmode mode) {
   namespace fs = std::filesystem;
@@ -15,7 +33,26 @@ std::ifstream open_input(const std::string& path, const std::string& what, std::
   if (!fs::is_regular_file(status)) throw Error(path + ": not a regular file (a device or pipe); expected a " + what);
   std::ifstream in(path, mode);
   if (!in) throw Error(path + ": cannot open " + what);
+  note_input(path, what);
   return in;
+}
+
+void note_input(const std::string& path, const std::string& what) {
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return;
+  std::lock_guard<std::mutex> lock(inputs_mutex);
+  for (const InputFile& f : inputs())
+    if (f.device == info.st_dev && f.inode == info.st_ino) return;
+  inputs().push_back({info.st_dev, info.st_ino, path, what});
+}
+
+void refuse_input_as_output(const std::string& output) {
+  struct stat info {};
+  if (stat(output.c_str(), &info) != 0) return;  // a new file is no input
+  std::lock_guard<std::mutex> lock(inputs_mutex);
+  for (const InputFile& f : inputs())
+    if (f.device == info.st_dev && f.inode == info.st_ino)
+      throw Error(output + ": is the " + f.what + " " + f.path + " that this command reads; choose another output");
 }
 
 }  // namespace mapsim

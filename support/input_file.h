@@ -1,5 +1,7 @@
 // Input files as users name them: a missing file, a directory or a device or pipe (/dev/zero would
 // never end) is an Error naming the path and what was expected, before anything is read.
+// Every input read is remembered, so that no output of the same command can overwrite one: an output
+// path that resolves (through links, `..`, hard links) to an input is refused.
 #pragma once
 #include <fstream>
 #include <string>
@@ -9,5 +11,9 @@ namespace mapsim {
 // `what` names the expected content in messages ("trace file", "placement file").
 std::ifstream open_input(const std::string& path, const std::string& what = "file",
                          std::ios::openmode mode = std::ios::in);
+// Remembers an input read by other means (a library opening it: OTF2). Does nothing if it is missing.
+void note_input(const std::string& path, const std::string& what);
+// Throws "OUTPUT: is the WHAT INPUT this command reads; choose another output" when `output` is an input.
+void refuse_input_as_output(const std::string& output);
 
 }  // namespace mapsim

@@ -79,4 +79,11 @@ bool clean_text(std::string_view text) {
   return true;
 }
 
+bool plain_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (const char c : name)
+    if (c <= 0x20 || c >= 0x7F) return false;  // char may be signed: bytes >= 0x80 are negative here
+  return true;
+}
+
 }  // namespace mapsim

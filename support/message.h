@@ -15,6 +15,9 @@ namespace mapsim {
 std::string printable(std::string_view text);
 // True when `text` is valid UTF-8 without control characters other than tab and newline.
 bool clean_text(std::string_view text);
+// True when `name` can stand as one word in a launch file (rankfile, hostlist, machinefile): non-empty,
+// printable ASCII, no whitespace. Node and switch names are held to it where they are read.
+bool plain_name(std::string_view name);
 
 constexpr size_t kMaxShownToken = 160;
 constexpr size_t kMaxShownMessage = 2000;

@@ -346,8 +346,10 @@ expect_error "a workload too large to build" "about 1.44e+10 actions, above the 
 expect_error "table routing limit, reported before any work" "updown routing keeps an S x S table; 9000 switches exceed its limit of 8192" topo irregular:nodes=20000,switches=9000,ports=8 --routing updown
 printf 'x,mapper,y\n1,a,2\n2,a,3\n' >"$tmp/small-plot.csv"
 expect_error "plot into a missing folder" "the folder /nonexistent-dir does not exist" plot "$tmp/small-plot.csv" --x x --y y -o /nonexistent-dir/fig.svg
-mkdir -p "$tmp/blocked.svg.partial"  # gnuplot cannot open its output: its error comes back as one line
-expect_error "gnuplot's own error in one line" "blocked.svg: gnuplot failed (exit status 1): system error: Is a directory" plot "$tmp/small-plot.csv" --x x --y y -o "$tmp/blocked.svg"
+printf 'x,mapper,y\n1,a,-2\n2,a,-3\n' >"$tmp/negative-plot.csv"  # no point on a log axis: gnuplot's error comes back as one line
+expect_error "gnuplot's own error in one line" "negative.svg: gnuplot failed (exit status 1): .*all points y value undefined" plot "$tmp/negative-plot.csv" --x x --y y --logy -o "$tmp/negative.svg"
+mkdir -p "$tmp/blocked.svg.partial"
+expect_error "an unwritable temporary file, with the reason" "blocked.svg: cannot write file (Is a directory)" plot "$tmp/small-plot.csv" --x x --y y -o "$tmp/blocked.svg"
 # What input puts in a message is printable, one line and bounded; --set and flags are blamed, not the file.
 printf '0 send 1 0 \001\377\n1 recv 0 0 8\n' >"$tmp/binary.txt"
 expect_error "binary bytes are escaped in a message" "binary.txt:1: expected size, got '\\\\x01\\\\xFF'" trace check "$tmp/binary.txt"
@@ -372,7 +374,19 @@ sed 's/^\[35\]\t"S-7cfe900300a1b3d0"\[35\]/[35]\t"S-7cfe900300a1b2c0"[34]/' "$sr
 expect_error "ibnet: a self-loop at its line" "self.ibnet:13: link from switch 'leaf-a' to itself" topo "ibnet:$tmp/self.ibnet"
 sed 's/"leaf-a" enhanced/"leaf-\xffa" enhanced/' "$src/configs/networks/example.ibnet" >"$tmp/binary.ibnet"
 "$mapsim" topo "ibnet:$tmp/binary.ibnet" --json >"$tmp/binary.json" 2>"$tmp/err"
-check "JSON of a name that is not UTF-8: U+FFFD" python3 -c "import json,sys; assert 'leaf-\ufffda' in json.dumps(json.load(open(sys.argv[1])), ensure_ascii=False)" "$tmp/binary.json"
+check "ibnet: a description that is not a plain word gives the GUID as name" grep -q 'S-7cfe900300a1b2c0->leaf-b' "$tmp/binary.json"
+expect_error "simulate --model none" "--model: simulate needs a simulation model, not none: expected one of flow, packet, store-and-forward" \
+  simulate --topology mesh:2x2 --process ring:4 --model none
+python3 -c "print('# ' + 'x' * 40000)" >"$tmp/long.ibnet"
+expect_error "ibnet: a 40 KB line" "long.ibnet:1: line longer than 4096 bytes; expected ibnetdiscover output" topo "ibnet:$tmp/long.ibnet"
+expect_error "lft: a 40 KB line" "long.ibnet:1: line longer than 4096 bytes; expected ibroute / dump_lfts.sh output" \
+  topo "ibnet:$src/configs/networks/example.ibnet,lft=$tmp/long.ibnet"
+echo "$tmp/self-index.txt" >"$tmp/self-index.txt"
+expect_error "trace index naming itself" "self-index.txt:1: the trace index names itself" trace stats "$tmp/self-index.txt"
+expect_error "simulate on a self-index" "self-index.txt:1: the trace index names itself" simulate --topology mesh:2x2 --trace "$tmp/self-index.txt"
+echo "$tmp/idx-b.txt" >"$tmp/idx-a.txt"; echo "$tmp/idx-a.txt" >"$tmp/idx-b.txt"
+expect_error "two indexes naming each other" "idx-b.txt:1: trace indexes form a cycle through $tmp/idx-a.txt" \
+  map --topology mesh:2x2 --process "trace:$tmp/idx-a.txt" --mapper default
 expect_error "an integer out of range in a spec" "seed=18446744073709551617 is out of range" topo irregular:nodes=16,switches=4,seed=18446744073709551617
 expect_error "a dimension out of range" "dimension 4294967297 of '4294967297x1' must be in 1..1000000" topo mesh:4294967297x1
 expect_error "a packet size below a byte" "the mtu must be at least 1 byte" simulate --topology mesh:2x2 --process ring:4 --model packet --mtu 0.001B
@@ -447,7 +461,7 @@ YAML
 "$mapsim" sweep "$tmp/bw.yaml" -o "$tmp/bw" >/dev/null 2>&1
 check "unit axis has an SI column" grep -q "^0,10Gbps,1.25e+09,0," "$tmp/bw/results.csv"
 "$mapsim" plot "$tmp/bw/results.csv" --x model.link_bandwidth --y sim_makespan --logx -o "$tmp/bw.svg" --script "$tmp/bw.gp" 2>/dev/null
-check "unit axis placed by value" grep -q "^set xtics ('2.5Gbps' 312500000, '10Gbps' 1.25e+09, '40Gbps' 5e+09)$" "$tmp/bw.gp"
+check "unit axis placed by value" grep -q '^set xtics ("2.5Gbps" 312500000, "10Gbps" 1.25e+09, "40Gbps" 5e+09)$' "$tmp/bw.gp"
 expect_error "--logx on categories" "--logx needs a numeric workload.process" plot "$tmp/sw/results.csv" --x workload.process --y cardinality --logx --table
 # Text from a CSV or the command line never runs as gnuplot commands (a newline, then "!" runs a shell).
 printf 'x,mapper,y\n1,"a\n!touch %s/pwned1\n",2\n2,b,3\n' "$tmp" >"$tmp/evil.csv"

@@ -9,6 +9,7 @@
 
 #include "support/error.h"
 #include "support/input_file.h"
+#include "support/message.h"
 
 namespace mapsim {
 namespace {
@@ -30,6 +31,26 @@ struct PortLink {
 };
 
 uint64_t guid_value(const std::string& hex) { return std::stoull(hex.substr(hex.find_first_of("0123456789abcdefABCDEF", hex.find('-') + 1)), nullptr, 16); }
+
+// Lines of ibnetdiscover and dump_lfts output are well under 4096 bytes. A longer one is refused as it
+// is read, before std::regex sees it: its matcher recurses per character, and 30 KB overflow the stack.
+constexpr size_t kMaxLineBytes = 4096;
+
+// std::getline for one line of at most kMaxLineBytes (a trailing '\r' dropped); false at the end.
+bool read_line(std::istream& in, std::string& text, const std::string& path, int line, const char* expected) {
+  text.clear();
+  std::streambuf* buffer = in.rdbuf();
+  int c = buffer->sbumpc();
+  if (c == std::char_traits<char>::eof()) return false;
+  for (; c != std::char_traits<char>::eof() && c != '\n'; c = buffer->sbumpc()) {
+    if (text.size() == kMaxLineBytes)
+      throw Error(path + ":" + std::to_string(line) + ": line longer than " + std::to_string(kMaxLineBytes) +
+                  " bytes; expected " + expected);
+    text.push_back(static_cast<char>(c));
+  }
+  if (!text.empty() && text.back() == '\r') text.pop_back();
+  return true;
+}
 
 }  // namespace
 
@@ -65,8 +86,7 @@ void read_forwarding_tables(const std::string& path, Network& net, const PortMap
   int sw = -1;
   uint64_t sw_guid = 0;
   std::string text;
-  for (int line = 1; std::getline(in, text); ++line) {
-    if (!text.empty() && text.back() == '\r') text.pop_back();
+  for (int line = 1; read_line(in, text, path, line, "ibroute / dump_lfts.sh output"); ++line) {
     auto where = [&] { return path + ":" + std::to_string(line) + ": "; };
     std::smatch m;
     if (std::regex_match(text, m, header)) {
@@ -109,9 +129,8 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
   std::string current, text;
   int line_number = 0;
   auto where = [&](int line) { return path + ":" + std::to_string(line) + ": "; };
-  while (std::getline(in, text)) {
+  while (read_line(in, text, path, line_number + 1, "ibnetdiscover output")) {
     ++line_number;
-    if (!text.empty() && text.back() == '\r') text.pop_back();
     std::smatch m;
     if (std::regex_match(text, m, header)) {
       current = m[3];
@@ -144,8 +163,10 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
   net.shape.family = "ibnet";
   net.startup = defaults.startup;
   std::set<std::string> used_names;
+  // Names end up in rankfiles and hostlists: a description that is not one plain word (spaces, control
+  // bytes) or that is taken already gives way to the GUID.
   auto unique_name = [&](const std::string& preferred, const std::string& guid) {
-    std::string name = preferred.empty() || used_names.count(preferred) ? guid : preferred;
+    std::string name = !plain_name(preferred) || used_names.count(preferred) ? guid : preferred;
     used_names.insert(name);
     return name;
   };
@@ -193,7 +214,7 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
       continue;
     }
     const std::string& host_guid = from.kind == Device::kHost ? link.from : link.to;
-    std::string word = host.description.substr(0, host.description.find(' '));
+    std::string word = host.description.substr(0, host.description.find_first_of(" \t"));
     host.id = on_line(link.line, [&] {
       return net.add_node(unique_name(word, host_guid), sw.id, link.rate > 0 ? link.rate : defaults.node_bandwidth,
                           defaults.node_latency);

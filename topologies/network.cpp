@@ -4,6 +4,7 @@
 #include <deque>
 
 #include "support/error.h"
+#include "support/message.h"
 
 namespace mapsim {
 
@@ -12,10 +13,16 @@ void check_limit(size_t count, long limit, const char* what) {
   if (static_cast<long>(count) >= limit)
     throw Error("the network would have more than " + std::to_string(limit) + " " + what + " (mapsim's limit)");
 }
+// Names end up in rankfiles and hostlists, one word a line: a space or newline there would add entries.
+void check_name(const std::string& name, const char* what) {
+  if (!plain_name(name))
+    throw Error(std::string(what) + " name '" + name + "': expected printable ASCII without spaces (it is written into rankfiles and hostlists)");
+}
 }  // namespace
 
 int Network::add_switch(std::string name, int ports, double router_delay) {
   check_limit(switches_.size(), kMaxNetworkSwitches, "switches");
+  check_name(name, "switch");
   switches_.push_back({std::move(name), ports, router_delay});
   adjacency_.emplace_back();
   attached_.emplace_back();
@@ -24,6 +31,7 @@ int Network::add_switch(std::string name, int ports, double router_delay) {
 
 int Network::add_node(std::string name, int switch_id, double bandwidth, double latency) {
   check_limit(nodes_.size(), kMaxNetworkNodes, "nodes");
+  check_name(name, "node");
   nodes_.push_back({std::move(name), switch_id, bandwidth, latency});
   attached_[switch_id].push_back(num_nodes() - 1);
   return num_nodes() - 1;

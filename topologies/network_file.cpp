@@ -62,6 +62,16 @@ Shape read_shape(const YamlReader& r, const YAML::Node& node) {
   return shape;
 }
 
+// The network's own checks (a name, a size limit) reported at the entry they come from.
+template <typename Add>
+void located(const YamlReader& r, const YAML::Node& at, Add add) {
+  try {
+    add();
+  } catch (const Error& e) {
+    r.fail(at, e.what());
+  }
+}
+
 }  // namespace
 
 Network load_network_file(const std::string& path) {
@@ -103,7 +113,7 @@ Network load_network_file(const std::string& path) {
     }
     if (ports < 1) r.fail(entry, "switch '" + name + "' needs at least one port");
     if (!switch_ids.emplace(name, net.num_switches()).second) r.fail(entry, "switch '" + name + "' declared twice");
-    net.add_switch(name, ports, delay);
+    located(r, entry, [&] { net.add_switch(name, ports, delay); });
   }
 
   r.expect_sequence(root["nodes"], "nodes");
@@ -116,7 +126,8 @@ Network load_network_file(const std::string& path) {
     if (!node_names.emplace(name, net.num_nodes()).second) r.fail(entry, "node '" + name + "' declared twice");
     double bandwidth = entry["bandwidth"] ? r.bandwidth(entry["bandwidth"]) : d.link.node_bandwidth;
     double latency = entry["latency"] ? r.time(entry["latency"]) : d.link.node_latency;
-    net.add_node(name, switch_of(entry["switch"]), bandwidth, latency);
+    const int attached = switch_of(entry["switch"]);
+    located(r, entry, [&] { net.add_node(name, attached, bandwidth, latency); });
   }
 
   r.expect_sequence(root["links"], "links");
@@ -136,9 +147,8 @@ Network load_network_file(const std::string& path) {
       if (entry["bandwidth"]) bandwidth = r.bandwidth(entry["bandwidth"]);
       if (entry["latency"]) latency = r.time(entry["latency"]);
     }
-    int sa = switch_of(a), sb = switch_of(b);
-    if (sa == sb) r.fail(entry, "link from switch '" + a.Scalar() + "' to itself");
-    net.add_link(sa, sb, bandwidth, latency);
+    const int sa = switch_of(a), sb = switch_of(b);
+    located(r, entry, [&] { net.add_link(sa, sb, bandwidth, latency); });
   }
   try {
     net.validate();

@@ -360,9 +360,15 @@ const char* action_name(ActionType type) {
 
 namespace {
 
+// One-line indexes may name another index (SMPI's names a shared trace); a chain that returns to one
+// of its files would recurse until the stack ends, and a long one is no trace anyone wrote.
+constexpr size_t kMaxIndexNesting = 8;
+
 // Reads the trace at `path` rank file by rank file (an index) or in one pass (a shared file, after a
-// first pass that counts the ranks); `trace` gets one RankTrace per rank, without actions.
-void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& sink) {
+// first pass that counts the ranks); `trace` gets one RankTrace per rank, without actions. `outer`
+// holds the one-line indexes that led here.
+void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& sink,
+               std::vector<std::string> outer = {}) {
   if (looks_like_index(path)) {
     std::ifstream in = open(path, "");
     std::vector<std::pair<std::string, int>> files;
@@ -377,7 +383,19 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
         file = std::filesystem::path(path).parent_path() / file;
       files.emplace_back(file.string(), line);
     }
-    if (files.size() == 1) return read_into(files[0].first, legacy, trace, sink);  // SMPI: a one-line index names a shared trace
+    if (files.size() == 1) {  // SMPI: a one-line index names a shared trace
+      const auto& [next, line] = files[0];
+      const std::string where = path + ":" + std::to_string(line) + ": ";
+      outer.push_back(path);
+      std::error_code ec;  // a file that is not there is no cycle; opening it says what is wrong
+      for (const std::string& earlier : outer)
+        if (std::filesystem::equivalent(next, earlier, ec))
+          throw Error(where + (earlier == path ? "the trace index names itself"
+                                               : "trace indexes form a cycle through " + earlier));
+      if (outer.size() > kMaxIndexNesting)
+        throw Error(where + "more than " + std::to_string(kMaxIndexNesting) + " trace indexes nested");
+      return read_into(next, legacy, trace, sink, std::move(outer));
+    }
     trace.ranks.resize(files.size());
     for (size_t r = 0; r < files.size(); ++r) {
       trace.ranks[r].file = files[r].first;

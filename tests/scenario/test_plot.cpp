@@ -39,7 +39,7 @@ TEST_CASE("results.csv: one series per mapper, mean and 95% CI per x, numeric x 
   const std::string script = gnuplot_script(d, o, "fig.svg");
   CHECK(script.rfind("set terminal svg", 0) == 0);
   CHECK(script.find("$S0 << EOD\n4 2 0\n16 5 12.706") != std::string::npos);
-  CHECK(script.find("title 'binary'") != std::string::npos);
+  CHECK(script.find("title \"binary\"") != std::string::npos);
   CHECK_THROWS_AS(gnuplot_script(d, o, "fig.jpg"), Error);
 }
 
@@ -68,7 +68,7 @@ TEST_CASE("aggregate.csv: means and intervals are taken as they are; categories 
   CHECK(d.series[0].second[0].mean == 20);
   CHECK(d.series[0].second[0].ci95 == doctest::Approx(2.4));
   CHECK(d.series[1].second.size() == 1);
-  CHECK(gnuplot_script(d, o, "f.png").find("set xtics ('ring:8,x' 0, 'mesh:4x4' 1)") != std::string::npos);
+  CHECK(gnuplot_script(d, o, "f.png").find("set xtics (\"ring:8,x\" 0, \"mesh:4x4\" 1)") != std::string::npos);
 }
 
 TEST_CASE("tables print large numbers in fixed notation with 4 significant digits") {

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <tuple>
@@ -79,6 +80,26 @@ std::string error_of(const std::string& name, const std::string& text) {
 }
 
 }  // namespace
+
+TEST_CASE("an index naming itself or a cycle of indexes is an error, not a recursion until the stack ends") {
+  const std::string shared = temp_file("cycle-shared.txt", "0 init\n0 send 1 0 8\n1 recv 0 0 8\n");
+  // By its relative name (resolved in the index's folder), after a comment.
+  const std::string self = temp_file("cycle-self.txt", "# SMPI index\n" + std::filesystem::path(temp_path("cycle-self.txt")).filename().string() + "\n");
+  CHECK_THROWS_WITH_AS(read_ti_trace(self), doctest::Contains("cycle-self.txt:2: the trace index names itself"), Error);
+  CHECK_THROWS_WITH_AS(trace_stats(self), doctest::Contains("cycle-self.txt:2: the trace index names itself"), Error);
+  // Two indexes naming each other, by absolute path.
+  const std::string a = temp_path("cycle-a.txt"), b = temp_path("cycle-b.txt");
+  temp_file("cycle-a.txt", b + "\n");
+  temp_file("cycle-b.txt", a + "\n");
+  CHECK_THROWS_WITH_AS(read_ti_trace(a), doctest::Contains(("cycle-b.txt:1: trace indexes form a cycle through " + a).c_str()), Error);
+  CHECK_THROWS_WITH_AS(check_trace(a), doctest::Contains("trace indexes form a cycle"), Error);
+  // A chain without a cycle reads up to the nesting limit.
+  std::string next = shared;
+  for (int i = 0; i < 8; ++i) next = temp_file("chain-" + std::to_string(i) + ".txt", next + "\n");
+  CHECK(read_ti_trace(next).num_ranks() == 2);
+  next = temp_file("chain-8.txt", next + "\n");
+  CHECK_THROWS_WITH_AS(read_ti_trace(next), doctest::Contains("chain-0.txt:1: more than 8 trace indexes nested"), Error);
+}
 
 TEST_CASE("bad traces: one-line errors with file and line") {
   const std::string p = temp_path("");

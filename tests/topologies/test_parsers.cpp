@@ -149,6 +149,56 @@ TEST_CASE("ibnet with its forwarding tables (ibroute / dump_lfts.sh output) rout
   CHECK(with_tables("lft-junk", lft_text + "garbage here\n").find("unrecognised line 'garbage here'") != std::string::npos);
 }
 
+TEST_CASE("ibnet and LFT lines beyond 4096 bytes are refused before a regex recurses over them") {
+  // A 40 KB line overflowed the stack in std::regex's recursive matcher.
+  const std::string fabric = kSource + "/configs/networks/example.ibnet";
+  std::ifstream in(fabric);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string long_line = "# " + std::string(40000, 'x') + "\n";
+  CHECK_THROWS_WITH_AS(load_ibnetdiscover(temp_file("long.ibnet", "# a\n# b\n" + long_line + text), LinkDefaults{}),
+                       doctest::Contains("long.ibnet:3: line longer than 4096 bytes; expected ibnetdiscover output"), Error);
+  CHECK_THROWS_WITH_AS(
+      load_ibnetdiscover(temp_file("long-name.ibnet", "Switch\t36 \"S-01\"\t# \"" + std::string(40000, 'a') + "\"\n"), LinkDefaults{}),
+      doctest::Contains("long-name.ibnet:1: line longer than 4096 bytes"), Error);
+  CHECK_THROWS_WITH_AS(load_ibnetdiscover(fabric, LinkDefaults{}, temp_file("long.lft", "# a\n" + long_line)),
+                       doctest::Contains("long.lft:2: line longer than 4096 bytes; expected ibroute / dump_lfts.sh output"),
+                       Error);
+  // A line at the limit still reads (and a CRLF file's '\r' is dropped).
+  const std::string at_limit = "#" + std::string(4095, 'x') + "\n";
+  CHECK(load_ibnetdiscover(temp_file("limit.ibnet", at_limit + text), LinkDefaults{}).num_nodes() == 4);
+  CHECK(load_ibnetdiscover(temp_file("crlf.ibnet", "# crlf\r\n" + text), LinkDefaults{}).num_nodes() == 4);
+}
+
+TEST_CASE("ibnet names that are not one plain word (spaces, control bytes) fall back to the GUID") {
+  // Names are written into rankfiles and hostlists, one word a line.
+  const std::string text =
+      "Switch\t4 \"S-0000000000000001\"\t\t# \"core\tswitch\x01 one\" enhanced port 0 lid 1 lmc 0\n"
+      "[1]\t\"H-0000000000000010\"[1](0000000000000011) \t\t# \"cn\x01" "01 HCA-1\" lid 11 4xEDR\n"
+      "[2]\t\"H-0000000000000020\"[1](0000000000000021) \t\t# \"cn02\tHCA-1\" lid 12 4xEDR\n"
+      "[3]\t\"S-0000000000000002\"[1]\t\t# \"leaf b\" lid 2 4xEDR\n"
+      "\n"
+      "Switch\t4 \"S-0000000000000002\"\t\t# \"leaf b\" enhanced port 0 lid 2 lmc 0\n"
+      "[1]\t\"S-0000000000000001\"[3]\t\t# \"core\" lid 1 4xEDR\n"
+      "[2]\t\"H-0000000000000030\"[1](0000000000000031) \t\t# \"cn03 HCA-1\" lid 13 4xEDR\n"
+      "\n"
+      "Ca\t1 \"H-0000000000000010\"\t\t# \"cn\x01" "01 HCA-1\"\n"
+      "[1](0000000000000011) \t\"S-0000000000000001\"[1]\t\t# lid 11 lmc 0 \"core\" lid 1 4xEDR\n"
+      "\n"
+      "Ca\t1 \"H-0000000000000020\"\t\t# \"cn02\tHCA-1\"\n"
+      "[1](0000000000000021) \t\"S-0000000000000001\"[2]\t\t# lid 12 lmc 0 \"core\" lid 1 4xEDR\n"
+      "\n"
+      "Ca\t1 \"H-0000000000000030\"\t\t# \"cn03 HCA-1\"\n"
+      "[1](0000000000000031) \t\"S-0000000000000002\"[2]\t\t# lid 13 lmc 0 \"leaf b\" lid 2 4xEDR\n";
+  Network net = load_ibnetdiscover(temp_file("names.ibnet", text), LinkDefaults{});
+  REQUIRE(net.num_switches() == 2);
+  REQUIRE(net.num_nodes() == 3);
+  CHECK(net.switch_at(0).name == "S-0000000000000001");  // a tab, a control byte and spaces
+  CHECK(net.switch_at(1).name == "S-0000000000000002");  // a space
+  CHECK(net.node(0).name == "H-0000000000000010");       // \x01 in the first word
+  CHECK(net.node(1).name == "cn02");                     // the first word ends at a tab too
+  CHECK(net.node(2).name == "cn03");
+}
+
 TEST_CASE("Slurm hostlists in node lists: ranges keep their width, brackets multiply, errors name the line") {
   CHECK(expand_hostlist("cn[08-10]") == std::vector<std::string>{"cn08", "cn09", "cn10"});
   CHECK(expand_hostlist("cn[1-2,7],gpu3") == std::vector<std::string>{"cn1", "cn2", "cn7", "gpu3"});
