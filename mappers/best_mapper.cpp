@@ -1,9 +1,12 @@
 #include "mappers/best_mapper.h"
 
-#include "support/spec.h"
+#include <algorithm>
 
 #include <spdlog/spdlog.h>
 
+#include "support/spec.h"
+
+#include "mappers/congestion.h"
 #include "mappers/internal/local_search.h"
 #include "mappers/internal/switch_slots.h"
 #include "support/error.h"
@@ -81,8 +84,33 @@ std::optional<std::vector<int>> regular_embedding(const MappingProblem& problem)
   return std::nullopt;
 }
 
+namespace {
+
+struct Candidate {
+  std::string name;
+  Placement placement;
+  double cost = 0;   // Gamma_C, the static tie-break
+  double score = 0;  // by the objective
+  double makespan = -1;
+};
+
+constexpr int kMaxAnnealingTasks = 1024;  // annealing's moves grow with T x temperature levels
+
+// Slots dealt round-robin over the switches that hold them, so that consecutive ranks sit on
+// different switches: the spread placement users try against all-to-all hot spots.
+Placement round_robin_over_switches(const MappingProblem& problem) {
+  const std::vector<SwitchSlots> groups = group_by_switch(problem.network->network(), slot_list(problem));
+  std::vector<int> order;
+  for (size_t depth = 0; order.size() < static_cast<size_t>(problem.graph->num_tasks()); ++depth)
+    for (const SwitchSlots& g : groups)
+      if (depth < g.slots.size() && order.size() < static_cast<size_t>(problem.graph->num_tasks())) order.push_back(g.slots[depth]);
+  return order;
+}
+
+}  // namespace
+
 Placement BestMapper::map(const MappingProblem& problem) const {
-  std::vector<std::pair<std::string, Placement>> candidates;
+  std::vector<Candidate> candidates;
   if (auto embedding = regular_embedding(problem)) {
     const Network& net = problem.network->network();
     const std::vector<SwitchSlots> groups = group_by_switch(net, slot_list(problem));
@@ -92,28 +120,73 @@ Placement BestMapper::map(const MappingProblem& problem) const {
     for (int s : *embedding) group_of_task.push_back(group_of_switch[s]);
     candidates.push_back({"embedding", place_groups(problem, groups, group_of_task)});
   }
-  for (const char* name : {"binary", "adjacency", "scotch", "metis", "switch", "greedy", "multisection"}) {
+  std::vector<std::string> constructions{"binary", "adjacency", "scotch", "metis", "switch", "greedy", "multisection"};
+  // Annealing where constructions are weakest: an allocation scattered over part of the machine.
+  const bool partial = problem.nodes.size() < static_cast<size_t>(problem.network->network().num_nodes());
+  if (annealing_moves_ > 0 && partial && problem.graph->num_tasks() <= kMaxAnnealingTasks)
+    constructions.push_back("annealing:moves=" + std::to_string(annealing_moves_));
+  for (const std::string& name : constructions) {
     try {
       candidates.push_back({name, make_mapper(name)->map(problem)});
     } catch (const NotApplicable& e) {  // bad input and internal failures are not skipped
       spdlog::debug("best: skipping {}: {}", name, e.what());
     }
   }
-  size_t chosen = 0;
-  double best = 0;
   const CostTable table(*problem.network);
-  for (size_t i = 0; i < candidates.size(); ++i) {
+  for (Candidate& c : candidates) {
     // The switch-neighbourhood search where its passes are affordable, else swaps within N_C^2.
-    Placement& placement = candidates[i].second;
-    const double cost = refine_scan(problem, placement) <= kMaxRefineScan ? refine_placement(problem, table, placement)
-                                                                            : swap_search(problem, table, placement, 1);
-    spdlog::debug("best: {} refined to cost {}", candidates[i].first, cost);
-    if (i == 0 || cost < best) best = cost, chosen = i;
+    c.cost = refine_scan(problem, c.placement) <= kMaxRefineScan ? refine_placement(problem, table, c.placement)
+                                                                 : swap_search(problem, table, c.placement, 1);
+    c.name += "+refined";
   }
-  return candidates[chosen].second;
+  // The placements users pick, as they are: refined on latency they would become the others.
+  for (const char* name : {"default", "random", "random:unit=switch"}) candidates.push_back({name, make_mapper(name)->map(problem)});
+  candidates.push_back({"round-robin:unit=switch", round_robin_over_switches(problem)});
+  for (Candidate& c : candidates)
+    if (c.name.find("+refined") == std::string::npos) c.cost = placement_cost(problem, table, c.placement);
+
+  const bool by_congestion = objective_ == "congestion" || (objective_ == "auto" && problem.schedule);
+  for (Candidate& c : candidates) c.score = by_congestion ? congestion(problem, c.placement) : c.cost;
+  // Best score first; ties by Gamma_C, then by the order above. A placement found twice counts once.
+  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
+    return x.score != y.score ? x.score < y.score : x.cost < y.cost;
+  });
+  for (size_t i = 0; i < candidates.size(); ++i)
+    for (size_t j = candidates.size() - 1; j > i; --j)
+      if (candidates[j].placement == candidates[i].placement) candidates.erase(candidates.begin() + static_cast<long>(j));
+
+  // The top `verify` by the objective are simulated on the workload; the fastest wins.
+  size_t chosen = 0;
+  if (problem.simulate)
+    for (size_t i = 0; i < std::min(candidates.size(), static_cast<size_t>(verify_)); ++i) {
+      candidates[i].makespan = problem.simulate(candidates[i].placement, model_);
+      spdlog::debug("best: {} scores {}, runs {} s", candidates[i].name, candidates[i].score, candidates[i].makespan);
+      if (candidates[i].makespan < candidates[chosen].makespan) chosen = i;
+    }
+  if (problem.portfolio) {
+    problem.portfolio->objective = by_congestion ? "congestion" : "latency";
+    problem.portfolio->candidates.clear();
+    for (size_t i = 0; i < candidates.size(); ++i)
+      problem.portfolio->candidates.push_back({candidates[i].name, candidates[i].score, candidates[i].makespan, i == chosen});
+  }
+  return candidates[chosen].placement;
 }
 
-MAPSIM_REGISTER(mapper_registry(), {"best", "mapsim's own: the cheapest of several candidates after local search on the routed cost", {},
-                                    [](Spec&) { return std::make_unique<BestMapper>(); }});
+MAPSIM_REGISTER(mapper_registry(),
+                {"best",
+                 "mapsim's own: a portfolio of every construction (refined on the routed cost) and the simple placements, "
+                 "ranked by congestion where the workload is known, the top ones simulated",
+                 {text_param("objective", "auto", "rank by: congestion (phases' busiest ports), latency (Gamma_C), or auto "
+                                                  "(congestion where a workload is known)"),
+                  integer_param("verify", 4, "how many of the top-ranked candidates are simulated on the workload (0: none)", 0, 1000),
+                  text_param("model", "", "model of those simulations (default: the run's, store-and-forward when it has none)"),
+                  integer_param("annealing", 200, "moves per task of the annealing candidate, run on partial allocations of up to 1024 tasks (0: none)", 0, 1000000)},
+                 [](Spec& spec) {
+                   const std::string objective = spec.get_string("objective");
+                   if (objective != "auto" && objective != "congestion" && objective != "latency")
+                     throw Error("best: objective '" + objective + "': expected auto, congestion or latency");
+                   return std::make_unique<BestMapper>(objective, static_cast<int>(spec.get_int("verify")), spec.get_string("model"),
+                                                       static_cast<int>(spec.get_int("annealing")));
+                 }});
 
 }  // namespace mapsim

@@ -1,14 +1,18 @@
-// best: mapsim's own mapper. It builds several placements -- the exact embedding of a process grid
-// into a regular network when one exists (Gray-code blocks on a hypercube, scaled blocks on a
-// mesh/torus of the same dimension), binary (BM), adjacency (AM, 2-D grids), scotch, metis, switch,
-// greedy and multisection -- refines each with local search on the network's routed cost
-// (refine_placement: zero-load latency, 0 on one node, so ranks that talk share nodes when slots
-// allow; eq. 3 on SUPRENUM; where one of its passes would scan more than kMaxRefineScan slots, the
-// QAP swaps of swap_search instead), and keeps the cheapest (ties: the earlier candidate). With one slot per node on a
-// homogeneous network the cost orders placements as the weighted cardinality does, so it is never
-// worse than any of those mappers. Cost: the sum of theirs plus the refinement passes.
+// best: mapsim's own mapper, a portfolio judged by the run time it causes. Candidates: the exact
+// embedding of a process grid into a regular network when one exists (Gray-code blocks on a hypercube,
+// scaled blocks on a mesh/torus of the same dimension), binary (BM), adjacency (AM, 2-D grids), scotch,
+// metis, switch, greedy, multisection and, on a partial allocation of up to 1024 tasks, annealing, each refined by local search on
+// the routed cost (refine_placement: zero-load latency, 0 on one node; where one of its passes would scan
+// more than kMaxRefineScan slots, the QAP swaps of swap_search); and the simple placements users pick,
+// as they are: default (contiguous), random by node, random by switch, round-robin over switches.
+// They are ranked by the objective -- congestion (mappers/congestion.h) where the workload's phases
+// are known, else the routed cost (with one slot per node on a homogeneous network it orders as the
+// weighted cardinality does) -- and, when the run pipeline can simulate the workload, the top `verify`
+// are simulated and the fastest wins; otherwise the best-ranked. The problem's portfolio report, when
+// given, lists every candidate's score and makespan.
 #pragma once
 #include <optional>
+#include <string>
 
 #include "mappers/mapper.h"
 
@@ -16,8 +20,16 @@ namespace mapsim {
 
 class BestMapper : public Mapper {
  public:
+  BestMapper(std::string objective = "auto", int verify = 4, std::string model = "", int annealing_moves = 200)
+      : objective_(std::move(objective)), verify_(verify), model_(std::move(model)), annealing_moves_(annealing_moves) {}
   std::string name() const override { return "best"; }
   Placement map(const MappingProblem& problem) const override;
+
+ private:
+  std::string objective_;
+  int verify_;
+  std::string model_;
+  int annealing_moves_;
 };
 
 // Switch of each task for a grid process topology on a hypercube, mesh or torus network (whole

@@ -3,10 +3,12 @@
 // slots; a valid placement puts every task on an allowed node within its slots.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "mappers/process_graph.h"
+#include "mappers/schedule.h"
 #include "topologies/routed_network.h"
 
 namespace mapsim {
@@ -19,6 +21,19 @@ struct TaskTraffic {
   double bytes;
 };
 
+// What `best` tried: each candidate's score by its objective (seconds for congestion) and, for those
+// it simulated, the makespan; the chosen one is marked.
+struct PortfolioCandidate {
+  std::string name;
+  double score = 0;
+  double makespan = -1;  // -1: not simulated
+  bool chosen = false;
+};
+struct PortfolioReport {
+  std::string objective;
+  std::vector<PortfolioCandidate> candidates;
+};
+
 struct MappingProblem {
   const RoutedNetwork* network = nullptr;
   const ProcessGraph* graph = nullptr;
@@ -28,6 +43,16 @@ struct MappingProblem {
   // The workload's bytes when a workload or trace gives them: hop-bytes and link loads count these
   // instead of the graph's edge volumes. Mappers see the graph only.
   const std::vector<TaskTraffic>* traffic = nullptr;
+  // The workload's phases when a workload is known (the contention-aware metrics and `best`).
+  const CommSchedule* schedule = nullptr;
+  // False when the simulation picks each message's path (ECMP, spraying, adaptive, UGAL, circuits):
+  // only node links then carry a load known before the run.
+  bool routes_fixed = true;
+  // The run pipeline's simulation of the workload on a placement: its makespan in seconds, with the
+  // model named (empty: the run's own, or store-and-forward when it has none). Empty when no workload
+  // is known. `best` verifies its candidates with it.
+  std::function<double(const Placement&, const std::string& model)> simulate;
+  PortfolioReport* portfolio = nullptr;  // filled by `best` when given
 
   int total_slots() const;
 };

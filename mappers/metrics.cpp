@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "mappers/congestion.h"
 #include "topologies/port_layout.h"
 
 namespace mapsim {
@@ -81,6 +82,8 @@ MappingMetrics evaluate(const MappingProblem& problem, const Placement& placemen
   for (const auto& [node, count] : per_node) m.load_variance += (count - mean) * (count - mean);
   m.load_variance /= static_cast<double>(per_node.size());
   m.gamma_l = m.load_variance;
+  m.congestion = congestion(problem, placement);
+  m.congestion_bound = congestion_bound(problem, placement);
   return m;
 }
 
@@ -97,7 +100,9 @@ std::vector<std::pair<std::string, double>> metric_list(const MappingMetrics& m)
           {"network_traffic", m.network_traffic},
           {"gamma_c", m.gamma_c},
           {"gamma_l", m.gamma_l},
-          {"zero_load_latency", m.zero_load_latency}};
+          {"zero_load_latency", m.zero_load_latency},
+          {"congestion", m.congestion},
+          {"congestion_bound", m.congestion_bound}};
 }
 
 }  // namespace mapsim

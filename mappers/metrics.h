@@ -25,6 +25,8 @@ struct MappingMetrics {
   double gamma_c = 0;               // sum over edges of v * cost (Kramer & Muhlenbein eq. 1)
   double gamma_l = 0;               // variance of processor loads (eq. 2)
   double zero_load_latency = 0;     // mean zero-load latency t_s + d*t_p + (d+1)*t_r over edges, seconds
+  double congestion = 0;            // sum over the workload's phases of the busiest port's time, seconds (congestion.h)
+  double congestion_bound = 0;      // busiest port's time over the job: a lower bound on the makespan, seconds
 };
 
 MappingMetrics evaluate(const MappingProblem& problem, const Placement& placement);

@@ -1,9 +1,12 @@
 #include "scenario/run.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -91,6 +94,7 @@ RunPipeline::RunPipeline(const Scenario& s) : scenario_(s) {
     trace_ = read_ti_trace(s.trace);  // trace errors name the trace's own file and line
     graph_ = trace_process_graph(trace_);
     traffic_ = task_traffic(trace_, s.sim.collectives);
+    schedule_ = communication_schedule(trace_, s.sim.collectives);
   }
 }
 
@@ -121,12 +125,29 @@ const ReplicateParts& RunPipeline::replicate(int r) {
     at_key(s, "workload.pattern", [&] {
       trace_ = make_workload(s.pattern_spec(r), graph_);
       traffic_ = task_traffic(trace_, s.sim.collectives);
+      schedule_ = communication_schedule(trace_, s.sim.collectives);
     });
   parts_.graph = &graph_;
   parts_.trace = &trace_;
   at_key(s, "allocation", [&] { parts_.problem = make_problem(*routed_, graph_, s.allocation, s.slots, parts_.seed); });
-  if (trace_.num_ranks() > 0) parts_.problem.traffic = &traffic_;  // a workload gives the bytes
   if (!s.ocs.empty()) at_key(s, "ocs", [&] { parts_.sim.ocs = parse_ocs(s.ocs, routed_->network()); });
+  const Routing& routing = routed_->routing();
+  parts_.problem.routes_fixed = !parts_.sim.ocs && !routing.decides_at_injection() &&
+                                !(routing.multipath() && parts_.sim.path_selection != PathSelection::Deterministic);
+  if (trace_.num_ranks() > 0) {  // a workload gives the bytes, their phases, and a run to verify placements by
+    parts_.problem.traffic = &traffic_;
+    parts_.problem.schedule = &schedule_;
+    parts_.problem.simulate = [this, options = parts_.sim](const Placement& placement, const std::string& model) {
+      SimOptions o = options;
+      o.record_messages = o.record_timeline = false;
+      o.progress = nullptr;
+      if (!model.empty() || !scenario_.simulate) {
+        o.model = model.empty() ? "store-and-forward" : model;
+        o.model_options.clear();  // the run's model's own keys
+      }
+      return mapsim::simulate(*routed_, placement, trace_, o).makespan;
+    };
+  }
   return parts_;
 }
 
@@ -147,7 +168,9 @@ MappingRun RunPipeline::run(const ReplicateParts& parts, const std::string& requ
   }
   out.mapper = cp_mapper(parts.sim.ocs, requested);  // CP regroups the ranks itself
   auto start = std::chrono::steady_clock::now();
-  at_key(scenario_, mapper_key(scenario_, requested), [&] { out.placement = make_mapper(out.mapper)->map(parts.problem); });
+  MappingProblem problem = parts.problem;
+  problem.portfolio = &out.portfolio;
+  at_key(scenario_, mapper_key(scenario_, requested), [&] { out.placement = make_mapper(out.mapper)->map(problem); });
   out.map_seconds = seconds_since(start);
   at_key(scenario_, mapper_key(scenario_, requested), [&] { check_placement(parts.problem, out.placement); });
   out.values = metric_list(evaluate(parts.problem, out.placement));
@@ -190,6 +213,7 @@ RunRow make_row(const Scenario& s, const ReplicateParts& parts, MappingRun run, 
   row.values = std::move(run.values);
   row.map_seconds = run.map_seconds;
   row.sim_seconds = run.sim_seconds;
+  row.portfolio = std::move(run.portfolio);
   if (!s.traffic.empty()) return row;  // no placement, no per-link loads
   const SimResult loads = run.simulated ? *run.simulated
                                         : static_loads(link_volumes(parts.problem, run.placement), routed.network());
@@ -364,6 +388,30 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
     }
     mappers[mapper] = metrics;
   }
+  std::filesystem::remove(path / "portfolio.csv");
+  nlohmann::ordered_json portfolio = nlohmann::ordered_json::object();
+  if (std::any_of(rows.begin(), rows.end(), [](const RunRow& row) { return !row.portfolio.candidates.empty(); })) {
+    write_file_atomically((path / "portfolio.csv").string(), [&](std::ostream& out) {
+      out << "replicate,mapper,candidate,objective,score,sim_makespan,chosen\n";
+      for (const RunRow& row : rows)
+        for (const PortfolioCandidate& c : row.portfolio.candidates)
+          out << row.replicate << "," << csv_field(row.mapper) << "," << csv_field(c.name) << "," << row.portfolio.objective << ","
+              << format_exact(c.score) << "," << (c.makespan >= 0 ? format_exact(c.makespan) : "") << "," << c.chosen << "\n";
+    });
+    for (const RunRow& row : rows) {
+      if (row.portfolio.candidates.empty()) continue;
+      const auto& candidates = row.portfolio.candidates;
+      const auto winner = std::find_if(candidates.begin(), candidates.end(), [](const PortfolioCandidate& c) { return c.chosen; });
+      const long simulated = std::count_if(candidates.begin(), candidates.end(), [](const PortfolioCandidate& c) { return c.makespan >= 0; });
+      nlohmann::ordered_json entry{{"replicate", row.replicate}, {"objective", row.portfolio.objective},
+                                   {"chosen", winner->name}, {"candidates", candidates.size()}, {"simulated", simulated}};
+      // How much longer the objective's own first choice runs than the chosen placement.
+      if (simulated > 0 && winner->makespan > 0) entry["first_choice_slowdown"] = candidates.front().makespan / winner->makespan;
+      portfolio[row.mapper].push_back(entry);
+    }
+  }
+  nlohmann::ordered_json correlation = nlohmann::ordered_json::object();
+  for (const auto& [key, rho] : metric_correlations(rows)) correlation[key] = std::isnan(rho) ? nlohmann::ordered_json() : nlohmann::ordered_json(rho);
   nlohmann::ordered_json failed = nlohmann::ordered_json::array();
   for (const RunFailure& f : failures) failed.push_back({{"replicate", f.replicate}, {"mapper", f.mapper}, {"error", f.error}});
   const nlohmann::ordered_json summary{{"name", s.name},
@@ -373,6 +421,8 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
                                        {"seed", s.seed},
                                        {"model", s.simulate ? s.sim.model : "none"},
                                        {"mappers", mappers},
+                                       {"rank_correlation", correlation},
+                                       {"portfolio", portfolio},
                                        {"failed", failed},
                                        {"scenario", yaml_to_json(s.document)}};
   write_file_atomically((path / "summary.json").string(), [&](std::ostream& out) { out << json_text(summary, 2) << "\n"; });
@@ -383,7 +433,7 @@ std::string run_table(const std::vector<RunRow>& rows) {
       {"weighted_cardinality", "weighted card."}, {"cardinality", "cardinality"},   {"hop_bytes", "hop-bytes"},
       {"max_link_load", "max link load"},         {"sim_max_link_load", "sim. max link load"},
       {"zero_load_latency", "0-load lat."},       {"sim_avg_latency", "latency"},
-      {"sim_makespan", "makespan"},               {"traffic_offered", "offered load"},  {"traffic_accepted", "accepted"},
+      {"congestion_bound", "congestion bound"},   {"sim_makespan", "makespan"},               {"traffic_offered", "offered load"},  {"traffic_accepted", "accepted"},
       {"traffic_latency_mean", "latency"},        {"traffic_latency_p99", "p99 latency"}};
   std::vector<std::string> mappers;
   for (const RunRow& row : rows)
@@ -407,7 +457,7 @@ std::string run_table(const std::vector<RunRow>& rows) {
         column.per_mapper.push_back(summarise(values));
         largest = std::max(largest, std::abs(column.per_mapper.back().mean));
       }
-      if (key.find("latency") != std::string::npos || key == "sim_makespan") {  // seconds, in one unit per column
+      if (key.find("latency") != std::string::npos || key == "sim_makespan" || key == "congestion_bound") {  // seconds, one unit per column
         const auto [unit, scale] = time_unit(largest);
         column.title += std::string(" (") + unit + ")";
         column.scale = scale;
@@ -435,7 +485,61 @@ std::string run_table(const std::vector<RunRow>& rows) {
     }
     out << "\n";
   }
+  // How far each static metric can be trusted to rank placements, and what `best` chose.
+  const std::map<std::string, std::string> proxies{{"weighted_cardinality", "weighted card."}, {"hop_bytes", "hop-bytes"},
+                                                   {"max_link_load", "max link load"},    {"zero_load_latency", "0-load lat."},
+                                                   {"congestion", "congestion"},          {"congestion_bound", "congestion bound"}};
+  std::string trust;
+  bool defined = false;
+  for (const auto& [key, rho] : metric_correlations(rows))
+    if (proxies.count(key)) {
+      trust += (trust.empty() ? "" : ", ") + proxies.at(key) + " " + (std::isnan(rho) ? std::string("n/a") : format_number(rho, 2));
+      defined = defined || !std::isnan(rho);
+    }
+  if (defined) out << "rank correlation with the simulated makespan (Spearman, across placements): " << trust << "\n";
+  for (const std::string& mapper : mappers) {
+    std::map<std::string, int> chosen;
+    size_t candidates = 0, simulated = 0;
+    for (const RunRow& row : rows)
+      if (row.mapper == mapper)
+        for (const PortfolioCandidate& c : row.portfolio.candidates) {
+          if (c.chosen) ++chosen[c.name];
+          ++candidates;
+          simulated += c.makespan >= 0;
+        }
+    if (chosen.empty()) continue;
+    long replicates = 0;
+    std::string names;
+    for (const auto& [name, count] : chosen) names += (names.empty() ? "" : ", ") + name + " (" + std::to_string(count) + ")", replicates += count;
+    out << mapper << " chose " << names << " of " << candidates / replicates << " candidates per replicate, "
+        << simulated / replicates << " simulated\n";
+  }
   return out.str();
+}
+
+std::vector<std::pair<std::string, double>> metric_correlations(const std::vector<RunRow>& rows) {
+  std::vector<std::pair<std::string, double>> out;
+  if (rows.empty()) return out;
+  const auto& keys = rows.front().values;
+  const auto makespan = std::find_if(keys.begin(), keys.end(), [](const auto& kv) { return kv.first == "sim_makespan"; });
+  if (makespan == keys.end()) return out;
+  const size_t m = makespan - keys.begin();
+  std::set<int> replicates;
+  for (const RunRow& row : rows) replicates.insert(row.replicate);
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (keys[k].first.rfind("sim_", 0) == 0) continue;
+    double sum = 0;
+    int defined = 0;
+    for (int r : replicates) {
+      std::vector<double> metric, time;
+      for (const RunRow& row : rows)
+        if (row.replicate == r) metric.push_back(row.values[k].second), time.push_back(row.values[m].second);
+      const double rho = spearman(metric, time);
+      if (!std::isnan(rho)) sum += rho, ++defined;
+    }
+    out.emplace_back(keys[k].first, defined ? sum / defined : std::nan(""));
+  }
+  return out;
 }
 
 }  // namespace mapsim

@@ -40,6 +40,7 @@ struct MappingRun {
   Placement placement;
   Values values;                    // mapping metrics, then sim_ results
   std::optional<SimResult> simulated;
+  PortfolioReport portfolio;        // what `best` tried (empty for other mappers)
   double map_seconds = 0, sim_seconds = 0;
 };
 
@@ -65,6 +66,7 @@ class RunPipeline {
   ProcessGraph graph_;
   Trace trace_;
   std::vector<TaskTraffic> traffic_;  // trace_'s bytes per rank pair, for the mapping metrics
+  CommSchedule schedule_;             // trace_'s phases, for the contention-aware metrics and `best`
   ReplicateParts parts_;
 };
 
@@ -79,6 +81,7 @@ struct RunRow {
   std::string links_csv;     // links.csv rows of this placement, without replicate and mapper (simulated bytes, or routed volume)
   std::string network_dot;   // Graphviz picture of the loads (only when asked for)
   std::string timeline_csv;  // replicate 0 with RunOptions::timeline: "rank,state,start,end" rows
+  PortfolioReport portfolio; // what `best` tried (no candidates for other mappers)
 };
 
 // A mapper that failed on a replicate. One that does not fit the problem (NotApplicable: checked
@@ -110,7 +113,12 @@ std::vector<RunRow> run_scenario(const Scenario& scenario, const RunOptions& opt
 // recorded) and summary.json into `dir`.
 void write_run(const std::string& dir, const Scenario& scenario, const std::vector<RunRow>& rows,
                const std::vector<RunFailure>& failures = {});
-// Mean (sd) per mapper of the headline metrics, as a text table.
+// Mean (sd) per mapper of the headline metrics, as a text table; below it, with simulations, how
+// well each static metric ranks the placements by makespan, and what `best` chose.
 std::string run_table(const std::vector<RunRow>& rows);
+// Per static metric, Spearman's correlation with sim_makespan across the mappers' placements of a
+// replicate, averaged over the replicates where it is defined (NaN where never: a metric equal for
+// every placement, as the weighted cardinality of an all-to-all). Empty without simulations.
+std::vector<std::pair<std::string, double>> metric_correlations(const std::vector<RunRow>& rows);
 
 }  // namespace mapsim

@@ -1,6 +1,9 @@
 #include "scenario/statistics.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 
 namespace mapsim {
 
@@ -26,6 +29,38 @@ Statistics summarise(const std::vector<double>& values) {
   s.sd = std::sqrt(squares / static_cast<double>(s.n - 1));
   s.ci95 = student_t975(s.n - 1) * s.sd / std::sqrt(static_cast<double>(s.n));
   return s;
+}
+
+namespace {
+
+std::vector<double> ranks(const std::vector<double>& v) {
+  std::vector<size_t> order(v.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
+  std::vector<double> rank(v.size());
+  for (size_t i = 0; i < order.size();) {
+    size_t j = i;
+    while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+    for (size_t k = i; k <= j; ++k) rank[order[k]] = (static_cast<double>(i + j) + 2) / 2;  // 1-based mean rank
+    i = j + 1;
+  }
+  return rank;
+}
+
+}  // namespace
+
+double spearman(const std::vector<double>& x, const std::vector<double>& y) {
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  if (x.size() != y.size() || x.size() < 3) return none;
+  const std::vector<double> rx = ranks(x), ry = ranks(y);
+  const double mean = (static_cast<double>(x.size()) + 1) / 2;
+  double sxy = 0, sxx = 0, syy = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    sxy += (rx[i] - mean) * (ry[i] - mean);
+    sxx += (rx[i] - mean) * (rx[i] - mean);
+    syy += (ry[i] - mean) * (ry[i] - mean);
+  }
+  return sxx == 0 || syy == 0 ? none : sxy / std::sqrt(sxx * syy);
 }
 
 }  // namespace mapsim

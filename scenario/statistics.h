@@ -11,6 +11,9 @@ struct Statistics {
 };
 
 Statistics summarise(const std::vector<double>& values);
+// Spearman's rank correlation of two equally long series (ties get their mean rank); NaN when either
+// is constant or has fewer than 3 values: it then says nothing.
+double spearman(const std::vector<double>& x, const std::vector<double>& y);
 // t_{0.975, dof}: 12.706 for 1, 2.262 for 9, 1.960 as dof grows.
 double student_t975(long dof);
 

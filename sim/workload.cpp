@@ -1,7 +1,9 @@
 #include "sim/workload.h"
 
+#include <algorithm>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 #include "traces/action_ops.h"
 #include "support/error.h"
@@ -192,6 +194,53 @@ ProcessGraph trace_process_graph(const Trace& trace) {
   graph.family = "trace";
   for (const auto& [pair, bytes] : volume) graph.add_edge(pair.first, pair.second, bytes / 2);  // volume: each way
   return graph;
+}
+
+CommSchedule communication_schedule(const Trace& trace, const CollectiveChoice& choice) {
+  std::vector<std::vector<PhaseMessage>> steps;
+  long messages = 0;
+  std::vector<Op> ops;
+  for (int r = 0; r < trace.num_ranks(); ++r) {
+    size_t step = 0;
+    bool sent = false;
+    for (const Action& a : trace.ranks[r].actions) {
+      ops.clear();
+      expand_action(a, trace.ranks[r], r, trace.num_ranks(), ops, choice);
+      for (const Op& op : ops) {
+        if (op.kind == Op::Isend && op.peer != r) {
+          if (steps.size() <= step) steps.resize(step + 1);
+          steps[step].push_back({r, op.peer, op.amount});
+          sent = true;
+          ++messages;
+        } else if (sent && (op.kind == Op::WaitGroup || op.kind == Op::WaitKey || op.kind == Op::WaitAll)) {
+          ++step;
+          sent = false;
+        }
+      }
+      if (messages > kMaxScheduleMessages) {  // too long to keep step by step: the job's totals
+        CommSchedule total;
+        total.phases.emplace_back();
+        for (const TaskTraffic& t : task_traffic(trace, choice)) total.phases[0].messages.push_back({t.from, t.to, t.bytes});
+        return total;
+      }
+    }
+  }
+  CommSchedule schedule;
+  std::map<std::vector<std::tuple<int, int, double>>, size_t> seen;  // a phase's messages -> its index
+  for (std::vector<PhaseMessage>& step : steps) {
+    std::vector<std::tuple<int, int, double>> key;
+    for (const PhaseMessage& m : step) key.emplace_back(m.from, m.to, m.bytes);
+    std::sort(key.begin(), key.end());
+    auto [it, inserted] = seen.emplace(std::move(key), schedule.phases.size());
+    if (!inserted) {
+      schedule.phases[it->second].repeat += 1;
+      continue;
+    }
+    CommPhase phase;
+    for (const auto& [from, to, bytes] : it->first) phase.messages.push_back({from, to, bytes});
+    schedule.phases.push_back(std::move(phase));
+  }
+  return schedule;
 }
 
 }  // namespace mapsim

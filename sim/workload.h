@@ -32,6 +32,15 @@ ProcessGraph trace_process_graph(const Trace& trace);
 // mapping metrics count.
 std::vector<TaskTraffic> task_traffic(const Trace& trace, const CollectiveChoice& choice = {});
 
+// The workload's messages as phases (mappers/schedule.h), collectives expanded as the engine runs
+// them: a rank's phase ends at its first wait after a send, so that phase k holds what every rank
+// sends in its k-th step (an iteration of a halo exchange, a step of a pairwise all-to-all or of
+// recursive doubling; tree algorithms, whose ranks send in different steps, only approximately).
+// Identical phases are kept once with their repeat count. Above kMaxScheduleMessages messages, one
+// phase of the whole job's bytes per rank pair.
+constexpr long kMaxScheduleMessages = 1L << 24;
+CommSchedule communication_schedule(const Trace& trace, const CollectiveChoice& choice = {});
+
 // Bytes and messages per (source, destination) rank pair of a trace on disk, streamed: point to
 // point as written, collectives expanded into the messages of the engine's algorithms (mapsim's, or
 // those `choice` names; they depend on the ranks and sizes only, not on timing).

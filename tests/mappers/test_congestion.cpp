@@ -1,0 +1,159 @@
+// The contention-aware metrics against values worked out by hand, and best's portfolio.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "mappers/best_mapper.h"
+#include "mappers/congestion.h"
+#include "mappers/mapper.h"
+#include "mappers/metrics.h"
+#include "topologies/network_factory.h"
+
+using namespace mapsim;
+
+namespace {
+
+constexpr double kBandwidth = 1e9, kBytes = 1e6;
+
+// `leaves` switches of two nodes each, all linked to one spine (a single switch pair when leaves == 2
+// and spine is false).
+Network two_level(int leaves, bool spine) {
+  Network net;
+  for (int l = 0; l < leaves; ++l) net.add_switch("leaf" + std::to_string(l), 4, 0);
+  if (spine) net.add_switch("spine", leaves, 0);
+  for (int l = 0; l < leaves; ++l)
+    for (int k = 0; k < 2; ++k) net.add_node("n" + std::to_string(2 * l + k), l, kBandwidth, 0);
+  if (spine)
+    for (int l = 0; l < leaves; ++l) net.add_link(l, leaves, kBandwidth, 0);
+  else
+    net.add_link(0, 1, kBandwidth, 0);
+  return net;
+}
+
+MappingProblem problem_on(const RoutedNetwork& routed, const ProcessGraph& graph, const CommSchedule& schedule) {
+  MappingProblem p = make_problem(routed, graph, "all", 1, 1);
+  p.schedule = &schedule;
+  return p;
+}
+
+// Pairwise all-to-all of 4 ranks: step i sends rank r to r + i.
+CommSchedule pairwise_alltoall(int ranks) {
+  CommSchedule s;
+  for (int i = 1; i < ranks; ++i) {
+    CommPhase phase;
+    for (int r = 0; r < ranks; ++r) phase.messages.push_back({r, (r + i) % ranks, kBytes});
+    s.phases.push_back(phase);
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("congestion: two messages over one shared link take twice one message's time") {
+  const RoutedNetwork routed(two_level(2, false), "shortest");
+  const ProcessGraph graph(4);
+  CommSchedule schedule;
+  schedule.phases.push_back({{{0, 2, kBytes}, {1, 3, kBytes}}, 3});
+  MappingProblem p = problem_on(routed, graph, schedule);
+  const Placement identity{0, 1, 2, 3};
+  CHECK(congestion(p, identity) == doctest::Approx(3 * 2 * kBytes / kBandwidth));
+  CHECK(congestion_bound(p, identity) == doctest::Approx(3 * 2 * kBytes / kBandwidth));
+  p.routes_fixed = false;  // paths chosen per message: only the node links are sure
+  CHECK(congestion_bound(p, identity) == doctest::Approx(3 * kBytes / kBandwidth));
+  // Across the link as pairs on one switch: the link carries nothing, each node link one message.
+  const Placement paired{0, 2, 1, 3};
+  CHECK(congestion(p, paired) == doctest::Approx(3 * kBytes / kBandwidth));
+}
+
+TEST_CASE("congestion: a leaf-spine all-to-all sees the steps that a job total cannot") {
+  const RoutedNetwork routed(two_level(2, true), "shortest");
+  const ProcessGraph graph(4);
+  const CommSchedule schedule = pairwise_alltoall(4);
+  const MappingProblem p = problem_on(routed, graph, schedule);
+  // Contiguous (ranks 0, 1 on leaf 0): steps 1 and 3 put one message on each up-link, step 2 two.
+  const Placement contiguous{0, 1, 2, 3};
+  CHECK(congestion(p, contiguous) == doctest::Approx(4 * kBytes / kBandwidth));
+  // Interleaved: steps 1 and 3 put two messages on each up-link, step 2 stays on the leaves (one per node link).
+  const Placement interleaved{0, 2, 1, 3};
+  CHECK(congestion(p, interleaved) == doctest::Approx(5 * kBytes / kBandwidth));
+  // The job's totals are the same: four messages on each up-link, three out of each node.
+  CHECK(congestion_bound(p, contiguous) == doctest::Approx(4 * kBytes / kBandwidth));
+  CHECK(congestion_bound(p, interleaved) == doctest::Approx(4 * kBytes / kBandwidth));
+}
+
+TEST_CASE("congestion: a shift by two on a ring under dimension order loads each channel twice") {
+  const RoutedNetwork routed(make_network("torus:8"), "ecube");
+  const Network& net = routed.network();
+  const ProcessGraph graph(8);
+  CommSchedule schedule;
+  schedule.phases.emplace_back();
+  for (int r = 0; r < 8; ++r) schedule.phases[0].messages.push_back({r, (r + 2) % 8, kBytes});
+  const MappingProblem p = problem_on(routed, graph, schedule);
+  Placement identity(8);
+  for (int r = 0; r < 8; ++r) identity[r] = r;
+  const double expected = std::max(2 * kBytes / net.link(0).bandwidth, kBytes / net.node(0).bandwidth);
+  CHECK(congestion(p, identity) == doctest::Approx(expected));
+  CHECK(congestion_bound(p, identity) == doctest::Approx(expected));
+}
+
+TEST_CASE("congestion without a schedule: the graph's edges both ways, one phase") {
+  const RoutedNetwork routed(two_level(2, false), "shortest");
+  ProcessGraph graph(4);
+  graph.add_edge(0, 2, kBytes);
+  graph.add_edge(1, 3, kBytes);
+  const MappingProblem p = make_problem(routed, graph, "all", 1, 1);
+  CHECK(congestion(p, Placement{0, 1, 2, 3}) == doctest::Approx(2 * kBytes / kBandwidth));
+}
+
+TEST_CASE("best keeps the fastest of the candidates it simulates, and reports every candidate") {
+  const RoutedNetwork routed(make_network("irregular:nodes=32,switches=10,seed=3"));
+  const ProcessGraph graph = make_process_graph("mesh:4x4");
+  const CommSchedule schedule = pairwise_alltoall(16);
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    MappingProblem p = make_problem(routed, graph, "random", 1, seed);
+    p.schedule = &schedule;
+    // A stand-in for the simulation: any deterministic function of the placement will do.
+    int simulations = 0;
+    p.simulate = [&](const Placement& placement, const std::string&) {
+      ++simulations;
+      double h = 0;
+      for (size_t t = 0; t < placement.size(); ++t) h += static_cast<double>((placement[t] * 7919 + t * 31) % 101);
+      return h;
+    };
+    PortfolioReport report;
+    p.portfolio = &report;
+    const Placement chosen = make_mapper("best:verify=3")->map(p);
+    check_placement(p, chosen);
+    CHECK(simulations == 3);
+    CHECK(report.objective == "congestion");
+    REQUIRE(report.candidates.size() >= 8);
+    const auto winner = std::find_if(report.candidates.begin(), report.candidates.end(), [](const auto& c) { return c.chosen; });
+    REQUIRE(winner != report.candidates.end());
+    CHECK(winner->makespan == p.simulate(chosen, ""));
+    for (size_t i = 0; i < report.candidates.size(); ++i) {
+      if (i > 0) CHECK(report.candidates[i - 1].score <= report.candidates[i].score);  // ranked by the objective
+      CHECK((report.candidates[i].makespan >= 0) == (i < 3));                          // the top three simulated
+      if (report.candidates[i].makespan >= 0) CHECK(winner->makespan <= report.candidates[i].makespan);
+    }
+    // Without a simulation, the best-ranked candidate.
+    p.simulate = nullptr;
+    const Placement ranked = make_mapper("best")->map(p);
+    CHECK(report.candidates.front().chosen);
+    CHECK(congestion(p, ranked) == doctest::Approx(report.candidates.front().score));
+  }
+}
+
+TEST_CASE("best: an unknown objective is an error") {
+  CHECK_THROWS_WITH_AS(make_mapper("best:objective=speed"), doctest::Contains("expected auto, congestion or latency"), Error);
+}
+
+TEST_CASE("best on a partial allocation is at least as good as annealing on the static cost") {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    const RoutedNetwork routed(make_network("irregular:nodes=64,switches=20,seed=" + std::to_string(seed)));
+    const ProcessGraph graph = make_process_graph("mesh:4x4x2");
+    const MappingProblem p = make_problem(routed, graph, "random", 1, seed);
+    CAPTURE(seed);
+    CHECK(evaluate(p, make_mapper("best:annealing=50")->map(p)).gamma_c <=
+          evaluate(p, make_mapper("annealing:moves=50")->map(p)).gamma_c);
+  }
+}
