@@ -98,7 +98,8 @@ void run_compare(const CompareOptions& o) {
                                                                   {"dilation", "dilation"},
                                                                   {"max_link_load", "max link load"},
                                                                   {"load_variance", "load var."},
-                                                                  {"zero_load_latency", "latency (us)"}};
+                                                                  {"zero_load_latency", "latency (us)"},
+                                                                  {"congestion_bound", "cong. bound (us)"}};
   std::printf("%d replicate(s); mean (stddev)\n%-16s", scenario.replicates, "mapper");
   for (const auto& [key, label] : shown) std::printf(" %22s", label.c_str());
   std::printf("\n");
@@ -107,7 +108,7 @@ void run_compare(const CompareOptions& o) {
     for (const auto& [key, label] : shown) {
       const size_t k = std::find(keys.begin(), keys.end(), key) - keys.begin();
       auto [mean, sd] = mean_sd(values[i][k]);
-      const double scale = key == "zero_load_latency" ? 1e6 : 1;
+      const double scale = key == "zero_load_latency" || key == "congestion_bound" ? 1e6 : 1;
       char cell[64];
       std::snprintf(cell, sizeof cell, "%.4g (%.3g)", mean * scale, sd * scale);
       std::printf(" %22s", cell);

@@ -22,9 +22,9 @@ void run_tool(const std::string& program, const std::string& package, const std:
   const int picture = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (picture < 0) throw Error(output + ": cannot write file (" + std::strerror(errno) + ")");
   int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) throw Error(program + ": cannot create a pipe");
+  if (pipe(pipe_fds) != 0) throw Error(program + ": cannot create a pipe (" + std::strerror(errno) + ")");
   const pid_t pid = fork();
-  if (pid < 0) throw Error(program + ": cannot fork");
+  if (pid < 0) throw Error(program + ": cannot fork (" + std::strerror(errno) + ")");
   const std::string messages = output + ".messages";  // the tool's stderr, summarised on failure
   if (pid == 0) {
     dup2(pipe_fds[0], STDIN_FILENO);
@@ -69,7 +69,11 @@ void run_tool(const std::string& program, const std::string& package, const std:
     throw Error(output + ": " + program + " failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")" +
                 (last.empty() ? "" : ": " + last.substr(0, 200)));
   }
-  if (std::rename(temp.c_str(), output.c_str()) != 0) throw Error(output + ": cannot move the finished file into place");
+  if (std::rename(temp.c_str(), output.c_str()) != 0) {
+    const int error = errno;
+    std::remove(temp.c_str());
+    throw Error(output + ": cannot move the finished file into place (" + std::strerror(error) + ")");
+  }
 }
 
 std::string tool_output(const std::string& program, const std::string& package, const std::vector<std::string>& args,

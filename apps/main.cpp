@@ -1,5 +1,11 @@
 // mapsim: process mapping and interconnect simulation on switch-based networks.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -22,9 +28,47 @@ class PrintableMessage : public spdlog::custom_flag_formatter {
   std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<PrintableMessage>(); }
 };
 
+// A closed descriptor 0-2 (mapsim >&-) would be handed to the first file opened, and results printed
+// into it: hold each with /dev/null, stdout read-only so that every write to it fails and is reported.
+void hold_standard_descriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+    const int held = open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
+    if (held >= 0 && held != fd) {
+      dup2(held, fd);
+      close(held);
+    }
+  }
+}
+
+// Results go to standard output: when it fails (a full disk, a closed descriptor) so does the command,
+// after the command's own error if it had one.
+int finish_output(int status) {
+  errno = 0;
+  std::cout.flush();  // the same FILE as printf's (synced with stdio): errno tells why it failed
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout) && std::cout.good()) return status;
+  int error = errno;
+  if (!error && write(STDOUT_FILENO, nullptr, 0) < 0) error = errno;  // an earlier failure: a closed descriptor?
+  if (status == 0)
+    std::fprintf(stderr, "mapsim: error: standard output: %s\n", error ? std::strerror(error) : "write error");
+  return status == 0 ? 1 : status;
+}
+
+// "filesystem error: cannot create directories: Not a directory [out]" -> "out: cannot create directories: Not a directory"
+std::string filesystem_message(const std::filesystem::filesystem_error& e) {
+  std::string text = e.what();
+  const std::string prefix = "filesystem error: ";
+  if (text.rfind(prefix, 0) == 0) text.erase(0, prefix.size());
+  const std::string path = e.path1().string();
+  if (path.empty()) return text;
+  if (const size_t at = text.rfind(" [" + path + "]"); at != std::string::npos) text.erase(at);
+  return path + ": " + text;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  hold_standard_descriptors();
   // Logs go to stderr; results go to stdout or files.
   spdlog::set_default_logger(spdlog::stderr_color_mt("mapsim"));
   auto formatter = std::make_unique<spdlog::pattern_formatter>();
@@ -66,13 +110,16 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return finish_output(app.exit(e));
   } catch (const mapsim::Error& e) {
     std::fprintf(stderr, "mapsim: error: %s\n", mapsim::printable(e.what()).c_str());
-    return 1;
+    return finish_output(1);
+  } catch (const std::filesystem::filesystem_error& e) {  // the file system's answer, not a bug of mapsim
+    std::fprintf(stderr, "mapsim: error: %s\n", mapsim::printable(filesystem_message(e)).c_str());
+    return finish_output(1);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mapsim: internal error: %s\n", mapsim::printable(e.what()).c_str());
-    return 3;
+    return finish_output(3);
   }
-  return 0;
+  return finish_output(0);
 }

@@ -93,6 +93,8 @@ void run_map(const MapOptions& o) {
               m.at("network_traffic"), m.at("total_communication"));
   std::printf("gamma_c              %.6g\navg latency          %s zero-load\n", m.at("gamma_c"),
               format_time(m.at("zero_load_latency")).c_str());
+  std::printf("congestion           %s (phases' busiest ports)\ncongestion bound     %s (lower bound on the run time)\n",
+              format_time(m.at("congestion")).c_str(), format_time(m.at("congestion_bound")).c_str());
   spdlog::debug("mapped in {:.4f} s", run.map_seconds);
 }
 

@@ -2,6 +2,7 @@
 // --draw adds a Graphviz picture of the link loads per mapper.
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <spdlog/spdlog.h>
 
 #include "apps/cli_checks.h"
@@ -21,7 +22,7 @@ namespace {
 struct RunCommandOptions {
   std::string scenario, output, draw, draw_scale = "shared", draw_view = "auto";
   std::vector<std::string> sets;
-  bool resume = false, timeline = false;
+  bool resume = false, timeline = false, output_given = false;
 };
 
 // net.svg for one mapper; net-switch.svg, net-binary.svg, ... for several.
@@ -59,7 +60,9 @@ void draw(const std::string& path, const std::vector<RunRow>& rows) {
 // replicates kept in OUTPUT/partial/ for --resume).
 int run(const RunCommandOptions& o) {
   Scenario scenario = load_scenario(o.scenario, o.sets);
-  if (!o.output.empty()) scenario.output = o.output;
+  if (o.output_given && o.output.empty()) throw Error("-o: expected a folder for the run's results, got an empty name");
+  if (o.output_given) scenario.output = o.output;
+  check_output_folder(scenario.output, "the run's results");  // before the first file operation in it
   if (!o.draw.empty()) {  // checked before the run, not after it
     draw_format(o.draw);
     require_output_folder("--draw", o.draw);
@@ -84,10 +87,14 @@ int run(const RunCommandOptions& o) {
   options.failures = &failures;
   options.skip_replicates = kept.replicates;
   options.stop = InterruptGuard::interrupted;
+  // Each error once: a model or routing error fails every replicate alike (failed.csv lists them all).
+  std::map<std::string, int> repeated;  // error -> failures after its first warning
   options.replicate_done = [&](int r, const std::vector<RunRow>& rows, const std::vector<RunFailure>& failed) {
     save_replicate(scenario.output, scenario, r, rows, failed);
     ++saved;
-    for (const RunFailure& f : failed) spdlog::warn("{} failed on replicate {}: {}", f.mapper, f.replicate, f.error);
+    for (const RunFailure& f : failed)
+      if (!repeated.emplace(f.error, 0).second) ++repeated[f.error];
+      else spdlog::warn("{} failed on replicate {}: {}", f.mapper, f.replicate, f.error);
   };
   int runs_done = 0, runs = 0;
   options.progress = [&](int done, int total) {
@@ -102,6 +109,9 @@ int run(const RunCommandOptions& o) {
     };
   std::vector<RunRow> rows = run_scenario(scenario, options);
   bar.finish();
+  int repeats = 0;
+  for (const auto& entry : repeated) repeats += entry.second;
+  if (repeats > 0) spdlog::warn("{} more mapper run(s) failed with an error shown above", repeats);
   if (InterruptGuard::interrupted()) {
     std::cerr << "mapsim: interrupted; " << saved << " of " << scenario.replicates << " replicates are kept in "
               << (dir / "partial").string() << ": rerun with --resume\n";
@@ -127,7 +137,7 @@ void add_run_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("run", "Run a YAML scenario: every mapper and replicate (docs/scenario.md)");
   cmd->footer("Example:\n  mapsim run configs/default.yaml -o out/ --set replicates=5 --set model.t_s=1us --draw out/net.svg");
   cmd->add_option("scenario", o->scenario, "Scenario file (YAML)")->required();
-  cmd->add_option("-o,--output", o->output, "Directory for results.csv, links.csv, timings.csv, summary.json (default: the scenario's output)");
+  auto* output = cmd->add_option("-o,--output", o->output, "Directory for results.csv, links.csv, timings.csv, summary.json (default: the scenario's output)");
   cmd->add_option("--set", o->sets, "Override a value: KEY.PATH=VALUE (repeatable), e.g. network.switches=64");
   cmd->add_option("--draw", o->draw, "Picture of the link loads (replicate 0; one file per mapper): .svg, .png, .pdf or .dot");
   cmd->add_option("--draw-scale", o->draw_scale,
@@ -141,7 +151,8 @@ void add_run_command(CLI::App& app) {
                 "Also write timeline.csv: replicate 0's compute and wait intervals per rank and mapper (for mapsim report)");
   cmd->add_flag("--resume", o->resume, "Keep the replicates an interrupted run finished (OUTPUT/partial/) and run the rest");
   cmd->footer(cmd->get_footer() + "\nExit status: 0 done, 2 some mapper failed (failed.csv), 130 interrupted (rerun with --resume).");
-  cmd->callback([o] {
+  cmd->callback([o, output] {
+    o->output_given = output->count() > 0;  // -o "" is an error, not the default
     if (const int code = run(*o); code != 0) throw CLI::RuntimeError(code);
   });
 }

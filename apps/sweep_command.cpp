@@ -18,7 +18,7 @@ struct SweepCommandOptions {
   std::string sweep, output, emit;
   std::vector<std::string> sets;
   int jobs = 0, point = -1;
-  bool resume = false, merge = false;
+  bool resume = false, merge = false, output_given = false;
 };
 
 // Exit status: 0 all points done, 2 some points or mappers failed or are missing (listed in failed.csv),
@@ -40,7 +40,8 @@ int report(const Sweep& sweep, const SweepStatus& status) {
 
 int sweep_main(const SweepCommandOptions& o) {
   Sweep sweep = load_sweep(o.sweep, o.sets);
-  if (!o.output.empty()) sweep.output = o.output;
+  if (o.output_given && o.output.empty()) throw Error("-o: expected a folder for the sweep's results, got an empty name");
+  if (o.output_given) sweep.output = o.output;
   if (!o.emit.empty()) {
     const std::string mapsim = std::filesystem::read_symlink("/proc/self/exe").string();
     std::cout << emit_sweep_jobs(sweep, o.emit, mapsim, o.sets, o.resume) << "\n";
@@ -48,9 +49,10 @@ int sweep_main(const SweepCommandOptions& o) {
   }
   if (o.merge) return report(sweep, merge_sweep(sweep));
   if (o.point >= 0) {
-    if (o.point >= static_cast<int>(sweep.points.size()))
-      throw Error("--point " + std::to_string(o.point) + ": the sweep has points 0.." + std::to_string(sweep.points.size() - 1));
-    const SweepPoint& point = sweep.points[o.point];
+    if (o.point >= static_cast<int>(sweep.size))
+      throw Error("--point " + std::to_string(o.point) + ": the sweep has points 0.." + std::to_string(sweep.size - 1));
+    const SweepPoint point = sweep.point(o.point);  // this point alone: a task costs what its point costs
+    sweep.checked_scenario(point);
     const bool ok = run_point(sweep, point);
     std::cout << "point " << o.point << " (" << point.hash << "): " << (ok ? "done" : "failed") << "\n";
     return ok ? 0 : 2;
@@ -78,7 +80,7 @@ void add_sweep_command(CLI::App& app) {
               "Example:\n  mapsim sweep configs/papers/moh2001-fig6.yaml -j 2\n"
               "  mapsim sweep S.yaml --emit slurm; sbatch results/S/sweep.slurm; mapsim sweep S.yaml --merge");
   cmd->add_option("sweep", o->sweep, "Sweep file (YAML)")->required();
-  cmd->add_option("-o,--output", o->output, "Directory for points/, results.csv, aggregate.csv, failed.csv");
+  auto* output = cmd->add_option("-o,--output", o->output, "Directory for points/, results.csv, aggregate.csv, failed.csv");
   cmd->add_option("-j,--jobs", o->jobs, "Points run at once (default: the cores)")->check(whole_number_at_least(1));
   cmd->add_flag("--resume", o->resume, "Skip points whose result file is already there");
   cmd->add_option("--set", o->sets, "Override a value of the base scenario: KEY.PATH=VALUE (repeatable)");
@@ -87,7 +89,8 @@ void add_sweep_command(CLI::App& app) {
   auto* emit = cmd->add_option("--emit", o->emit, "Write a job list instead of running: slurm or parallel");
   point->excludes(merge)->excludes(emit);
   merge->excludes(emit);
-  cmd->callback([o] {
+  cmd->callback([o, output] {
+    o->output_given = output->count() > 0;  // -o "" is an error, not the default
     const int code = sweep_main(*o);
     if (code != 0) throw CLI::RuntimeError(code);
   });

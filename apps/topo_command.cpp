@@ -66,6 +66,13 @@ nlohmann::ordered_json to_json(const TopoOptions& o, const RoutedNetwork& routed
   j["routes_checked"] = a.routes_checked;
   j["dependencies"] = a.dependencies;
   j["sampled"] = a.sampled;
+  if (a.sampled) {  // what the sample stands for (absent on a full analysis)
+    j["routes_total"] = a.routes_total;
+    j["avg_route_hops_ci95"] = a.avg_route_hops_ci95;
+    j["zero_load_latency_ci95"] = a.zero_load_latency_ci95;
+  }
+  if (a.diameter_sources) j["diameter_sources"] = a.diameter_sources;
+  if (a.walk_destinations) j["walk_destinations"] = a.walk_destinations;
   j["route_balance"] = {{"max_routes_per_link", a.max_channel_routes},
                         {"mean_routes_per_link", a.mean_channel_routes},
                         {"idle_links", a.idle_channels},
@@ -86,24 +93,37 @@ void print_summary(const TopoOptions& o, const RoutedNetwork& routed, const Rout
   std::printf("ports used     %d of %d (connectivity %.3f)\n", a.ports_used, a.ports_total,
               a.ports_total ? static_cast<double>(a.ports_used) / a.ports_total : 0.0);
   std::printf("routing        %s\n", routing.c_str());
-  std::printf("diameter       %d switch hops\n", a.diameter);
-  std::printf("route hops     avg %.4f, max %d (ordered node pairs%s)\n", a.avg_route_hops, a.max_route_hops,
-              a.sampled ? ", sampled sources" : "");
-  std::printf("avg latency    %s zero-load (t_s + d*t_p + (d+1)*t_r)\n", format_time(a.zero_load_latency).c_str());
-  std::printf("routes legal   %s (%ld routes checked)\n", a.routes_legal ? "yes" : ("NO: " + a.first_violation).c_str(),
-              a.routes_checked);
-  std::printf("deadlock free  %s (%ld channel dependencies)\n",
-              a.deadlock_free ? "yes" : ("NO, cycle: " + a.cycle).c_str(), a.dependencies);
+  if (a.diameter_sources)
+    std::printf("diameter       %d switch hops (the largest distance from %d evenly spread switches)\n", a.diameter,
+                a.diameter_sources);
+  else
+    std::printf("diameter       %d switch hops\n", a.diameter);
+  if (a.sampled) {
+    std::printf("sample         %ld of %s routes, drawn at random (avg +- half the 95 %% confidence interval)\n",
+                a.routes_checked, format_number(a.routes_total, 4).c_str());
+    std::printf("route hops     avg %.4f +- %.2g, max %d in the sample (ordered node pairs)\n", a.avg_route_hops, a.avg_route_hops_ci95,
+                a.max_route_hops);
+    std::printf("avg latency    %s +- %s zero-load (t_s + d*t_p + (d+1)*t_r)\n", format_time(a.zero_load_latency).c_str(),
+                format_time(a.zero_load_latency_ci95).c_str());
+  } else {
+    std::printf("route hops     avg %.4f, max %d (ordered node pairs)\n", a.avg_route_hops, a.max_route_hops);
+    std::printf("avg latency    %s zero-load (t_s + d*t_p + (d+1)*t_r)\n", format_time(a.zero_load_latency).c_str());
+  }
+  std::printf("routes legal   %s (%ld %sroutes checked)\n", a.routes_legal ? "yes" : ("NO: " + a.first_violation).c_str(),
+              a.routes_checked, a.sampled ? "sampled " : "");
+  std::printf("deadlock free  %s (%ld channel dependencies%s)\n",
+              a.deadlock_free ? "yes" : ("NO, cycle: " + a.cycle).c_str(), a.dependencies, a.sampled ? " of the sampled routes" : "");
   if (a.multipath)
-    std::printf("all walks      %s (%ld channel dependencies over every hop a multipath walk may take)\n",
+    std::printf("all walks      %s (%ld channel dependencies over every hop a multipath walk may take%s)\n",
                 a.walks_deadlock_free ? "deadlock free" : ("NOT deadlock free, cycle: " + a.walk_cycle).c_str(),
-                a.walk_dependencies);
+                a.walk_dependencies,
+                a.walk_destinations ? (" to " + std::to_string(a.walk_destinations) + " sampled destination switches").c_str() : "");
   std::string busiest;
   for (const auto& link : busiest_links(net, a))
     busiest += std::string(busiest.empty() ? "" : ", ") + link["link"].get<std::string>() + " " + format_number(link["routes"].get<double>());
-  std::printf("route balance  max %s, mean %s routes per link (%s); %d of %zu links carry none\n",
+  std::printf("route balance  max %s, mean %s routes per link (%s); %d of %zu links carry none%s\n",
               format_number(a.max_channel_routes).c_str(), format_number(a.mean_channel_routes).c_str(), busiest.c_str(),
-              a.idle_channels, a.channel_routes.size());
+              a.idle_channels, a.channel_routes.size(), a.sampled ? " (estimated from the sample)" : "");
   if (routes_unbalanced(a))
     spdlog::warn("routing {}: a few links carry most routes (busiest {:.1f}x the mean, {} of {} links idle); "
                  "compare the balanced tables of --routing updn or minhop, or a --path-selection of the simulation",

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "apps/cli_checks.h"
 #include "apps/commands.h"
 #include "sim/traffic.h"
 #include "support/atomic_file.h"
@@ -71,10 +72,20 @@ void run_traffic(const TrafficCommandOptions& o) {
   if (o.format != "table" && o.format != "csv" && o.format != "json")
     throw Error("--format: expected table, csv or json, got '" + o.format + "'");
   const std::vector<double> loads = parse_loads(o.loads);
-  RoutedNetwork routed(make_network(o.topology), o.routing);
   SimOptions sim;
   sim.model = parse_model(o.model);
   sim.path_selection = parse_path_selection(o.path_selection);
+  try {  // before the network is built
+    check_path_selection(sim.path_selection, sim.model);
+  } catch (const Error& e) {
+    throw Error("--path-selection " + o.path_selection + ": " + e.what());
+  }
+  try {
+    check_routing_choice(o.routing, sim.model);
+  } catch (const Error& e) {
+    throw Error("--routing " + o.routing + ": " + e.what());
+  }
+  RoutedNetwork routed(make_network(o.topology), o.routing);
   sim.seed = o.seed;
   if (!o.mtu.empty()) sim.mtu = parse_size(o.mtu);
   if (!(sim.mtu > 0)) throw Error("--mtu: must be > 0");
@@ -107,11 +118,12 @@ void add_traffic_command(CLI::App& app) {
   cmd->add_option("--load", o->loads, "Offered loads, fractions of node bandwidth, e.g. 0.1,0.2,0.5 (default 0.5)");
   cmd->add_option("--model", o->model, "Simulation model (default packet)");
   cmd->add_option("--mtu", o->mtu, "Packet size (default 4096 bytes)");
-  cmd->add_option("--message", o->message, "Message size (default one packet)");
+  cmd->add_option("--message", o->message, "Message size, > 0 (default one packet)");
   cmd->add_option("--path-selection", o->path_selection, "deterministic (default), ecmp, spray or adaptive");
-  cmd->add_option("--warmup", o->warmup, "Warm-up window (default 200 message times)");
-  cmd->add_option("--measure", o->measure, "Measurement window (default 400 message times)");
-  cmd->add_option("--seed", o->seed, "Seed of arrivals, destinations and random path choices (default 1)");
+  cmd->add_option("--warmup", o->warmup, "Warm-up window, 0 for none (default 200 message times, at least 4 zero-load latencies)");
+  cmd->add_option("--measure", o->measure, "Measurement window, at least 4 zero-load latencies (default 400 message times, at least 8 latencies)");
+  cmd->add_option("--seed", o->seed, "Seed of arrivals, destinations and random path choices (default 1)")
+      ->check(whole_number_at_least(0));
   cmd->add_option("--format", o->format, "table (default), csv or json");
   cmd->add_option("-o,--output", o->output, "Output file (default: stdout)");
   cmd->callback([o] { run_traffic(*o); });

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "support/error.h"
+#include "support/message.h"
 #include "support/input_file.h"
 #include "topologies/node_list.h"
 #include "support/random.h"
@@ -28,7 +29,7 @@ Placement read_placement(const std::string& path, const Network& net) {
     if (!(words >> rank_text) || rank_text[0] == '#') continue;
     const std::string where = path + ":" + std::to_string(number) + ": ";
     if (!(words >> node_text) || (words >> extra))
-      throw Error(where + "expected 'RANK NODE', got '" + line + "'");
+      throw Error(where + "expected 'RANK NODE', got " + excerpt(line));
     char* end = nullptr;
     const long rank = std::strtol(rank_text.c_str(), &end, 10);
     if (*end != '\0' || rank < 0) throw Error(where + "expected a rank number, got '" + rank_text + "'");

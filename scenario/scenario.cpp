@@ -236,7 +236,10 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
         reader.fail(node["collectives"], std::string("model.") + e.what());
       }
     }
-    if (node["flops"]) s.sim.flops = positive(reader, node["flops"], reader.number(node["flops"], "model.flops"), "model.flops", false);
+    if (node["flops"]) {
+      s.sim.flops = reader.number(node["flops"], "model.flops");
+      if (!(s.sim.flops >= 1 && s.sim.flops <= 1e18)) reader.fail(node["flops"], "model.flops must be 1 to 1e18 flop/s");
+    }
     if (node["sharing"]) {
       const std::string sharing = reader.scalar(node["sharing"], "model.sharing");
       if (sharing != "fair" && sharing != "smpi") reader.fail(node["sharing"], "model.sharing: expected fair or smpi, got '" + sharing + "'");
@@ -271,6 +274,11 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
     model_spec(s.sim);
   } catch (const Error& e) {
     reader.fail(node, std::string("model: ") + e.what());
+  }
+  try {
+    check_path_selection(s.sim.path_selection, s.sim.model);
+  } catch (const Error& e) {
+    reader.fail(node["path_selection"], std::string("model.path_selection: ") + e.what());
   }
 }
 
@@ -396,6 +404,11 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
   std::vector<std::string> link_keys;
   if (document["model"]) parse_model(reader, document["model"], s, link_keys);
   s.network = fold_link_keys(reader, document["model"] ? document["model"] : document, s.network, link_keys);
+  if (s.simulate) try {
+      check_routing_choice(s.routing, s.sim.model);
+    } catch (const Error& e) {
+      reader.fail(document["routing"], std::string("routing: ") + e.what());
+    }
   if (document["ocs"]) s.ocs = spec_text(reader, document["ocs"], kPlain, "ocs", "ocs");
   if (document["seed"]) {
     const long seed = reader.integer(document["seed"], "seed");
@@ -407,6 +420,8 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
     if (replicates < 1 || replicates > 1000000) reader.fail(document["replicates"], "replicates must be in 1..1000000");
     s.replicates = static_cast<int>(replicates);
   }
+  if (document["output"] && reader.scalar(document["output"], "output").empty())
+    reader.fail(document["output"], "output: expected a folder, got an empty name");
   s.output = document["output"] ? resolve_path(reader.scalar(document["output"], "output"), source) : "results/" + stem;
   return s;
 }

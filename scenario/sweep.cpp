@@ -3,6 +3,8 @@
 #include <cmath>
 #include <set>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "support/error.h"
 #include "support/units.h"
@@ -12,12 +14,6 @@ namespace mapsim {
 namespace {
 
 const std::vector<std::string> kSweepKeys = {"name", "scenario", "set", "vary", "zip", "replicates", "seed", "output"};
-
-// One axis of the product: one key (vary) or several keys that advance together (zip).
-struct Axis {
-  std::vector<std::string> keys;
-  std::vector<std::vector<YAML::Node>> values;  // values[i][k]: i-th setting of keys[k]
-};
 
 std::string value_text(const YAML::Node& node) {
   if (node.IsScalar()) return node.Scalar();
@@ -74,9 +70,9 @@ std::vector<YAML::Node> axis_values(const YamlReader& reader, const YAML::Node& 
   return values;
 }
 
-void add_zip_group(const YamlReader& reader, const YAML::Node& group, std::vector<Axis>& axes) {
+void add_zip_group(const YamlReader& reader, const YAML::Node& group, std::vector<SweepAxis>& axes) {
   reader.expect_map(group, "zip (key: [values], ...)");
-  Axis axis;
+  SweepAxis axis;
   std::vector<std::vector<YAML::Node>> columns;
   for (const auto& entry : group) {
     axis.keys.push_back(entry.first.Scalar());
@@ -92,7 +88,75 @@ void add_zip_group(const YamlReader& reader, const YAML::Node& group, std::vecto
   axes.push_back(std::move(axis));
 }
 
+// A fresh parse of the base, which keeps its line marks (YAML::Clone drops them), with the
+// sweep's set:, replicates, seed and --set values.
+YAML::Node fresh_base(const Sweep& sweep, YamlOverrides& overrides) {
+  const YamlReader reader(sweep.source);
+  const YAML::Node& doc = sweep.document;
+  const YAML::Node parsed = YAML::Load(sweep.base_text);  // parsed without error when the sweep was loaded
+  YAML::Node base = doc["scenario"].IsMap() ? parsed["scenario"] : parsed;
+  if (base.IsMap()) base.remove("output");  // a sweep writes to its own output
+  if (doc["set"])
+    for (const auto& entry : doc["set"])
+      set_key_path(base, entry.first.Scalar(), entry.second, reader.where(entry.second) + ": set." + entry.first.Scalar(),
+                   &overrides);
+  for (const char* key : {"replicates", "seed"})
+    if (doc[key]) set_key_path(base, key, doc[key], reader.where(doc[key]) + ": " + key, &overrides);
+  for (const std::string& text : sweep.assignments) {
+    auto [key, value] = parse_assignment(text, "--set " + text);
+    set_key_path(base, key, value, "--set " + text, &overrides);
+  }
+  return base;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 }  // namespace
+
+SweepPoint Sweep::point(size_t index) const {
+  SweepPoint point;
+  point.index = static_cast<int>(index);
+  point.document = fresh_base(*this, point.overrides);
+  size_t rest = index;
+  std::vector<size_t> choice(axes.size());
+  for (size_t a = axes.size(); a-- > 0;) {
+    choice[a] = rest % axes[a].values.size();
+    rest /= axes[a].values.size();
+  }
+  std::string label;
+  for (size_t a = 0; a < axes.size(); ++a)
+    for (size_t k = 0; k < axes[a].keys.size(); ++k) {
+      const YAML::Node& value = axes[a].values[choice[a]][k];
+      point.values.emplace_back(axes[a].keys[k], value_text(value));
+      label += (label.empty() ? "" : ", ") + axes[a].keys[k] + "=" + value_text(value);
+    }
+  point.origin = source + ": point " + std::to_string(index) + (label.empty() ? "" : " (" + label + ")");
+  for (size_t a = 0; a < axes.size(); ++a)
+    for (size_t k = 0; k < axes[a].keys.size(); ++k)
+      set_key_path(point.document, axes[a].keys[k], axes[a].values[choice[a]][k], point.origin);
+  point.hash = document_hash(point.document);
+  return point;
+}
+
+Scenario Sweep::checked_scenario(const SweepPoint& point) const {
+  try {
+    return scenario(point);
+  } catch (const Error& e) {
+    throw Error(point.origin + ": " + e.what());
+  }
+}
+
+void for_each_point(const Sweep& sweep, const std::function<void(const SweepPoint&, const Scenario&)>& each) {
+  for (size_t p = 0; p < sweep.size; ++p) {
+    const SweepPoint point = sweep.point(p);
+    each(point, sweep.checked_scenario(point));
+  }
+}
 
 Sweep load_sweep(const std::string& path, const std::vector<std::string>& assignments) {
   const YamlReader reader(path);
@@ -101,38 +165,28 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
   reader.check_keys(doc, kSweepKeys);
   Sweep sweep;
   sweep.source = path;
+  sweep.document = doc;
+  sweep.assignments = assignments;
   const std::string stem = std::filesystem::path(path).stem().string();
   sweep.name = doc["name"] ? reader.scalar(doc["name"], "name") : stem;
   if (!doc["scenario"]) reader.fail(doc, "missing 'scenario': the base scenario's file or an inline map");
   if (doc["scenario"].IsScalar()) {
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();
     sweep.scenario_source = (dir / reader.scalar(doc["scenario"], "scenario")).lexically_normal().string();
+    load_yaml_file(sweep.scenario_source);  // its errors, once
+    sweep.base_text = read_text(sweep.scenario_source);
   } else {
     reader.expect_map(doc["scenario"], "scenario");
     sweep.scenario_source = path;
+    sweep.base_text = read_text(path);
   }
   if (doc["set"]) reader.expect_map(doc["set"], "set");
-  // Each point starts from a fresh parse of the base, which keeps its line marks (YAML::Clone drops them).
-  auto fresh_base = [&](YamlOverrides& overrides) {
-    YAML::Node base = doc["scenario"].IsScalar() ? load_yaml_file(sweep.scenario_source) : reader.load()["scenario"];
-    if (base.IsMap()) base.remove("output");  // a sweep writes to its own output
-    if (doc["set"])
-      for (const auto& entry : doc["set"])
-        set_key_path(base, entry.first.Scalar(), entry.second, reader.where(entry.second) + ": set." + entry.first.Scalar(),
-                     &overrides);
-    for (const char* key : {"replicates", "seed"})
-      if (doc[key]) set_key_path(base, key, doc[key], reader.where(doc[key]) + ": " + key, &overrides);
-    for (const std::string& text : assignments) {
-      auto [key, value] = parse_assignment(text, "--set " + text);
-      set_key_path(base, key, value, "--set " + text, &overrides);
-    }
-    return base;
-  };
   sweep.output = doc["output"] ? reader.scalar(doc["output"], "output") : "results/" + stem;
+  if (sweep.output.empty()) reader.fail(doc["output"], "output: expected a folder, got an empty name");
   if (doc["output"] && !std::filesystem::path(sweep.output).is_absolute())
     sweep.output = (std::filesystem::path(path).parent_path() / sweep.output).lexically_normal().string();
 
-  std::vector<Axis> axes;
+  std::vector<SweepAxis>& axes = sweep.axes;
   if (doc["vary"]) {
     reader.expect_map(doc["vary"], "vary (key.path: [values] or {from, to, step})");
     for (const auto& entry : doc["vary"])
@@ -150,63 +204,31 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
     else
       add_zip_group(reader, doc["zip"], axes);
   }
-  for (const Axis& axis : axes)
+  for (const SweepAxis& axis : axes)
     for (const std::string& key : axis.keys) {
       if (std::find(sweep.varied_keys.begin(), sweep.varied_keys.end(), key) != sweep.varied_keys.end())
         throw Error(path + ": key '" + key + "' is varied twice");
       sweep.varied_keys.push_back(key);
     }
-
-  size_t total = 1;
-  for (const Axis& axis : axes) {
-    total *= axis.values.size();
-    if (total > kMaxSweepPoints)
+  for (const SweepAxis& axis : axes) {
+    sweep.size *= axis.values.size();
+    if (sweep.size > kMaxSweepPoints)
       throw Error(path + ": the sweep has more than " + std::to_string(kMaxSweepPoints) + " points (the product of its axes)");
   }
-  // Cartesian product, the last axis varying fastest.
-  for (size_t p = 0; p < total; ++p) {
-    SweepPoint point;
-    point.index = static_cast<int>(p);
-    point.document = fresh_base(point.overrides);
-    size_t rest = p;
-    std::vector<size_t> choice(axes.size());
-    for (size_t a = axes.size(); a-- > 0;) {
-      choice[a] = rest % axes[a].values.size();
-      rest /= axes[a].values.size();
-    }
-    std::string label;
-    for (size_t a = 0; a < axes.size(); ++a)
-      for (size_t k = 0; k < axes[a].keys.size(); ++k) {
-        const YAML::Node& value = axes[a].values[choice[a]][k];
-        point.values.emplace_back(axes[a].keys[k], value_text(value));
-        label += (label.empty() ? "" : ", ") + axes[a].keys[k] + "=" + value_text(value);
-      }
-    const std::string origin = path + ": point " + std::to_string(p) + (label.empty() ? "" : " (" + label + ")");
-    for (size_t a = 0; a < axes.size(); ++a)
-      for (size_t k = 0; k < axes[a].keys.size(); ++k)
-        set_key_path(point.document, axes[a].keys[k], axes[a].values[choice[a]][k], origin);
-    try {
-      sweep.scenario(point);
-    } catch (const Error& e) {
-      throw Error(origin + ": " + e.what());
-    }
-    point.hash = document_hash(point.document);
-    sweep.points.push_back(std::move(point));
-  }
+  sweep.point(0);  // the base, set: and the varied key paths, checked once before any command goes on
   // Keys whose values carry units (plain numbers count as base units) get a numeric column.
-  for (const std::string& key : sweep.varied_keys) {
-    std::set<std::string> kinds;
-    bool quantities = true;
-    for (const SweepPoint& point : sweep.points)
-      for (const auto& [k, text] : point.values) {
+  for (const SweepAxis& axis : axes)
+    for (size_t k = 0; k < axis.keys.size(); ++k) {
+      std::set<std::string> kinds;
+      bool quantities = true;
+      for (const auto& setting : axis.values) {
         double value;
         std::string kind;
-        if (k != key) continue;
-        if (!parse_quantity(text, value, kind)) quantities = false;
+        if (!parse_quantity(value_text(setting[k]), value, kind)) quantities = false;
         else if (kind != "number") kinds.insert(kind);
       }
-    if (quantities && kinds.size() == 1) sweep.si_keys.insert(key);
-  }
+      if (quantities && kinds.size() == 1) sweep.si_keys.insert(axis.keys[k]);
+    }
   return sweep;
 }
 

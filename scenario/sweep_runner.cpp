@@ -1,6 +1,8 @@
 #include "scenario/sweep_runner.h"
 
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -9,8 +11,10 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include "scenario/run.h"
+#include "scenario/run_checkpoint.h"
 #include "scenario/statistics.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
@@ -25,8 +29,10 @@ namespace {
 using Json = nlohmann::ordered_json;
 using Outcomes = std::map<int, Json>;  // point index -> its point file
 
+std::string points_folder(const Sweep& sweep) { return (std::filesystem::path(sweep.output) / "points").string(); }
+
 std::string point_path(const Sweep& sweep, const SweepPoint& point) {
-  return (std::filesystem::path(sweep.output) / "points" / (point.hash + ".json")).string();
+  return (std::filesystem::path(points_folder(sweep)) / (point.hash + ".json")).string();
 }
 
 Json point_header(const SweepPoint& point) {
@@ -46,17 +52,87 @@ Json failed_point(const SweepPoint& point, const std::string& error) {
   return j;
 }
 
-// The point's file if it exists and belongs to this point.
-bool load_point(const Sweep& sweep, const SweepPoint& point, Json& outcome) {
-  std::ifstream in(point_path(sweep, point));
-  if (!in) return false;
+// Why `j` is not the results of `point` (empty when it is): another point's, or rows that cannot be
+// the point's scenario's (a mapper not in it, a row too many or missing, columns that do not fit).
+std::string outcome_mismatch(const Json& j, const SweepPoint& point, const Scenario& scenario) {
+  if (!j.is_object() || !j.contains("hash") || !j.contains("status")) return "not a point file";
+  if (j["hash"] != point.hash) return "holds point " + printable(j["hash"].dump()) + ", not " + point.hash;
+  if (j["status"] == "error") return j.at("error").is_string() ? "" : "its error is not text";
+  if (j["status"] != "ok") return "its status is neither ok nor error";
+  const std::vector<std::string> columns = j.at("columns").get<std::vector<std::string>>();
+  if (std::string why = columns_mismatch(columns); !why.empty()) return why;
+  std::vector<RowKey> keys;
+  for (const Json& row : j.at("rows")) {
+    if (!row.is_array() || row.size() != 3 + columns.size())
+      return "a row has " + std::to_string(row.size()) + " cells, not " + std::to_string(3 + columns.size());
+    if (!row[0].is_number_integer() || !row[1].is_number_unsigned() || !row[2].is_string())
+      return "a row does not start with replicate, seed and mapper";
+    for (size_t k = 3; k < row.size(); ++k)
+      if (!row[k].is_number()) return "a row holds a value that is not a number";
+    keys.push_back({row[0].get<long>(), row[1].get<uint64_t>(), row[2].get<std::string>(), false});
+  }
+  if (keys.empty()) return "it has no rows";  // a point where no mapper ran is an error
+  for (const Json& f : j.at("failed")) {
+    if (!f.is_array() || f.size() != 3 || !f[0].is_number_integer() || !f[1].is_string() || !f[2].is_string())
+      return "a failure is not replicate, mapper and error";
+    keys.push_back({f[0].get<long>(), 0, f[1].get<std::string>(), true});
+  }
+  return rows_mismatch(scenario, keys);
+}
+
+// Whether the point's file is there; a folder or a device in its place is an Error.
+bool point_file_exists(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) return false;
+  if (!std::filesystem::is_regular_file(status))
+    throw Error(path + ": is " + (std::filesystem::is_directory(status) ? "a folder" : "a device or pipe") +
+                "; expected a point file (remove it to run the point again)");
+  return true;
+}
+
+enum class PointFile { missing, damaged, read };
+
+// The point's file: missing; damaged (it does not parse, or is not this point's: `why` says how); or
+// read into `outcome`, which then carries the point's index and values in this sweep (a point
+// shared with an older version of the sweep may have had others).
+PointFile read_point(const Sweep& sweep, const SweepPoint& point, const Scenario& scenario, Json& outcome, std::string& why) {
+  const std::string path = point_path(sweep, point);
+  if (!point_file_exists(path)) return PointFile::missing;
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot read the point file (" + std::strerror(errno) + ")");
   try {
     outcome = Json::parse(in);
+    why = outcome_mismatch(outcome, point, scenario);
+  } catch (const Json::parse_error&) {
+    why = "does not parse (truncated?)";
   } catch (const Json::exception&) {
-    return false;  // not ours or damaged: the point runs again
+    why = "lacks a field, or has one of the wrong type";
   }
-  return outcome.value("hash", "") == point.hash && outcome.contains("status");
+  if (!why.empty()) {
+    why = path + ": " + why;
+    return PointFile::damaged;
+  }
+  const Json header = point_header(point);
+  outcome["index"] = header["index"];
+  outcome["values"] = header["values"];
+  return PointFile::read;
 }
+
+// Damaged point files are said once on stderr (the first, and how many more), not one line each.
+struct Damaged {
+  std::string first;
+  int more = 0;
+  void add(const std::string& why) {
+    if (first.empty()) first = why;
+    else ++more;
+  }
+  void warn(const std::string& what_happens) const {
+    if (!first.empty())
+      spdlog::warn("{}; {}{}", first, what_happens,
+                   more ? " (and " + std::to_string(more) + " more damaged point files)" : std::string());
+  }
+};
 
 // results.csv, aggregate.csv and failed.csv from the outcomes at hand (in point order).
 void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
@@ -186,7 +262,8 @@ std::string index_ranges(const std::vector<int>& indexes) {
 }  // namespace
 
 bool run_point(const Sweep& sweep, const SweepPoint& point) {
-  std::filesystem::create_directories(std::filesystem::path(sweep.output) / "points");
+  make_output_folder(sweep.output, "the sweep's results");
+  make_output_folder(points_folder(sweep), "the sweep's point files");
   Json outcome = point_header(point);
   try {
     const Scenario scenario = sweep.scenario(point);
@@ -219,24 +296,33 @@ bool run_point(const Sweep& sweep, const SweepPoint& point) {
 }
 
 SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
-  std::filesystem::create_directories(std::filesystem::path(sweep.output) / "points");
+  check_output_folder(sweep.output, "the sweep's results");
+  check_output_folder(points_folder(sweep), "the sweep's point files");
   SweepStatus status;
-  status.total = static_cast<int>(sweep.points.size());
+  status.total = static_cast<int>(sweep.size);
   Outcomes outcomes;
-  std::vector<const SweepPoint*> pending;
-  for (const SweepPoint& point : sweep.points) {
+  std::vector<size_t> pending;
+  Damaged damaged;
+  for_each_point(sweep, [&](const SweepPoint& point, const Scenario& scenario) {  // every point is checked before any runs
     Json outcome;
-    if (options.resume && load_point(sweep, point, outcome) && outcome["status"] == "ok") {
+    std::string why;
+    PointFile file = PointFile::missing;
+    if (options.resume) file = read_point(sweep, point, scenario, outcome, why);
+    else point_file_exists(point_path(sweep, point));  // a folder in its place is refused before any point runs
+    if (file == PointFile::read && outcome["status"] == "ok") {
       outcomes[point.index] = outcome;
       ++status.skipped;
       ++status.done;
-    } else {
-      pending.push_back(&point);
+      return;
     }
-  }
+    if (file == PointFile::damaged) damaged.add(why);
+    pending.push_back(point.index);
+  });
+  damaged.warn("the point runs again");
+  make_output_folder(points_folder(sweep), "the sweep's point files");
   const InterruptGuard interrupts;
 
-  std::map<pid_t, const SweepPoint*> running;
+  std::map<pid_t, SweepPoint> running;
   size_t next = 0;
   bool stopping = false;
   auto last_write = std::chrono::steady_clock::now();
@@ -248,14 +334,20 @@ SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
       for (const auto& [pid, point] : running) kill(pid, SIGTERM);
     }
     while (!stopping && next < pending.size() && static_cast<int>(running.size()) < std::max(1, options.jobs)) {
-      const SweepPoint* point = pending[next++];
+      SweepPoint point = sweep.point(pending[next++]);
       const pid_t pid = fork();
-      if (pid < 0) throw Error("sweep: cannot fork a point process");
+      if (pid < 0) throw Error(std::string("sweep: cannot fork a point process (") + std::strerror(errno) + ")");
       if (pid == 0) {
         restore_default_interrupts();
-        _exit(run_point(sweep, *point) ? 0 : 1);
+        bool ok = false;
+        try {  // never back into the parent's code
+          ok = run_point(sweep, point);
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "mapsim: error: %s\n", printable(e.what()).c_str());
+        }
+        _exit(ok ? 0 : 1);
       }
-      running[pid] = point;
+      running[pid] = std::move(point);
     }
     if (running.empty()) break;
     int wait_status = 0;
@@ -266,14 +358,15 @@ SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
     }
     auto it = running.find(pid);
     if (it == running.end()) continue;
-    const SweepPoint& point = *it->second;
+    const SweepPoint point = std::move(it->second);
     running.erase(it);
     Json outcome;
-    if (!load_point(sweep, point, outcome)) {
+    std::string why;
+    if (read_point(sweep, point, sweep.scenario(point), outcome, why) != PointFile::read) {
       if (stopping) continue;  // cut short by the interrupt: not done, not failed
       outcome = failed_point(point, WIFSIGNALED(wait_status)
                                         ? "the point's process died of signal " + std::to_string(WTERMSIG(wait_status))
-                                        : "the point's process ended without writing its result");
+                                        : "the point's process ended without writing its result" + (why.empty() ? "" : " (" + why + ")"));
       write_point(sweep, point, outcome);
     }
     count(outcome, status);
@@ -290,16 +383,23 @@ SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
 }
 
 SweepStatus merge_sweep(const Sweep& sweep) {
+  check_output_folder(sweep.output, "the sweep's results");
+  check_output_folder(points_folder(sweep), "the sweep's point files");
   SweepStatus status;
-  status.total = static_cast<int>(sweep.points.size());
+  status.total = static_cast<int>(sweep.size);
   Outcomes outcomes;
-  for (const SweepPoint& point : sweep.points) {
+  Damaged damaged;
+  for_each_point(sweep, [&](const SweepPoint& point, const Scenario& scenario) {
     Json outcome;
-    if (!load_point(sweep, point, outcome)) continue;
+    std::string why;
+    const PointFile file = read_point(sweep, point, scenario, outcome, why);
+    if (file == PointFile::damaged) damaged.add(why);
+    if (file != PointFile::read) return;
     count(outcome, status);
     outcomes[point.index] = outcome;
-  }
-  std::filesystem::create_directories(sweep.output);
+  });
+  damaged.warn("not merged: its point counts as not run (run it again with --point or --resume)");
+  make_output_folder(sweep.output, "the sweep's results");
   write_tables(sweep, outcomes);
   return status;
 }
@@ -307,24 +407,31 @@ SweepStatus merge_sweep(const Sweep& sweep) {
 std::string emit_sweep_jobs(const Sweep& sweep, const std::string& format, const std::string& mapsim,
                             const std::vector<std::string>& assignments, bool resume) {
   if (format != "slurm" && format != "parallel") throw Error("--emit: expected slurm or parallel, got '" + format + "'");
+  check_output_folder(sweep.output, "the sweep's results");
+  if (resume) check_output_folder(points_folder(sweep), "the sweep's point files");
   std::vector<int> indexes;
-  for (const SweepPoint& point : sweep.points) {
+  Damaged damaged;
+  for_each_point(sweep, [&](const SweepPoint& point, const Scenario& scenario) {
     Json outcome;
-    if (!(resume && load_point(sweep, point, outcome) && outcome["status"] == "ok")) indexes.push_back(point.index);
-  }
+    std::string why;
+    const PointFile file = resume ? read_point(sweep, point, scenario, outcome, why) : PointFile::missing;
+    if (file == PointFile::damaged) damaged.add(why);
+    if (!(file == PointFile::read && outcome["status"] == "ok")) indexes.push_back(point.index);
+  });
+  damaged.warn("its point is in the job list again");
   const std::string cwd = std::filesystem::current_path().string();
   std::string command = shell_quote(mapsim) + " sweep " + shell_quote(std::filesystem::absolute(sweep.source).string());
   const std::filesystem::path dir = std::filesystem::absolute(sweep.output);
   command += " -o " + shell_quote(dir.string());
   for (const std::string& a : assignments) command += " --set " + shell_quote(a);
-  std::filesystem::create_directories(dir / "logs");
+  make_output_folder((dir / "logs").string(), "the job array's logs");
   const std::string path = (dir / (format == "slurm" ? "sweep.slurm" : "jobs.txt")).string();
   write_file_atomically(path, [&](std::ostream& out) {
     if (format == "parallel") {
       for (int i : indexes) out << "cd " << shell_quote(cwd) << " && " << command << " --point " << i << "\n";
       return;
     }
-    out << "#!/bin/bash\n# mapsim sweep '" << sweep.name << "': " << indexes.size() << " of " << sweep.points.size()
+    out << "#!/bin/bash\n# mapsim sweep '" << sweep.name << "': " << indexes.size() << " of " << sweep.size
         << " points, one per array task.\n# Submit: sbatch " << path << "\n# Then:   " << command << " --merge\n"
         << "#SBATCH --job-name=mapsim-" << sweep.name << "\n#SBATCH --array=" << (indexes.empty() ? "0" : index_ranges(indexes))
         << "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=" << (dir / "logs" / "point-%a.log").string()

@@ -15,6 +15,8 @@
 #include "sim/internal/replay.h"
 #include "support/error.h"
 #include "support/interrupt.h"
+#include "support/spec.h"
+#include "topologies/routing.h"
 
 namespace mapsim {
 
@@ -57,6 +59,23 @@ PathSelection parse_path_selection(const std::string& name) {
   for (PathSelection s : {PathSelection::Deterministic, PathSelection::Ecmp, PathSelection::Spray, PathSelection::Adaptive})
     if (name == path_selection_name(s)) return s;
   throw Error("unknown path selection '" + name + "': expected deterministic, ecmp, spray or adaptive");
+}
+
+namespace {
+[[noreturn]] void needs_queues(const std::string& what, const std::string& model) {
+  throw Error(what + " chooses paths per packet from queue state: use the store-and-forward or packet model, not " + model);
+}
+}  // namespace
+
+void check_path_selection(PathSelection selection, const std::string& model) {
+  if ((selection == PathSelection::Spray || selection == PathSelection::Adaptive) && !sim::model_registry().at(model).factory.walks_packets)
+    needs_queues("path selection " + path_selection_name(selection), model);
+}
+
+void check_routing_choice(const std::string& routing, const std::string& model) {
+  const auto* entry = routing_registry().find(Spec::parse(routing).name());
+  if (entry && entry->factory.per_packet && !sim::model_registry().at(model).factory.walks_packets)
+    needs_queues(entry->name + " routing", model);
 }
 
 std::string path_selection_name(PathSelection selection) {

@@ -42,6 +42,11 @@ FlowSolver parse_flow_solver(const std::string& name);  // mapsim | simgrid
 enum class PathSelection { Deterministic, Ecmp, Spray, Adaptive };
 PathSelection parse_path_selection(const std::string& name);
 std::string path_selection_name(PathSelection selection);
+// Before anything is built or run: throw when paths are to be chosen per packet from queue state on
+// a model that has no queues (flow) -- by `selection` (spray, adaptive), or by the routing named
+// `routing` (UGAL; "default" is not checked).
+void check_path_selection(PathSelection selection, const std::string& model);
+void check_routing_choice(const std::string& routing, const std::string& model);
 
 // Where a running simulation is, for progress lines: simulated seconds, engine events, messages
 // delivered, and trace actions started of all ranks' actions.

@@ -24,6 +24,16 @@ TrafficPattern make_traffic_pattern(const Network& network, const std::string& t
   return pattern;
 }
 
+namespace {
+void check_traffic(const TrafficOptions& traffic) {
+  if (traffic.message && !(*traffic.message > 0))
+    throw Error("traffic message size must be above 0 bytes (omit it for one packet)");
+  if (traffic.measure && !(*traffic.measure > 0))
+    throw Error("traffic measurement window must be above 0 s (omit it for 400 message times)");
+  if (traffic.warmup && *traffic.warmup < 0) throw Error("traffic warm-up window must not be negative");
+}
+}  // namespace
+
 TrafficOptions parse_traffic(const std::string& text) {
   Spec spec = Spec::parse(text);
   TrafficOptions options;
@@ -39,26 +49,71 @@ TrafficOptions parse_traffic(const std::string& text) {
   options.pattern = keys.empty() ? spec.name() : spec.name() + ":" + keys;
   if (!(options.load > 0) || options.load > 1)
     throw Error("offered load must be in (0, 1] (a fraction of the node bandwidth), got " + format_number(options.load));
+  check_traffic(options);
   return options;
 }
 
 namespace sim {
 namespace {
 
+// What one run injects: message size and windows, the defaults filled in and checked.
+struct TrafficRun {
+  double bytes, warmup, measure;
+};
+
+// The largest zero-load latency over up to 64 x 64 node pairs spread over the network.
+double sampled_max_latency(const RoutedNetwork& routed) {
+  const int n = routed.network().num_nodes(), k = std::min(n, 64);
+  double largest = 0;
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j) {
+      const int src = static_cast<int>(static_cast<long>(i) * n / k), dst = static_cast<int>(static_cast<long>(j) * n / k);
+      if (src != dst) largest = std::max(largest, routed.latency(src, dst));
+    }
+  return largest;
+}
+
+TrafficRun plan_traffic(const RoutedNetwork& routed, const TrafficOptions& traffic, const SimOptions& options) {
+  const Network& net = routed.network();
+  TrafficRun run;
+  run.bytes = traffic.message ? *traffic.message : options.mtu;
+  double slowest = INFINITY, bandwidth = 0;
+  for (const Node& n : net.nodes()) {
+    slowest = std::min(slowest, n.bandwidth);
+    bandwidth += n.bandwidth;
+  }
+  const double message_time = run.bytes / slowest, latency = sampled_max_latency(routed);
+  if (traffic.measure && *traffic.measure < kWindowLatencies * latency)
+    throw Error("traffic measurement window " + format_time(*traffic.measure) + " is shorter than " +
+                format_number(kWindowLatencies) + " zero-load latencies (" + format_time(latency) +
+                " each): it would count deliveries of almost nothing; lengthen it, or omit it for the default");
+  run.warmup = traffic.warmup ? *traffic.warmup : std::max(200 * message_time, kWindowLatencies * latency);
+  run.measure = traffic.measure ? *traffic.measure : std::max(400 * message_time, 2 * kWindowLatencies * latency);
+  // Bounded up front, as workloads are by their action count: a 1 GB message or a 1000 s window
+  // would otherwise run for hours.
+  const double injected = run.warmup + 2 * run.measure, messages = traffic.load * bandwidth * injected / run.bytes;
+  double per_message = 1;
+  for (const Param& p : model_params(options.model))
+    if (p.name == "mtu") per_message = std::ceil(run.bytes / options.mtu);
+  if (messages * per_message > static_cast<double>(kMaxTrafficPackets))
+    throw Error("open-loop traffic: about " + format_number(messages * per_message, 3) + " packets (" +
+                format_number(messages, 3) + " messages of " + format_number(run.bytes) + " bytes in " +
+                format_time(injected) + " of injection), above the limit of " + std::to_string(kMaxTrafficPackets) +
+                ": shorten the warm-up and measurement windows or send smaller messages");
+  return run;
+}
+
 class OpenLoopTraffic {
  public:
-  OpenLoopTraffic(const RoutedNetwork& routed, const TrafficOptions& traffic, const SimOptions& options)
+  OpenLoopTraffic(const RoutedNetwork& routed, const TrafficOptions& traffic, const TrafficRun& plan, const SimOptions& options)
       : routed_(routed),
         pattern_(make_traffic_pattern(routed.network(), traffic.pattern)),
         paths_(routed, options.path_selection, options.seed),
         rng_(options.seed ^ 0xD1B54A32D192ED03ull) {
     const Network& net = routed.network();
-    bytes_ = traffic.message > 0 ? traffic.message : options.mtu;
-    double slowest = INFINITY;
-    for (const Node& n : net.nodes()) slowest = std::min(slowest, n.bandwidth);
-    const double message_time = bytes_ / slowest;
-    warmup_ = traffic.warmup > 0 ? traffic.warmup : 200 * message_time;
-    measure_ = traffic.measure > 0 ? traffic.measure : 400 * message_time;
+    bytes_ = plan.bytes;
+    warmup_ = plan.warmup;
+    measure_ = plan.measure;
     load_ = traffic.load;
     const auto& model = model_registry().at(options.model);
     paths_.check_model(model.name, model.factory.walks_packets, false);
@@ -155,11 +210,13 @@ class OpenLoopTraffic {
 TrafficResult simulate_traffic(const RoutedNetwork& routed, const TrafficOptions& traffic, const SimOptions& options) {
   if (!(traffic.load > 0) || traffic.load > 1)
     throw Error("offered load must be in (0, 1] (a fraction of the node bandwidth), got " + format_number(traffic.load));
-  if (traffic.message < 0 || traffic.warmup < 0 || traffic.measure < 0)
-    throw Error("traffic message size, warm-up and measurement windows must not be negative");
+  check_traffic(traffic);
+  check_path_selection(options.path_selection, options.model);
+  check_routing_choice(routed.routing().name(), options.model);
   make_traffic_pattern(routed.network(), traffic.pattern);  // a bad pattern fails here, not in the child
+  const sim::TrafficRun plan = sim::plan_traffic(routed, traffic, options);
   const std::vector<uint8_t> bytes = sim::run_isolated([&] {
-    sim::OpenLoopTraffic run(routed, traffic, options);
+    sim::OpenLoopTraffic run(routed, traffic, plan, options);
     return nlohmann::json::to_msgpack(nlohmann::json(run.run(traffic.pattern)));
   });
   return nlohmann::json::from_msgpack(bytes).get<TrafficResult>();

@@ -8,6 +8,7 @@
 #pragma once
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "sim/simulate.h"
@@ -22,12 +23,19 @@ using TrafficRegistry = Registry<std::function<TrafficPattern(const Network&, Sp
 TrafficRegistry& traffic_registry();
 TrafficPattern make_traffic_pattern(const Network& network, const std::string& spec);
 
+// Windows shorter than a few zero-load latencies would count the deliveries of nothing (1-byte
+// messages): the defaults are at least kWindowLatencies of them, and a shorter measure is refused.
+constexpr double kWindowLatencies = 4;
+// Packets (messages, on models without packets) one run may inject: about a minute of simulation.
+constexpr long kMaxTrafficPackets = 1L << 26;
+
 struct TrafficOptions {
   std::string pattern = "uniform";  // a traffic pattern spec
   double load = 0.5;       // offered load, fraction of each node's injection bandwidth, (0, 1]
-  double message = 0;      // bytes per message; 0: one packet (SimOptions::mtu)
-  double warmup = 0;       // seconds; 0: 200 message times at the slowest node's bandwidth
-  double measure = 0;      // seconds; 0: 400 message times
+  std::optional<double> message;  // bytes per message, > 0; none: one packet (SimOptions::mtu)
+  std::optional<double> warmup;   // seconds, 0 for none; none: 200 message times at the slowest node's
+                                  // bandwidth, and at least kWindowLatencies zero-load latencies
+  std::optional<double> measure;  // seconds, > 0; none: 400 message times, at least 2 kWindowLatencies latencies
 };
 
 struct TrafficResult {
@@ -48,8 +56,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TrafficResult, pattern, offered, accepted, la
 // (size), `warmup` and `measure` (times): "uniform:load=0.5", "group-shift:group=32,load=0.3".
 TrafficOptions parse_traffic(const std::string& spec);
 
-// Throws mapsim::Error for an unknown pattern, a load outside (0, 1] or a model that cannot run
-// the routing's path choices (sim/simulate.h's rules).
+// Throws mapsim::Error for an unknown pattern, a load outside (0, 1], a message size or window that
+// is not positive, a measurement window under kWindowLatencies zero-load latencies, a run of more than
+// kMaxTrafficPackets packets, or a model that cannot run the routing's path choices (sim/simulate.h's rules).
 TrafficResult simulate_traffic(const RoutedNetwork& routed, const TrafficOptions& traffic, const SimOptions& options);
 
 }  // namespace mapsim

@@ -13,9 +13,10 @@ namespace mapsim {
 namespace {
 
 void write_stream(std::ofstream& out, const std::string& path, const std::function<void(std::ostream&)>& write) {
+  errno = 0;
   write(out);
   out.flush();
-  if (!out) throw Error(path + ": write failed (disk full?)");
+  if (!out) throw Error(path + ": cannot write file (" + (errno ? std::strerror(errno) : "write error") + ")");
 }
 
 }  // namespace
@@ -53,8 +54,9 @@ void write_file_atomically(const std::string& requested, const std::function<voi
     }
   }
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    const int error = errno;
     std::remove(temp.c_str());
-    throw Error(requested + ": cannot move the finished file into place");
+    throw Error(requested + ": cannot move the finished file into place (" + std::strerror(error) + ")");
   }
 }
 

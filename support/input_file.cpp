@@ -1,5 +1,7 @@
 #include "support/input_file.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <sys/stat.h>
@@ -31,9 +33,16 @@ std::ifstream open_input(const std::string& path, const std::string& what, std::
   if (!fs::exists(status)) throw Error(path + ": no such " + what);
   if (fs::is_directory(status)) throw Error(path + ": is a directory; expected a " + what);
   if (!fs::is_regular_file(status)) throw Error(path + ": not a regular file (a device or pipe); expected a " + what);
+  errno = 0;
   std::ifstream in(path, mode);
-  if (!in) throw Error(path + ": cannot open " + what);
+  if (!in) throw Error(path + ": cannot open " + what + " (" + (errno ? std::strerror(errno) : "read error") + ")");
   note_input(path, what);
+  // Editors on Windows start UTF-8 text with a byte-order mark; it is no part of the first line.
+  char mark[3] = {};
+  if (!in.read(mark, 3) || std::memcmp(mark, "\xEF\xBB\xBF", 3) != 0) {
+    in.clear();
+    in.seekg(0);
+  }
   return in;
 }
 

@@ -8,7 +8,8 @@
 
 namespace mapsim {
 
-// `what` names the expected content in messages ("trace file", "placement file").
+// `what` names the expected content in messages ("trace file", "placement file"). A UTF-8 byte-order
+// mark at the start is skipped.
 std::ifstream open_input(const std::string& path, const std::string& what = "file",
                          std::ios::openmode mode = std::ios::in);
 // Remembers an input read by other means (a library opening it: OTF2). Does nothing if it is missing.

@@ -86,4 +86,12 @@ bool plain_name(std::string_view name) {
   return true;
 }
 
+std::string excerpt(std::string_view text) {
+  if (text.size() <= kMaxExcerpt) return "'" + std::string(text) + "'";
+  size_t cut = kMaxExcerpt;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
+  return "'" + std::string(text.substr(0, cut)) + "...' (" + std::to_string(cut) + " of " + std::to_string(text.size()) +
+         " bytes shown)";
+}
+
 }  // namespace mapsim

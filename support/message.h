@@ -18,8 +18,13 @@ bool clean_text(std::string_view text);
 // True when `name` can stand as one word in a launch file (rankfile, hostlist, machinefile): non-empty,
 // printable ASCII, no whitespace. Node and switch names are held to it where they are read.
 bool plain_name(std::string_view name);
+// Input text quoted in a message: 'text' when short, else its first kMaxExcerpt bytes as
+// 'head...' (40 of N bytes shown), so that an error about a file the user mistook for another
+// kind (/etc/shadow as a trace) shows little of it. printable() escapes it on the way out.
+std::string excerpt(std::string_view text);
 
 constexpr size_t kMaxShownToken = 160;
 constexpr size_t kMaxShownMessage = 2000;
+constexpr size_t kMaxExcerpt = 40;
 
 }  // namespace mapsim

@@ -71,6 +71,8 @@ long Spec::get_int(const std::string& key, long fallback) {
   if (value->empty() || *end != '\0')
     throw Error("bad " + context() + ": " + key + "=" + *value + " is not an integer");
   if (errno == ERANGE) throw Error("bad " + context() + ": " + key + "=" + *value + " is out of range");
+  // A seed becomes a uint64_t: -1 would wrap to a huge one (readers that declare it check this too).
+  if (key == "seed" && result < 0) throw Error("bad " + context() + ": seed must be >= 0, got " + *value);
   return result;
 }
 

@@ -58,13 +58,19 @@ double parse_bandwidth(const std::string& text) {
                                   "a number with bps, kbps, Mbps, Gbps, Tbps, B/s, kB/s, MB/s, GB/s, TB/s, "
                                   "KiB/s, MiB/s or GiB/s (e.g. 10Gbps)");
   if (!(value > 0)) throw Error("bad bandwidth '" + text + "': must be above 0 (a link that carries nothing)");
+  // Bounded, like times and sizes below, so that no product or quotient of them leaves the doubles
+  // (1e-311 B/s would make every message take forever, and the run look deadlocked).
+  if (value < kMinBandwidth || value > kMaxBandwidth)
+    throw Error("bad bandwidth '" + text + "': expected 1 B/s (8bps) to 1e18 B/s");
   return value;
 }
 
 double parse_time(const std::string& text) {
   static const std::vector<Unit> units = {{"", 1},        {"s", 1},        {"ms", 1, 1e3},
                                           {"us", 1, 1e6}, {"ns", 1, 1e9}, {"ps", 1, 1e12}};
-  return parse_with(text, units, "time", "a number with s, ms, us, ns or ps (e.g. 20ns)");
+  const double value = parse_with(text, units, "time", "a number with s, ms, us, ns or ps (e.g. 20ns)");
+  if (value > kMaxTime) throw Error("bad time '" + text + "': above 1e6 s (11.6 days), the longest mapsim simulates");
+  return value;
 }
 
 double parse_size(const std::string& text) {
@@ -72,8 +78,9 @@ double parse_size(const std::string& text) {
       {"", 1},           {"B", 1},           {"kB", 1e3},          {"KB", 1e3},
       {"MB", 1e6},       {"GB", 1e9},        {"KiB", 1024.0},      {"MiB", 1048576.0},
       {"GiB", 1073741824.0}};
-  return parse_with(text, units, "size",
-                    "a number with B, kB, MB, GB, KiB, MiB or GiB (e.g. 4KiB)");
+  const double value = parse_with(text, units, "size", "a number with B, kB, MB, GB, KiB, MiB or GiB (e.g. 4KiB)");
+  if (value > kMaxSize) throw Error("bad size '" + text + "': above 2^53 bytes (9 PB), where byte counts stop being exact");
+  return value;
 }
 
 namespace {

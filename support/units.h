@@ -7,9 +7,14 @@
 
 namespace mapsim {
 
+// Each refuses values outside the range it can simulate: bandwidths kMinBandwidth..kMaxBandwidth,
+// times 0..kMaxTime, sizes 0..kMaxSize (their products and quotients stay finite and exact enough).
 double parse_bandwidth(const std::string& text);  // -> bytes per second
 double parse_time(const std::string& text);       // -> seconds
 double parse_size(const std::string& text);       // -> bytes
+constexpr double kMinBandwidth = 1, kMaxBandwidth = 1e18;  // bytes/s
+constexpr double kMaxTime = 1e6;                          // seconds (11.6 days)
+constexpr double kMaxSize = 9007199254740992.0;           // bytes, 2^53
 // A plain number ("number") or a quantity of one of the kinds above ("bandwidth", "time", "size"),
 // in SI base units; false when `text` is neither.
 bool parse_quantity(const std::string& text, double& value, std::string& kind);

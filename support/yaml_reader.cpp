@@ -4,9 +4,11 @@
 #include <cerrno>
 #include <climits>
 #include <cmath>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "support/error.h"
 #include "support/input_file.h"
@@ -15,15 +17,48 @@
 
 namespace mapsim {
 
+namespace {
+
+// The line of a second document in `text` (1-based), else 0: a "---" after content or after a first
+// "---", or content after a "..." end marker. YAML::Load reads the first document and drops the rest.
+int second_document_line(const std::string& text) {
+  bool started = false, content = false, ended = false;
+  std::istringstream in(text);
+  int line = 0;
+  for (std::string l; std::getline(in, l);) {
+    ++line;
+    const auto marker = [&](const char* m) { return l.compare(0, 3, m) == 0 && (l.size() == 3 || std::isspace(static_cast<unsigned char>(l[3]))); };
+    const size_t first = l.find_first_not_of(" \t\r", marker("---") || marker("...") ? 3 : 0);
+    const bool blank = first == std::string::npos || l[first] == '#';
+    if (marker("---")) {
+      if (started || content || ended) return line;
+      started = true;
+      content = !blank;
+    } else if (marker("...")) {
+      ended = true;
+    } else if (!blank && !(l[0] == '%' && !started && !content)) {  // %YAML directives come before "---"
+      if (ended) return line;
+      content = true;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
 YAML::Node YamlReader::load() const {
   std::ifstream in = open_input(path_, "YAML file");
+  std::stringstream text;
+  text << in.rdbuf();
   YAML::Node document;
   try {
-    document = YAML::Load(in);
+    document = YAML::Load(text.str());
   } catch (const YAML::ParserException& e) {
     throw Error(path_ + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                 ": malformed YAML: " + e.msg);
   }
+  if (const int line = second_document_line(text.str()))
+    throw Error(path_ + ":" + std::to_string(line) + ": a second YAML document; expected one");
   check_document(document);
   return document;
 }
@@ -37,7 +72,7 @@ void YamlReader::check_document(const YAML::Node& document) const {
     if (++visited > kMaxYamlNodes)
       fail(document, "the document expands to more than " + std::to_string(kMaxYamlNodes) + " values (YAML aliases?)");
     if (node.IsScalar() && !clean_text(node.Scalar()))
-      fail(node, "expected text (UTF-8 without control characters), got '" + node.Scalar() + "'");
+      fail(node, "expected text (UTF-8 without control characters), got " + excerpt(node.Scalar()));
     if (node.IsSequence())
       for (const auto& item : node) pending.push_back(item);
     if (!node.IsMap()) continue;
@@ -45,7 +80,7 @@ void YamlReader::check_document(const YAML::Node& document) const {
     for (const auto& entry : node) {
       if (entry.first.IsScalar()) {
         if (!clean_text(entry.first.Scalar()))
-          fail(entry.first, "expected a key in text (UTF-8 without control characters), got '" + entry.first.Scalar() + "'");
+          fail(entry.first, "expected a key in text (UTF-8 without control characters), got " + excerpt(entry.first.Scalar()));
         const auto [first, added] = keys.emplace(entry.first.Scalar(), entry.first.Mark());
         if (!added)
           fail(entry.first, "key '" + first->first + "' is given twice in this mapping (first on line " +
@@ -125,7 +160,7 @@ long YamlReader::integer(const YAML::Node& node, const std::string& what, long m
   if (text.empty() || *end != '\0' || errno == ERANGE || value < min || value > max)
     fail(node, "expected " + what + " to be an integer" +
                    (min > LONG_MIN || max < LONG_MAX ? " in " + std::to_string(min) + ".." + std::to_string(max) : "") +
-                   ", got '" + text + "'");
+                   ", got " + excerpt(text));
   return value;
 }
 
@@ -134,7 +169,7 @@ double YamlReader::number(const YAML::Node& node, const std::string& what) const
   char* end = nullptr;
   double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || !std::isfinite(value))
-    fail(node, "expected " + what + " to be a number, got '" + text + "'");
+    fail(node, "expected " + what + " to be a number, got " + excerpt(text));
   return value;
 }
 

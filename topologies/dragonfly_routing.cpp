@@ -148,9 +148,9 @@ MAPSIM_REGISTER(routing_registry(), {"valiant", "dragonfly Valiant: minimal to a
                                      {}, {{}, make<DragonflyRouting::Kind::Valiant>}});
 MAPSIM_REGISTER(routing_registry(),
                 {"ugal-l", "dragonfly UGAL-L: minimal or Valiant per message by the source router's queue x hops",
-                 {}, {{}, make<DragonflyRouting::Kind::UgalLocal>}});
+                 {}, {{}, make<DragonflyRouting::Kind::UgalLocal>, true}});
 MAPSIM_REGISTER(routing_registry(),
                 {"ugal-g", "dragonfly UGAL-G: minimal or Valiant per message by the queues along each path",
-                 {}, {{}, make<DragonflyRouting::Kind::UgalGlobal>}});
+                 {}, {{}, make<DragonflyRouting::Kind::UgalGlobal>, true}});
 
 }  // namespace mapsim

@@ -68,9 +68,10 @@ double infiniband_rate(const std::string& text) {
 
 namespace {
 
-// Where each switch port leads: (switch guid, port) -> the channel leaving it, or the node on it.
+// Where each switch port leads: (switch guid, port) -> the channel leaving it; the port each node is on.
 struct PortMap {
-  std::map<std::pair<uint64_t, int>, int> channel, node;
+  std::map<std::pair<uint64_t, int>, int> channel;
+  std::map<int, int> node_port;
   std::map<uint64_t, int> switch_of_guid, node_of_portguid;
 };
 
@@ -100,15 +101,21 @@ void read_forwarding_tables(const std::string& path, Network& net, const PortMap
       auto node = ports.node_of_portguid.find(std::stoull(m[4], nullptr, 16));
       if (node == ports.node_of_portguid.end()) continue;  // an unused HCA port
       const int port = std::stoi(m[2]);
-      if (net.node(node->second).switch_id == sw) continue;  // delivered here
+      if (net.node(node->second).switch_id == sw) {  // delivered here, unless the table sends it away again
+        if (port != ports.node_port.at(node->second))
+          throw Error(where() + "switch '" + net.switch_at(sw).name + "' forwards its own " + net.node(node->second).name +
+                      " to port " + std::to_string(port) + ", not to port " + std::to_string(ports.node_port.at(node->second)) +
+                      " where it is attached: a forwarding loop");
+        continue;
+      }
       auto channel = ports.channel.find({sw_guid, port});
       if (channel == ports.channel.end())
         throw Error(where() + "switch '" + net.switch_at(sw).name + "' forwards " + net.node(node->second).name +
                     " to port " + std::to_string(port) + ", which has no link to another switch");
       net.forwarding[static_cast<size_t>(node->second) * S + sw] = channel->second;
     } else if (!std::regex_match(text, ignored)) {
-      throw Error(where() + "unrecognised line '" + text.substr(0, 60) +
-                  "': expected 'Unicast lids ... guid 0x...:' or '0xLID PORT : (Channel Adapter portguid 0x...)'");
+      throw Error(where() + "unrecognised line " + excerpt(text) +
+                  ": expected 'Unicast lids ... guid 0x...:' or '0xLID PORT : (Channel Adapter portguid 0x...)'");
     }
   }
   if (sw < 0) throw Error(path + ": no 'Unicast lids' block found: not ibroute / dump_lfts output?");
@@ -153,8 +160,8 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
                     std::to_string(device.ports));
       links.push_back({current, m[3], local_port, std::stoi(m[4]), link_rate, line_number, m[2], m[5]});
     } else if (!std::regex_match(text, ignored)) {
-      throw Error(where(line_number) + "unrecognised line '" + text.substr(0, 60) +
-                  "': expected a Switch/Ca header, a [port] \"peer\"[port] line, key=value or a comment");
+      throw Error(where(line_number) + "unrecognised line " + excerpt(text) +
+                  ": expected a Switch/Ca header, a [port] \"peer\"[port] line, key=value or a comment");
     }
   }
   if (devices.empty()) throw Error(path + ": no Switch or Ca found: not ibnetdiscover output?");
@@ -219,8 +226,27 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
       return net.add_node(unique_name(word, host_guid), sw.id, link.rate > 0 ? link.rate : defaults.node_bandwidth,
                           defaults.node_latency);
     });
+    ports.node_port[host.id] = from.kind == Device::kHost ? link.to_port : link.from_port;
     const std::string& portguid = from.kind == Device::kHost ? link.from_portguid : link.to_portguid;
     ports.node_of_portguid[portguid.empty() ? guid_value(host_guid) : std::stoull(portguid, nullptr, 16)] = host.id;
+  }
+  // ibnetdiscover lists each link at both of its ends: one listed at one end only, or whose ends
+  // disagree on the ports, is an inconsistent file (edited, or of two discoveries), never a link.
+  std::map<std::pair<std::string, int>, const PortLink*> listed;
+  for (const PortLink& link : links)
+    if (auto [at, added] = listed.emplace(std::make_pair(link.from, link.from_port), &link); !added)
+      throw Error(where(link.line) + "port " + std::to_string(link.from_port) + " of " + link.from +
+                  " is listed twice (first on line " + std::to_string(at->second->line) + ")");
+  for (const PortLink& link : links) {
+    const auto other = listed.find({link.to, link.to_port});
+    const std::string ends = link.from + "[" + std::to_string(link.from_port) + "] - " + link.to + "[" + std::to_string(link.to_port) + "]";
+    if (other == listed.end())
+      throw Error(where(link.line) + "link " + ends + " is listed at this end only: " + link.to + " lists no link on port " +
+                  std::to_string(link.to_port));
+    if (other->second->to != link.from || other->second->to_port != link.from_port)
+      throw Error(where(link.line) + "link " + ends + " disagrees with line " + std::to_string(other->second->line) + ", where port " +
+                  std::to_string(link.to_port) + " of " + link.to + " leads to " + other->second->to + "[" +
+                  std::to_string(other->second->to_port) + "]");
   }
   if (extra_host_ports) spdlog::warn("{}: ignored {} extra HCA port link(s): a node uses its first port", path, extra_host_ports);
   for (const auto& [guid, device] : devices)

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "support/error.h"
+#include "support/message.h"
 #include "support/input_file.h"
 
 namespace mapsim {
@@ -28,12 +29,12 @@ constexpr size_t kMaxHosts = 1 << 20;
 void expand_entry(const std::string& entry, std::vector<std::string>& out) {
   const size_t open = entry.find('[');
   if (open == std::string::npos) {
-    if (entry.find(']') != std::string::npos) throw Error("']' without '[' in '" + entry + "'");
+    if (entry.find(']') != std::string::npos) throw Error("']' without '[' in " + excerpt(entry));
     out.push_back(entry);
     return;
   }
   const size_t close = entry.find(']', open);
-  if (close == std::string::npos) throw Error("'[' without ']' in '" + entry + "'");
+  if (close == std::string::npos) throw Error("'[' without ']' in " + excerpt(entry));
   const std::string prefix = entry.substr(0, open), ranges = entry.substr(open + 1, close - open - 1);
   std::vector<std::string> rest;
   expand_entry(entry.substr(close + 1), rest);
@@ -43,16 +44,16 @@ void expand_entry(const std::string& entry, std::vector<std::string>& out) {
     const std::string first = item.substr(0, dash), last = dash == std::string::npos ? first : item.substr(dash + 1);
     auto number = [&](const std::string& digits) {
       if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
-        throw Error("bad range '" + item + "' in '" + entry + "': expected N or N-M");
+        throw Error("bad range " + excerpt(item) + " in " + excerpt(entry) + ": expected N or N-M");
       return std::stol(digits);
     };
     const long from = number(first), to = number(last);
-    if (to < from) throw Error("reversed range '" + item + "' in '" + entry + "'");
+    if (to < from) throw Error("reversed range " + excerpt(item) + " in " + excerpt(entry));
     for (long i = from; i <= to; ++i) {
       std::string digits = std::to_string(i);
       if (digits.size() < first.size()) digits.insert(0, first.size() - digits.size(), '0');
       for (const std::string& tail : rest) {
-        if (out.size() >= kMaxHosts) throw Error("hostlist '" + entry + "' names over a million hosts");
+        if (out.size() >= kMaxHosts) throw Error("hostlist " + excerpt(entry) + " names over a million hosts");
         out.push_back(prefix + digits + tail);
       }
     }
@@ -95,7 +96,7 @@ std::vector<int> read_node_list(const std::string& path, const Network& net) {
       }
       for (const std::string& name : names) {
         const int node = lookup.find(name);
-        if (node < 0) throw Error(where + "'" + name + "' is neither a node name nor a node id below " + std::to_string(net.num_nodes()));
+        if (node < 0) throw Error(where + excerpt(name) + " is neither a node name nor a node id below " + std::to_string(net.num_nodes()));
         if (seen[node]) throw Error(where + "node '" + name + "' listed twice");
         seen[node] = true;
         nodes.push_back(node);

@@ -81,6 +81,7 @@ void walk_route(const Network& network, const Routing& routing, int src_switch, 
 struct RoutingComponent {
   std::vector<std::string> default_for;  // network families whose natural routing this is; "*": all others
   std::function<std::unique_ptr<Routing>(const Network&, Spec&)> make;
+  bool per_packet = false;  // chooses among paths per packet from queue state (Routing::injection, UGAL)
 };
 using RoutingRegistry = Registry<RoutingComponent>;
 RoutingRegistry& routing_registry();

@@ -1,7 +1,9 @@
 #include "traces/ti_trace.h"
 
 #include <array>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -15,6 +17,7 @@
 #include "support/atomic_file.h"
 #include "support/error.h"
 #include "support/input_file.h"
+#include "support/message.h"
 #include "support/units.h"
 #include "traces/otf2_trace.h"
 
@@ -97,7 +100,12 @@ class LineParser {
   double count(size_t i, const char* what) const {
     double value = number(i, what);
     if (value < 0) fail(std::string("expected a non-negative ") + what + ", got '" + arg(i) + "'");
-    return std::trunc(value);
+    return std::trunc(bounded(value, i, what));
+  }
+  // Counts and sizes above 2^53 are no longer exact in a double (1e23 + 1 == 1e23).
+  double bounded(double value, size_t i, const char* what) const {
+    if (value > kMaxSize) fail(std::string(what) + " " + excerpt(arg(i)) + " is above 2^53 (9007199254740992), where counts stop being exact");
+    return value;
   }
   int tag(size_t i) const {
     int value = integer(i, "tag");
@@ -151,7 +159,7 @@ ActionType lookup(const LineParser& p, const std::string& name) {
     return t;
   }();
   auto it = table.find(name);
-  if (it == table.end()) p.fail("unknown action '" + name + "'");
+  if (it == table.end()) p.fail("unknown action " + excerpt(name));
   return it->second;
 }
 
@@ -181,7 +189,7 @@ Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, boo
       a.peer = p.rank(0, recv ? "source rank" : "destination rank");
       const size_t size_at = legacy ? 1 : 2;  // the old format has no tag: PEER SIZE [TYPE], tag 0
       a.tag = legacy ? 0 : p.tag(1);
-      double size = p.number(size_at, "size");
+      double size = p.bounded(p.number(size_at, "size"), size_at, "size");
       if (size < 0 && !recv) p.fail("expected a non-negative size");
       a.bytes = size < 0 ? -1 : std::trunc(size) * p.type(size_at + 1);
       if (legacy && a.type == ActionType::Irecv) irecvs.push_back({a.peer, std::atoi(p.rank_field().c_str()), a.tag});
@@ -274,7 +282,7 @@ Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, boo
       break;
     case ActionType::Sleep:
       a.flops = p.number(0, "seconds");
-      if (a.flops < 0) p.fail("expected a non-negative sleep time");
+      if (a.flops < 0 || a.flops > kMaxTime) p.fail("expected a sleep time of 0 to 1e6 seconds, got " + excerpt(p.arg(0)));
       break;
     case ActionType::CommSize:
       p.integer(0, "communicator size");
@@ -297,7 +305,7 @@ std::string not_a_rank(const std::string& field, const std::string& text) {
   if (field.size() > 1 && field[0] == 'p' && field.find_first_not_of("0123456789", 1) == std::string::npos)
     return "'" + field + "' is an actor of a SimGrid S4U replay trace (p0 recv p1 ...), not an SMPI time-independent "
            "trace (0 recv 1 TAG SIZE ...)";
-  return "expected 'RANK ACTION ...', got '" + text + "'";
+  return "expected 'RANK ACTION ...', got " + excerpt(text);
 }
 
 bool looks_like_index(const std::string& path) {
@@ -321,12 +329,20 @@ std::ifstream open(const std::string& path, const std::string& referrer) {
 // Parses every line of `path` whose rank field is `only_rank` (or all when -1), handing each action
 // to `sink` with its rank's trace (whose counts pool holds the action's v-collective counts).
 using Sink = std::function<void(int rank, Action&& action, RankTrace& trace)>;
+// A line of a file an index named (`named_by`), which may be any file (/etc/shadow): an error before the
+// file has shown one trace action does not quote it.
+Error unquoted_line(const std::string& path, int line, const std::string& named_by) {
+  return Error(path + ":" + std::to_string(line) + ": expected 'RANK ACTION ...' (the line is not shown: " + named_by +
+               " names this file, which may be no trace)");
+}
+
 void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& ranks, const std::string& referrer,
-                bool legacy, const Sink& sink) {
+                const std::string& named_by, bool legacy, const Sink& sink) {
   std::ifstream in = open(path, referrer);
   std::vector<int> default_type(ranks.size(), 1);
   std::vector<LegacyIrecvs> irecvs(ranks.size());
   std::string text;
+  bool quoted = named_by.empty();
   for (int line = 1; std::getline(in, text); ++line) {
     auto tokens = split(text);
     if (tokens.empty() || tokens[0][0] == '#') continue;
@@ -335,16 +351,23 @@ void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& 
     const long r = std::strtol(tokens[0].c_str(), &end, 10);
     const bool rank_ok = *end == '\0' && r >= 0;
     const size_t size = tokens.size();
-    LineParser p(path, line, std::move(tokens), n);
-    if (size < 2) p.fail("expected 'RANK ACTION ...', got '" + text + "'");
-    if (!rank_ok) p.fail(not_a_rank(p.rank_field(), text));
-    if (only_rank >= 0 && r != only_rank)
-      p.fail("line of rank " + std::to_string(r) + " in the file of rank " + std::to_string(only_rank));
-    if (r >= n) p.fail("rank " + std::to_string(r) + " is out of range: the trace has " + std::to_string(n) + " ranks");
-    p.set_default_type(default_type[r]);
-    Action a = parse_action(p, ranks[r], default_type[r], legacy, irecvs[r]);
-    p.check_all_used();
-    p.note_types(a);
+    Action a{};
+    try {
+      LineParser p(path, line, std::move(tokens), n);
+      if (size < 2) p.fail("expected 'RANK ACTION ...', got " + excerpt(text));
+      if (!rank_ok) p.fail(not_a_rank(p.rank_field(), text));
+      if (only_rank >= 0 && r != only_rank)
+        p.fail("line of rank " + std::to_string(r) + " in the file of rank " + std::to_string(only_rank));
+      if (r >= n) p.fail("rank " + std::to_string(r) + " is out of range: the trace has " + std::to_string(n) + " ranks");
+      p.set_default_type(default_type[r]);
+      a = parse_action(p, ranks[r], default_type[r], legacy, irecvs[r]);
+      p.check_all_used();
+      p.note_types(a);
+    } catch (const Error&) {
+      if (quoted) throw;
+      throw unquoted_line(path, line, named_by);
+    }
+    quoted = true;
     a.line = static_cast<uint32_t>(line);
     sink(static_cast<int>(r), std::move(a), ranks[r]);
   }
@@ -381,6 +404,10 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
       std::error_code ec;  // a name too long to look up is a file that is not there
       if (file.is_relative() && std::filesystem::exists(std::filesystem::path(path).parent_path() / file, ec))
         file = std::filesystem::path(path).parent_path() / file;
+      // An index that an index named may be any file whose lines are one word (/etc/shadow): not quoted.
+      if (!outer.empty() && !std::filesystem::is_regular_file(file, ec))
+        throw Error(path + ":" + std::to_string(line) + ": names no trace file (the name is not shown: " + outer.back() +
+                    " names this file, which may be no index)");
       files.emplace_back(file.string(), line);
     }
     if (files.size() == 1) {  // SMPI: a one-line index names a shared trace
@@ -399,13 +426,14 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
     trace.ranks.resize(files.size());
     for (size_t r = 0; r < files.size(); ++r) {
       trace.ranks[r].file = files[r].first;
-      parse_file(files[r].first, static_cast<int>(r), trace.ranks,
-                 path + ":" + std::to_string(files[r].second) + ": ", legacy, sink);
+      const std::string named_by = path + ":" + std::to_string(files[r].second);
+      parse_file(files[r].first, static_cast<int>(r), trace.ranks, named_by + ": ", named_by, legacy, sink);
     }
     return;
   }
   // One shared file: the ranks are 0..max rank seen.
   std::ifstream in = open(path, "");
+  const std::string named_by = outer.empty() ? "" : outer.back();  // a one-line index named it
   long max_rank = -1;
   std::string text;
   for (int line = 1; std::getline(in, text); ++line) {
@@ -413,8 +441,10 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
     if (tokens.empty() || tokens[0][0] == '#') continue;
     char* end = nullptr;
     long r = std::strtol(tokens[0].c_str(), &end, 10);
-    if (*end != '\0' || r < 0 || tokens.size() < 2)
+    if (*end != '\0' || r < 0 || tokens.size() < 2) {
+      if (!named_by.empty() && max_rank < 0) throw unquoted_line(path, line, named_by);
       throw Error(path + ":" + std::to_string(line) + ": " + not_a_rank(tokens[0], text));
+    }
     if (r >= kMaxTraceRanks)  // the rank table is sized by the largest rank: refuse before allocating
       throw Error(path + ":" + std::to_string(line) + ": rank " + tokens[0] + " is above the limit of " +
                   std::to_string(kMaxTraceRanks) + " ranks");
@@ -423,7 +453,7 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
   if (max_rank < 0) throw Error(path + ": empty trace: expected 'RANK ACTION ...' lines");
   trace.ranks.resize(max_rank + 1);
   for (auto& rank : trace.ranks) rank.file = path;
-  parse_file(path, -1, trace.ranks, "", legacy, sink);
+  parse_file(path, -1, trace.ranks, "", named_by, legacy, sink);
 }
 
 Trace read_otf2(const std::string& path) {
@@ -541,16 +571,37 @@ std::string write_index(const std::string& directory, int ranks) {
 }
 
 void check_written(const std::ofstream& out, const std::string& path) {
-  if (!out) throw Error("cannot write trace file '" + path + "'");
+  if (!out) throw Error(path + ": cannot write trace file (" + (errno ? std::strerror(errno) : "write error") + ")");
+}
+
+// The rank of a rank-N.txt file name, else -1.
+long rank_of_file(const std::string& name) {
+  if (name.size() < 10 || name.rfind("rank-", 0) != 0 || name.compare(name.size() - 4, 4, ".txt") != 0) return -1;
+  const std::string digits = name.substr(5, name.size() - 9);
+  if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stol(digits);
 }
 
 // Rank files are written under DIR/.mapsim-partial/ and moved into DIR once all are complete,
-// index.txt last: a failed or interrupted write leaves no trace that looks complete.
+// index.txt last: a failed or interrupted write leaves no trace that looks complete. DIR is new,
+// empty or a previous trace, whose rank files beyond the new count go: files of two traces never mix.
 class StagedTrace {
  public:
   explicit StagedTrace(const std::string& directory) : dir_(directory), stage_(std::filesystem::path(directory) / ".mapsim-partial") {
-    std::filesystem::remove_all(stage_);
-    std::filesystem::create_directories(stage_);
+    namespace fs = std::filesystem;
+    if (fs::exists(dir_) && !fs::is_directory(dir_))
+      throw Error(dir_ + (fs::is_regular_file(dir_) ? ": is a file" : ": is a device or pipe") +
+                  ", not a folder; expected a folder for the trace's index.txt and rank files");
+    if (fs::is_directory(dir_))
+      for (const fs::directory_entry& entry : fs::directory_iterator(dir_)) {
+        const std::string name = entry.path().filename().string();
+        if (name != "index.txt" && name != ".mapsim-partial" && rank_of_file(name) < 0)
+          throw Error(dir_ + ": holds " + excerpt(name) + ", which is no part of a trace; write the trace to a new or "
+                      "empty folder, or to one of a previous trace (index.txt, rank-N.txt)");
+        refuse_input_as_output(entry.path().string());  // the trace this command reads
+      }
+    fs::remove_all(stage_);
+    fs::create_directories(stage_);
   }
   ~StagedTrace() {
     std::error_code ignored;
@@ -558,7 +609,11 @@ class StagedTrace {
   }
   std::filesystem::path file(int rank) const { return rank_file(stage_.string(), rank); }
   std::string commit(int ranks) {
-    for (int r = 0; r < ranks; ++r) std::filesystem::rename(file(r), rank_file(dir_, r));
+    namespace fs = std::filesystem;
+    fs::remove(fs::path(dir_) / "index.txt");  // the previous trace is incomplete from here on
+    for (int r = 0; r < ranks; ++r) fs::rename(file(r), rank_file(dir_, r));
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir_))
+      if (rank_of_file(entry.path().filename().string()) >= ranks) fs::remove(entry.path());
     return write_index(dir_, ranks);
   }
 
@@ -571,7 +626,7 @@ class StagedTrace {
 std::vector<std::filesystem::path> input_files(const std::string& path) {
   std::vector<std::filesystem::path> files{path};
   if (!looks_like_index(path)) return files;
-  std::ifstream in(path);
+  std::ifstream in = open_input(path, "trace file");
   for (std::string text; std::getline(in, text);) {
     auto tokens = split(text);
     if (tokens.size() != 1 || tokens[0][0] == '#') continue;

@@ -130,6 +130,35 @@ TEST_CASE("bad scenarios: one line naming file, line, column and what was expect
   CHECK(bad("network: [mesh:2x2\n").rfind(f + ":2:1: malformed YAML", 0) == 0);
 }
 
+TEST_CASE("scenarios that would run to silently wrong results are refused at their key (issue 29)") {
+  const std::string f = temp_path("sc-wrong.yaml");
+  auto bad = [&](const std::string& text, const std::vector<std::string>& sets = {}) {
+    return error_of([&] { scenario_text("sc-wrong.yaml", text, sets); });
+  };
+  const std::string base = "network: mesh:2x2\nworkload: {process: ring:4}\n";
+  CHECK(bad(base + "---\nreplicates: 500\n") == f + ":3: a second YAML document; expected one");
+  CHECK(bad(base + "model: {name: flow, path_selection: spray}\n") ==
+        f + ":3:37: model.path_selection: path selection spray chooses paths per packet from queue state: use the "
+            "store-and-forward or packet model, not flow");
+  CHECK(bad(base + "model: packet\n", {"model.path_selection=adaptive", "model.name=flow"}) ==
+        "--set model.path_selection=adaptive: model.path_selection: path selection adaptive chooses paths per packet from "
+        "queue state: use the store-and-forward or packet model, not flow");
+  CHECK(bad("network: dragonfly:a=2,p=1,h=1\nrouting: ugal-g\nworkload: {process: ring:6}\n") ==
+        f + ":2:10: routing: ugal-g routing chooses paths per packet from queue state: use the store-and-forward or packet "
+            "model, not flow");
+  CHECK(bad(base + "model: {flops: 1e-300}\n") == f + ":3:16: model.flops must be 1 to 1e18 flop/s");
+  CHECK(bad(base + "model: {link_bandwidth: 1e-311}\n").find("expected 1 B/s (8bps) to 1e18 B/s") != std::string::npos);
+  CHECK(bad(base + "model: {t_p: 1.7e308s}\n").find("bad time '1.7e308s': above 1e6 s") != std::string::npos);
+  CHECK(bad(base + "allocation: random:seed=-1\n").empty());  // checked where the allocation is built, below
+  CHECK(error_of([&] { run_scenario(scenario_text("sc-wrong.yaml", base + "allocation: random:seed=-1\nmodel: none\n")); })
+            .find("seed must be >= 0, got -1") != std::string::npos);
+  // Open-loop traffic: 0 is no hidden default.
+  CHECK(error_of([&] { check_scenario(scenario_text("sc-wrong.yaml", "network: mesh:2x2\nworkload: {traffic: {name: uniform, message: 0}}\n")); }) ==
+        f + ":2:21: workload.traffic: traffic message size must be above 0 bytes (omit it for one packet)");
+  // Nothing in a scenario with a byte-order mark is lost.
+  CHECK(scenario_text("sc-bom.yaml", "\xEF\xBB\xBF" + base + "replicates: 2\n").replicates == 2);
+}
+
 TEST_CASE("a run builds every part before mapping and reports the scenario key that failed") {
   const std::string f = temp_path("sc-check.yaml");
   auto check = [&](const std::string& text) { return error_of([&] { run_scenario(scenario_text("sc-check.yaml", text)); }); };

@@ -117,6 +117,50 @@ TEST_CASE("bad traces: one-line errors with file and line") {
         p + "e9:1: " + temp_path("missing-rank-file") + ": no such trace file");
 }
 
+TEST_CASE("hostile traces (issue 29): counts past 2^53, files an index names are not quoted, a byte-order mark is skipped") {
+  const std::string p = temp_path("");
+  CHECK(error_of("h1", "0 send 1 0 100000000000000000000000\n1 recv 0 0 8\n") ==
+        p + "h1:1: size '100000000000000000000000' is above 2^53 (9007199254740992), where counts stop being exact");
+  CHECK(error_of("h2", "0 compute 1e300\n") == p + "h2:1: flops '1e300' is above 2^53 (9007199254740992), where counts stop being exact");
+  CHECK(error_of("h3", "0 sleep 1e300\n") == p + "h3:1: expected a sleep time of 0 to 1e6 seconds, got '1e300'");
+  // An index naming a file that is no trace (/etc/shadow): its first line is not echoed.
+  const std::string secret = temp_file("h-secret", "root:$6$salt$hash:19000:0:99999:7:::\n");
+  const std::string index = temp_file("h-index", secret + "\n" + secret + "\n");
+  CHECK(error_of([&] { read_ti_trace(index); }) ==
+        secret + ":1: expected 'RANK ACTION ...' (the line is not shown: " + index + ":1 names this file, which may be no trace)");
+  CHECK(error_of([&] { read_ti_trace(temp_file("h-one-line", secret + "\n")); }).find("salt") == std::string::npos);
+  // Once a listed file has shown a trace action, its errors quote it as usual.
+  const std::string rank0 = temp_file("h-rank0", "0 init\n0 send 1 0 ten\n"), rank1 = temp_file("h-rank1", "1 init\n");
+  CHECK(error_of([&] { read_ti_trace(temp_file("h-index2", rank0 + "\n" + rank1 + "\n")); }) == rank0 + ":2: expected size, got 'ten'");
+  CHECK(read_ti_trace(temp_file("h-bom", "\xEF\xBB\xBF" "0 send 1 0 8\n1 recv 0 0 8\n")).num_ranks() == 2);
+}
+
+TEST_CASE("a trace is written into a new folder, an empty one or a previous trace's, whose extra rank files go (issue 29)") {
+  namespace fs = std::filesystem;
+  const std::string dir = temp_path("rewritten");
+  fs::remove_all(dir);
+  write_ti_trace(make_workload("exchange:size=64", make_process_graph("ring:4")), dir);
+  CHECK(fs::exists(dir + "/rank-3.txt"));
+  // (Nothing reads the folder's trace before the last write: an input is never an output.)
+  write_ti_trace(make_workload("exchange:size=64", make_process_graph("ring:2")), dir);
+  CHECK_FALSE(fs::exists(dir + "/rank-2.txt"));
+  CHECK_FALSE(fs::exists(dir + "/rank-3.txt"));
+  // trace convert likewise.
+  const std::string four = write_ti_trace(make_workload("exchange:size=64", make_process_graph("ring:4")), temp_path("four"));
+  const std::string two = write_ti_trace(make_workload("exchange:size=64", make_process_graph("ring:2")), temp_path("two"));
+  convert_ti_trace(four, false, dir, false);
+  CHECK(fs::exists(dir + "/rank-3.txt"));
+  convert_ti_trace(two, false, dir, false);
+  CHECK_FALSE(fs::exists(dir + "/rank-3.txt"));
+  // A folder with other files is no trace's: refused before anything is written.
+  std::ofstream(dir + "/notes.txt") << "mine\n";
+  CHECK(error_of([&] { write_ti_trace(make_workload("exchange:size=64", make_process_graph("ring:4")), dir); }) ==
+        dir + ": holds 'notes.txt', which is no part of a trace; write the trace to a new or empty folder, or to one of a "
+              "previous trace (index.txt, rank-N.txt)");
+  CHECK_FALSE(fs::exists(dir + "/rank-3.txt"));
+  CHECK(read_ti_trace(dir + "/index.txt").num_ranks() == 2);
+}
+
 TEST_CASE("trace stats count actions, point-to-point messages, bytes, collectives and compute") {
   const std::string f = temp_file("stats.txt", "0 init\n0 send 1 0 100\n0 compute 5e6\n0 bcast 10\n"
                                                "1 init\n1 recv 0 0 100\n1 isend 0 3 50 0\n1 wait 1 0 3\n1 bcast 10\n"

@@ -33,6 +33,13 @@ TEST_CASE("printable: a long token keeps its head and tail; a long message is bo
   CHECK(printable(words).size() < kMaxShownMessage);
 }
 
+TEST_CASE("excerpt quotes at most 40 bytes of input, on a UTF-8 boundary, and says how much it left out") {
+  CHECK(excerpt("x init") == "'x init'");
+  CHECK(excerpt("root:x:0:0:root:/root:/bin/bash:and-some-more-text") ==
+        "'root:x:0:0:root:/root:/bin/bash:and-some...' (40 of 50 bytes shown)");
+  CHECK(excerpt(std::string(39, 'a') + "\xC3\xA9" "b") == "'" + std::string(39, 'a') + "...' (39 of 42 bytes shown)");
+}
+
 TEST_CASE("clean_text accepts UTF-8 with tabs and newlines only") {
   CHECK(clean_text("name: caf\xC3\xA9\n\tx"));
   CHECK_FALSE(clean_text("bad\xFF"));

@@ -33,6 +33,18 @@ TEST_CASE("bad units are rejected with what was expected") {
   CHECK_THROWS_AS(parse_time(""), Error);
 }
 
+TEST_CASE("quantities outside what can be simulated are refused, not run into infinities or deadlocks (issue 29)") {
+  CHECK_THROWS_WITH_AS(parse_bandwidth("1e-311"), doctest::Contains("bad bandwidth '1e-311': expected 1 B/s (8bps) to 1e18 B/s"), Error);
+  CHECK_THROWS_WITH_AS(parse_bandwidth("4bps"), doctest::Contains("expected 1 B/s"), Error);
+  CHECK_THROWS_AS(parse_bandwidth("1e19B/s"), Error);
+  CHECK(parse_bandwidth("1e18B/s") == 1e18);
+  CHECK_THROWS_WITH_AS(parse_time("1.7e308s"), doctest::Contains("bad time '1.7e308s': above 1e6 s"), Error);
+  CHECK(parse_time("1e6s") == 1e6);
+  CHECK_THROWS_WITH_AS(parse_size("1e23"), doctest::Contains("bad size '1e23': above 2^53 bytes"), Error);
+  CHECK(parse_size("9007199254740992") == 9007199254740992.0);
+  CHECK_THROWS_WITH_AS(Spec::parse("random:seed=-1").get_int("seed", 1), doctest::Contains("seed must be >= 0, got -1"), Error);
+}
+
 TEST_CASE("parse_quantity: plain numbers and quantities of one kind, in SI base units") {
   double value = 0;
   std::string kind;

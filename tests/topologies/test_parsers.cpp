@@ -70,6 +70,16 @@ TEST_CASE("network file errors carry file, line and what was expected") {
   CHECK(error_of("missing.yaml", "switches: [a]\nnodes: []\n").find("missing 'links' list") != std::string::npos);
   CHECK(error_of("empty.yaml", "").find("empty network file") != std::string::npos);
   CHECK_THROWS_WITH_AS(load_network_file("/nonexistent/net.yaml"), doctest::Contains("/nonexistent/net.yaml: no such YAML file"), Error);
+
+  // One document: a second one would be dropped unread (issue 29); markers around one are fine.
+  const std::string one = "switches: [a]\nnodes: [{name: n, switch: a}]\nlinks: []\n";
+  CHECK(error_of("two-docs.yaml", one + "---\nswitches: [b]\n") == temp_path("two-docs.yaml") + ":4: a second YAML document; expected one");
+  CHECK(error_of("after-end.yaml", "%YAML 1.2\n---\n" + one + "...\n# comment\nswitches: [b]\n") ==
+        temp_path("after-end.yaml") + ":8: a second YAML document; expected one");
+  CHECK(error_of("empty-second.yaml", "--- # first\n" + one + "---\n") ==
+        temp_path("empty-second.yaml") + ":5: a second YAML document; expected one");
+  CHECK(load_network_file(temp_file("markers.yaml", "# net\n%YAML 1.2\n---\n" + one + "...\n# end\n")).num_nodes() == 1);
+  CHECK(load_network_file(temp_file("bom.yaml", "\xEF\xBB\xBF" + one)).num_nodes() == 1);
 }
 
 TEST_CASE("nearest key suggestions") {
@@ -111,6 +121,35 @@ TEST_CASE("ibnetdiscover errors name the line") {
                        doctest::Contains("no Switch or Ca found"), Error);
 }
 
+TEST_CASE("ibnet links listed at one end only, with ends that disagree or a port listed twice are errors, not links (issue 29)") {
+  std::ifstream in(kSource + "/configs/networks/example.ibnet");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto load = [&](const std::string& name, const std::string& from, const std::string& to) {
+    std::string edited = text;
+    edited.replace(edited.find(from), from.size(), to);
+    return error_of([&] { load_ibnetdiscover(temp_file(name, edited), LinkDefaults{}); });
+  };
+  // leaf-a lists port 36 -> leaf-b[36]; leaf-b's line for it (24) is gone or points elsewhere.
+  const std::string back = "[36]\t\"S-7cfe900300a1b2c0\"[36]\t\t# \"leaf-a\" lid 1 4xFDR\n";
+  CHECK(load("one-end.ibnet", back, "") ==
+        temp_path("one-end.ibnet") + ":14: link S-7cfe900300a1b2c0[36] - S-7cfe900300a1b3d0[36] is listed at this end only: "
+                                     "S-7cfe900300a1b3d0 lists no link on port 36");
+  CHECK(load("ports.ibnet", back, "[36]\t\"S-7cfe900300a1b2c0\"[34]\n").find(
+            "ports.ibnet:14: link S-7cfe900300a1b2c0[36] - S-7cfe900300a1b3d0[36] disagrees with line 24, where port 36 of "
+            "S-7cfe900300a1b3d0 leads to S-7cfe900300a1b2c0[34]") != std::string::npos);
+  CHECK(load("host.ibnet", "[1](248a0703009c0041) \t\"S-7cfe900300a1b3d0\"[2]", "[1](248a0703009c0041) \t\"S-7cfe900300a1b3d0\"[3]")
+            .find("host.ibnet:22: link S-7cfe900300a1b3d0[2] - H-248a0703009c0040[1] disagrees with line 52") != std::string::npos);
+  CHECK(load("twice.ibnet", "[36]\t\"S-7cfe900300a1b3d0\"[36]", "[35]\t\"S-7cfe900300a1b3d0\"[36]")
+            .find("twice.ibnet:14: port 35 of S-7cfe900300a1b2c0 is listed twice (first on line 13)") != std::string::npos);
+  // A file that is no ibnetdiscover output is quoted 40 bytes at most.
+  const std::string passwd = temp_file("passwd.ibnet", "root:x:0:0:root:/root:/bin/bash-and-more-and-more\n");
+  CHECK(error_of([&] { load_ibnetdiscover(passwd, LinkDefaults{}); }).find("passwd.ibnet:1: unrecognised line "
+                                                                           "'root:x:0:0:root:/root:/bin/bash-and-more...' (40 of 49 bytes shown)") !=
+        std::string::npos);
+  // A UTF-8 byte-order mark (a file saved by a Windows editor) is skipped.
+  CHECK(load_ibnetdiscover(temp_file("bom.ibnet", "\xEF\xBB\xBF" + text), LinkDefaults{}).num_nodes() == 4);
+}
+
 TEST_CASE("ibnet with its forwarding tables (ibroute / dump_lfts.sh output) routes by them") {
   const std::string fabric = kSource + "/configs/networks/example.ibnet";
   std::ifstream lft_file(kSource + "/configs/networks/example.lft");
@@ -147,6 +186,10 @@ TEST_CASE("ibnet with its forwarding tables (ibroute / dump_lfts.sh output) rout
   CHECK(with_tables("lft-guid", replace(lft_text, "guid 0x7cfe900300a1b2c0 (leaf-a)", "guid 0x1234 (leaf-a)"))
             .find("switch guid 0x1234 is not in the topology") != std::string::npos);
   CHECK(with_tables("lft-junk", lft_text + "garbage here\n").find("unrecognised line 'garbage here'") != std::string::npos);
+  // leaf-b sends its own cn03 back to leaf-a, which sends it to leaf-b: a loop the routes never show.
+  CHECK(with_tables("lft-loop", replace(lft_text, "0x000d 001", "0x000d 035"))
+            .find("lft-loop:21: switch 'leaf-b' forwards its own cn03 to port 35, not to port 1 where it is attached: a "
+                  "forwarding loop") != std::string::npos);
 }
 
 TEST_CASE("ibnet and LFT lines beyond 4096 bytes are refused before a regex recurses over them") {

@@ -151,6 +151,29 @@ TEST_CASE("mesh and torus dimension-order distances") {
   }
 }
 
+TEST_CASE("large networks are analysed from a random sample of routes, with confidence intervals that hold the exact means") {
+  // 70x70: 24M routes of 47 hops on average, over the work of a full analysis (issue 29: 100x100 took 106 s).
+  RoutedNetwork mesh(make_network("mesh:70x70"));
+  const RouteAnalysis a = analyse_routes(mesh);
+  REQUIRE(a.sampled);
+  CHECK(a.routes_total == 4900.0 * 4900.0);
+  CHECK(a.routes_checked < 1000000);
+  CHECK(a.diameter == 138);  // the corner is among the searched switches
+  CHECK(a.diameter_sources > 0);
+  const double exact = 2.0 * (70 * 70 - 1) / (3 * 70) * 4900 / 4899;  // mean |dx| + |dy| over distinct pairs
+  CHECK(a.avg_route_hops_ci95 > 0);
+  CHECK(std::abs(a.avg_route_hops - exact) < 2 * a.avg_route_hops_ci95);
+  CHECK(a.zero_load_latency_ci95 > 0);
+  CHECK(a.routes_legal);
+  CHECK(a.deadlock_free);
+  CHECK(a.mean_channel_routes == doctest::Approx(exact * 4900 * 4899 / (2 * 2 * 69 * 70)).epsilon(0.02));
+  // Small networks keep their exact, full analysis.
+  const RouteAnalysis small = analyse_routes(RoutedNetwork(make_network("mesh:20x20")));
+  CHECK_FALSE(small.sampled);
+  CHECK(small.routes_checked == 160000);
+  CHECK(small.diameter_sources == 0);
+}
+
 TEST_CASE("the torus needs its dateline virtual channels to be deadlock free") {
   RoutedNetwork torus(make_network("torus:8x8"));
   CHECK(torus.routing().num_virtual_channels() == 2);
