@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Placement advice judged by run time: does `best` recommend the placement that runs fastest? 24 cases:
 # {512-node 2:1 fat tree, dragonfly:a=6,p=3,h=3, torus:8x8x8, irregular:nodes=256,switches=75} x
-# {deterministic, adaptive routing (fat tree: updn adaptive; dragonfly: UGAL-G; torus: dor adaptive;
+# {deterministic, adaptive routing (fat tree: updn adaptive; dragonfly: UGAL-G; torus: shortest adaptive;
 # irregular: updn ECMP)} x {3-D stencil, sparse random graph, all-to-all}, ranks on a random half of the
 # machine, 8 placements, packet model, REPLICATES seeds. Writes results/mapping-advice/CASE/ and the
 # table between the mapping-advice markers of docs/results.md. Usage:
@@ -23,7 +23,7 @@ YAML
 networks=(
   "fattree|fattree:nodes=512,radix=32,levels=2,oversubscription=2|updn deterministic|updn adaptive|256|8x8x4"
   "dragonfly|dragonfly:a=6,p=3,h=3|minimal deterministic|ugal-g deterministic|171|7x6x4"
-  "torus|torus:8x8x8|ecube deterministic|dor adaptive|256|8x8x4"
+  "torus|torus:8x8x8|ecube deterministic|shortest adaptive|256|8x8x4"
   "irregular|irregular:nodes=256,switches=75|updn deterministic|updn ecmp|128|8x4x4"
 )
 start=$(date +%s)
@@ -38,6 +38,7 @@ for entry in "${networks[@]}"; do
         alltoall) process="ring:$ranks" pattern="alltoall:size=8KiB" ;;
       esac
       dir="$out/$name-$route-$selection-$workload"
+      [ -f "$dir/summary.json" ] && continue  # done before (rm -r results/mapping-advice to rerun)
       echo "== $dir" >&2
       "$build/mapsim" --no-progress run "$out/base.yaml" -o "$dir" --set "network=$network" --set "routing=$route" \
         --set "model.path_selection=$selection" --set "workload.process=$process" --set "workload.pattern=$pattern" \
