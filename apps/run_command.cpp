@@ -4,6 +4,7 @@
 #include <iostream>
 #include <map>
 #include <spdlog/spdlog.h>
+#include <utility>
 
 #include "apps/cli_checks.h"
 #include "apps/commands.h"
@@ -14,7 +15,9 @@
 #include "sim/report.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
+#include "support/input_file.h"
 #include "support/interrupt.h"
+#include "support/yaml_reader.h"
 
 namespace mapsim {
 namespace {
@@ -56,17 +59,38 @@ void draw(const std::string& path, const std::vector<RunRow>& rows) {
   }
 }
 
+// No file this run writes or removes may be one it reads (the scenario, through a link or a hard
+// link): refused before anything runs, not when the results are written.
+void refuse_inputs_as_outputs(const Scenario& scenario, const std::string& draw) {
+  namespace fs = std::filesystem;
+  const fs::path dir = scenario.output;
+  for (const char* name : {"results.csv", "links.csv", "timings.csv", "summary.json", "failed.csv", "portfolio.csv", "timeline.csv"})
+    refuse_input_as_output((dir / name).string());
+  std::error_code ec;
+  if (fs::is_directory(dir / "partial", ec))  // the checkpoints, removed or replaced
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir / "partial", ec)) refuse_input_as_output(entry.path().string());
+  if (draw.empty()) return;
+  refuse_input_as_output(draw);
+  for (const std::string& mapper : scenario.mappers) refuse_input_as_output(draw_path(draw, mapper, true));
+}
+
 // Exit status: 0 every mapper ran, 2 some failed (failed.csv), 130 interrupted (finished
 // replicates kept in OUTPUT/partial/ for --resume).
 int run(const RunCommandOptions& o) {
   Scenario scenario = load_scenario(o.scenario, o.sets);
   if (o.output_given && o.output.empty()) throw Error("-o: expected a folder for the run's results, got an empty name");
   if (o.output_given) scenario.output = o.output;
-  check_output_folder(scenario.output, "the run's results");  // before the first file operation in it
+  try {
+    check_output_folder(scenario.output, "the run's results");  // before the first file operation in it
+  } catch (const Error& e) {  // the scenario's output: key (or its --set) is at fault
+    if (o.output_given || !scenario.document["output"]) throw;
+    throw Error(YamlReader(scenario.source, &scenario.overrides).where(scenario.document["output"]) + ": output: " + e.what());
+  }
   if (!o.draw.empty()) {  // checked before the run, not after it
     draw_format(o.draw);
     require_output_folder("--draw", o.draw);
   }
+  refuse_inputs_as_outputs(scenario, o.draw);
   const std::filesystem::path dir = scenario.output;
   std::filesystem::remove(dir / "summary.json");  // the completeness marker goes until this run is complete
   RunCheckpoint kept;
@@ -89,12 +113,23 @@ int run(const RunCommandOptions& o) {
   options.stop = InterruptGuard::interrupted;
   // Each error once: a model or routing error fails every replicate alike (failed.csv lists them all).
   std::map<std::string, int> repeated;  // error -> failures after its first warning
+  const auto warn = [&](const RunFailure& f) {
+    if (!repeated.emplace(f.error, 0).second) ++repeated[f.error];
+    else spdlog::warn("{} failed on replicate {}: {}", f.mapper, f.replicate, f.error);
+  };
+  // Until some mapper has run, failures are held: when none runs, the one error says it.
+  bool any_ran = !kept.rows.empty();
+  std::vector<RunFailure> held;
   options.replicate_done = [&](int r, const std::vector<RunRow>& rows, const std::vector<RunFailure>& failed) {
     save_replicate(scenario.output, scenario, r, rows, failed);
     ++saved;
+    if (!rows.empty() && !any_ran) {
+      any_ran = true;
+      for (const RunFailure& f : std::exchange(held, {})) warn(f);
+    }
     for (const RunFailure& f : failed)
-      if (!repeated.emplace(f.error, 0).second) ++repeated[f.error];
-      else spdlog::warn("{} failed on replicate {}: {}", f.mapper, f.replicate, f.error);
+      if (any_ran) warn(f);
+      else held.push_back(f);
   };
   int runs_done = 0, runs = 0;
   options.progress = [&](int done, int total) {
@@ -109,6 +144,12 @@ int run(const RunCommandOptions& o) {
     };
   std::vector<RunRow> rows = run_scenario(scenario, options);
   bar.finish();
+  std::stable_sort(failures.begin(), failures.end(), [](const RunFailure& a, const RunFailure& b) { return a.replicate < b.replicate; });
+  // When no mapper ran, the first failure is the error, said once with a count of those alike.
+  const bool none_ran = !any_ran && !failures.empty() && !InterruptGuard::interrupted();
+  const std::string first = none_ran ? failures.front().error : std::string();
+  for (const RunFailure& f : held)
+    if (!none_ran || f.error != first) warn(f);
   int repeats = 0;
   for (const auto& entry : repeated) repeats += entry.second;
   if (repeats > 0) spdlog::warn("{} more mapper run(s) failed with an error shown above", repeats);
@@ -117,9 +158,14 @@ int run(const RunCommandOptions& o) {
               << (dir / "partial").string() << ": rerun with --resume\n";
     return 130;
   }
+  if (none_ran) {
+    const long alike = std::count_if(failures.begin() + 1, failures.end(), [&](const RunFailure& f) { return f.error == first; });
+    // (named by the scenario when the error names no file of it: a model or workload limit)
+    throw Error((first.find(scenario.source) == std::string::npos ? scenario.source + ": " : std::string()) + "no mapper ran: " +
+                first + (alike ? " (" + std::to_string(alike) + " more mapper run(s) failed alike)" : ""));
+  }
   rows.insert(rows.end(), std::make_move_iterator(kept.rows.begin()), std::make_move_iterator(kept.rows.end()));
   std::stable_sort(rows.begin(), rows.end(), [](const RunRow& a, const RunRow& b) { return a.replicate < b.replicate; });
-  std::stable_sort(failures.begin(), failures.end(), [](const RunFailure& a, const RunFailure& b) { return a.replicate < b.replicate; });
   write_run(scenario.output, scenario, rows, failures);
   remove_checkpoint(scenario.output);
   if (!o.draw.empty()) draw(o.draw, rows);

@@ -9,7 +9,9 @@
 #include "apps/commands.h"
 #include "apps/progress.h"
 #include "scenario/sweep_runner.h"
+#include "scenario/run_checkpoint.h"
 #include "support/error.h"
+#include "support/yaml_reader.h"
 
 namespace mapsim {
 namespace {
@@ -57,6 +59,11 @@ int sweep_main(const SweepCommandOptions& o) {
     std::cout << "point " << o.point << " (" << point.hash << "): " << (ok ? "done" : "failed") << "\n";
     return ok ? 0 : 2;
   }
+  if (!o.output_given && sweep.document["output"]) try {  // the sweep file's output: key is at fault
+      check_output_folder(sweep.output, "the sweep's results");
+    } catch (const Error& e) {
+      throw Error(YamlReader(sweep.source).where(sweep.document["output"]) + ": output: " + e.what());
+    }
   SweepOptions options;
   options.jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   options.resume = o.resume;

@@ -85,6 +85,8 @@ void run_traffic(const TrafficCommandOptions& o) {
   } catch (const Error& e) {
     throw Error("--routing " + o.routing + ": " + e.what());
   }
+  const bool to_file = !o.output.empty() && o.output != "-";
+  if (to_file) check_output_file(o.output);  // before the simulations, not after them
   RoutedNetwork routed(make_network(o.topology), o.routing);
   sim.seed = o.seed;
   if (!o.mtu.empty()) sim.mtu = parse_size(o.mtu);
@@ -95,15 +97,18 @@ void run_traffic(const TrafficCommandOptions& o) {
   if (!o.warmup.empty()) traffic.warmup = parse_time(o.warmup);
   if (!o.measure.empty()) traffic.measure = parse_time(o.measure);
   std::vector<TrafficResult> rows;
+  const auto say = [&](double load, const TrafficResult& r) {
+    spdlog::info("load {}: accepted {:.3f}, mean latency {} ({} events in {:.1f} s)", format_number(load), r.accepted,
+                 format_time(r.latency.mean), r.events, r.wall_seconds);
+  };
   for (double load : loads) {
     traffic.load = load;
     rows.push_back(simulate_traffic(routed, traffic, sim));
-    spdlog::info("load {}: accepted {:.3f}, mean latency {} ({} events in {:.1f} s)", format_number(load),
-                 rows.back().accepted, format_time(rows.back().latency.mean), rows.back().events,
-                 rows.back().wall_seconds);
+    if (loads.size() > 1) say(load, rows.back());  // progress between loads
   }
-  if (o.output.empty() || o.output == "-") write_rows(o, rows, std::cout);
+  if (!to_file) write_rows(o, rows, std::cout);
   else write_file_atomically(o.output, [&](std::ostream& out) { write_rows(o, rows, out); });
+  if (loads.size() == 1) say(loads.front(), rows.front());  // after the output: an error writing it is the only line
 }
 
 }  // namespace

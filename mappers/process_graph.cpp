@@ -11,6 +11,7 @@
 #include "support/input_file.h"
 #include "support/random.h"
 #include "support/spec.h"
+#include "support/units.h"
 
 namespace mapsim {
 
@@ -90,8 +91,15 @@ ProcessGraph load_graph(const std::string& path, double volume) {
     std::string fmt = "0";
     if (!(header >> n >> m) || n < 1) throw Error(path + ":" + std::to_string(i + 1) + ": expected a METIS header 'vertices edges [fmt]'");
     header >> fmt;
-    const bool weighted = !fmt.empty() && fmt.back() == '1';
-    if (fmt.size() >= 2 && fmt[fmt.size() - 2] == '1') throw Error(path + ": METIS vertex weights are not supported");
+    const std::string at = path + ":" + std::to_string(i + 1) + ": ";
+    // fmt is up to three flags, vertex sizes, vertex weights and edge weights ("1", "011", "001").
+    if (fmt.empty() || fmt.size() > 3 || fmt.find_first_not_of("01") != std::string::npos)
+      throw Error(at + "METIS format field '" + fmt.substr(0, 20) + "': expected 0, 1, 10, 11, 100, ... (up to three 0/1 flags)");
+    if (fmt.size() >= 2 && fmt[fmt.size() - 2] == '1') throw Error(at + "METIS vertex weights are not supported");
+    if (fmt.size() == 3 && fmt[0] == '1') throw Error(at + "METIS vertex sizes are not supported");
+    if (std::string more; header >> more) throw Error(at + "expected a METIS header 'vertices edges [fmt]', got more fields");
+    if (m < 0) throw Error(at + "expected a METIS header 'vertices edges [fmt]' with edges >= 0");
+    const bool weighted = fmt.back() == '1';
     tasks = static_cast<int>(n);
     int vertex = 0;
     for (++i; i < lines.size(); ++i) {
@@ -105,6 +113,9 @@ ProcessGraph load_graph(const std::string& path, double volume) {
       while (row >> neighbour) {
         double w = volume;
         if (weighted && !(row >> w)) throw Error(path + ":" + std::to_string(i + 1) + ": expected a weight after neighbour " + std::to_string(neighbour));
+        if (!std::isfinite(w) || w < 0)
+          throw Error(path + ":" + std::to_string(i + 1) + ": the weight of the edge to neighbour " + std::to_string(neighbour) +
+                      " is " + format_number(w) + "; expected a volume >= 0");
         if (neighbour < 1 || neighbour > n) throw Error(path + ":" + std::to_string(i + 1) + ": neighbour " + std::to_string(neighbour) + " is out of 1.." + std::to_string(n));
         if (neighbour - 1 > vertex) edges.emplace_back(vertex, static_cast<int>(neighbour - 1), w, static_cast<int>(i + 1));
       }
@@ -125,7 +136,7 @@ ProcessGraph load_graph(const std::string& path, double volume) {
       if (row >> rest) {
         char* end = nullptr;
         w = std::strtod(rest.c_str(), &end);
-        if (*end != '\0' || !(w >= 0)) throw Error(path + ":" + std::to_string(i + 1) + ": bad volume '" + rest + "'");
+        if (end != rest.c_str() + rest.size() || !(w >= 0) || !std::isfinite(w)) throw Error(path + ":" + std::to_string(i + 1) + ": bad volume '" + rest + "'");
         if (row >> rest) throw Error(path + ":" + std::to_string(i + 1) + ": expected 'task task [volume]', got more");
       }
       tasks = std::max<int>(tasks, static_cast<int>(std::max(a, b) + 1));

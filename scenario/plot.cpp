@@ -21,7 +21,7 @@ namespace {
 bool parse_number(const std::string& text, double& value) {
   char* end = nullptr;
   value = std::strtod(text.c_str(), &end);
-  return !text.empty() && *end == '\0' && std::isfinite(value);
+  return !text.empty() && end == text.c_str() + text.size() && std::isfinite(value);  // a NUL byte is no end
 }
 
 int require_column(const CsvTable& table, const std::string& name, const std::string& option) {

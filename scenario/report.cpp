@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -19,6 +20,7 @@
 #include "topologies/export.h"
 #include "support/error.h"
 #include "support/input_file.h"
+#include "support/message.h"
 #include "support/units.h"
 #include "support/json_text.h"
 
@@ -54,6 +56,155 @@ const Metric kMetrics[] = {{"weighted_cardinality", "weighted cardinality", fals
                            {"traffic_accepted", "accepted load", false},
                            {"traffic_latency_mean", "mean latency", true}};
 
+using Json = nlohmann::ordered_json;
+
+// Static metrics by their results.csv keys, for the rank-correlation table (kMetrics' labels first).
+std::string metric_label(const std::string& key) {
+  for (const Metric& m : kMetrics)
+    if (key == m.key) return m.label;
+  static const std::map<std::string, std::string> more = {
+      {"dilation", "dilation"},           {"max_link_messages", "max link messages"}, {"max_nic_load", "max NIC load"},
+      {"load_variance", "load variance"}, {"total_communication", "total communication"},
+      {"network_traffic", "network traffic"}, {"gamma_c", "Gamma_C"}, {"gamma_l", "Gamma_L"},
+      {"congestion", "congestion"},       {"congestion_bound", "congestion bound"}};
+  const auto it = more.find(key);
+  return it == more.end() ? key : it->second;
+}
+
+// Objectives in seconds (shown in one time unit per table); `latency` (Gamma_C) weighs times by volumes.
+bool time_objective(const std::string& key) { return key == "congestion" || key == "congestion_bound"; }
+
+std::string kind_of(const Json& v) {
+  if (v.is_number()) return "a number";
+  if (v.is_string()) return "text";
+  if (v.is_array()) return "a list";
+  if (v.is_object()) return "an object";
+  if (v.is_boolean()) return "true or false";
+  return "null";
+}
+
+// summary.json as mapsim run writes it: every field the report reads has its type, so that a damaged
+// or foreign file is one line naming the field, not a half-made page.
+class SummaryCheck {
+ public:
+  explicit SummaryCheck(std::string path) : path_(std::move(path)) {}
+
+  void check(const Json& s, bool run) const {
+    if (!s.is_object()) throw Error(path_ + ": expected a JSON object (mapsim run's summary), got " + kind_of(s));
+    for (const char* key : {"name", "source", "hash", "model"}) text(s, key, "");
+    for (const char* key : {"replicates", "seed"}) whole(s, key, "");
+    if (s.contains("mappers")) {
+      const Json& mappers = s["mappers"];
+      expect(mappers.is_object(), "mappers", "an object (mapper -> metrics)", mappers);
+      for (const auto& [mapper, metrics] : mappers.items()) {
+        const std::string where = "mappers." + mapper;
+        expect(metrics.is_object(), where, "an object (metric -> statistics)", metrics);
+        for (const auto& [metric, st] : metrics.items()) {
+          expect(st.is_object(), where + "." + metric, "an object (n, mean, sd, ci95)", st);
+          for (const auto& [field, v] : st.items()) expect(v.is_number() || v.is_null(), where + "." + metric + "." + field, "a number", v);
+        }
+      }
+    } else if (run) {
+      throw Error(path_ + ": no \"mappers\" object; expected mapsim run's summary");
+    }
+    if (s.contains("rank_correlation")) {
+      const Json& rho = s["rank_correlation"];
+      expect(rho.is_object(), "rank_correlation", "an object (metric -> correlation or null)", rho);
+      for (const auto& [metric, v] : rho.items())
+        expect(v.is_null() || (v.is_number() && v.get<double>() >= -1 - 1e-9 && v.get<double>() <= 1 + 1e-9),
+               "rank_correlation." + metric, "a correlation from -1 to 1, or null", v);
+    }
+    if (s.contains("portfolio")) {
+      const Json& portfolio = s["portfolio"];
+      expect(portfolio.is_object(), "portfolio", "an object (mapper -> list of replicates)", portfolio);
+      for (const auto& [mapper, entries] : portfolio.items()) {
+        expect(entries.is_array(), "portfolio." + mapper, "a list (one entry per replicate)", entries);
+        for (size_t i = 0; i < entries.size(); ++i) {
+          const std::string where = "portfolio." + mapper + "[" + std::to_string(i) + "]";
+          const Json& e = entries[i];
+          expect(e.is_object(), where, "an object (replicate, objective, chosen, ...)", e);
+          for (const char* key : {"replicate", "objective", "chosen"})
+            if (!e.contains(key)) throw Error(path_ + ": " + where + ": no \"" + key + "\"; expected mapsim run's summary");
+          whole(e, "replicate", where + ".");
+          whole(e, "candidates", where + ".");
+          whole(e, "simulated", where + ".");
+          text(e, "objective", where + ".");
+          text(e, "chosen", where + ".");
+          if (e.contains("first_choice_slowdown"))
+            expect(e["first_choice_slowdown"].is_number(), where + ".first_choice_slowdown", "a number", e["first_choice_slowdown"]);
+        }
+      }
+    }
+    if (s.contains("failed")) {
+      const Json& failed = s["failed"];
+      expect(failed.is_array(), "failed", "a list", failed);
+      for (size_t i = 0; i < failed.size(); ++i) {
+        const std::string where = "failed[" + std::to_string(i) + "]";
+        expect(failed[i].is_object(), where, "an object (replicate, mapper, error)", failed[i]);
+        whole(failed[i], "replicate", where + ".");
+        text(failed[i], "mapper", where + ".");
+        text(failed[i], "error", where + ".");
+      }
+    }
+  }
+
+ private:
+  void expect(bool ok, const std::string& where, const std::string& expected, const Json& got) const {
+    if (!ok) throw Error(path_ + ": \"" + where + "\": expected " + expected + ", got " + kind_of(got));
+  }
+  void text(const Json& object, const char* key, const std::string& prefix) const {
+    if (object.contains(key)) expect(object[key].is_string(), prefix + key, "text", object[key]);
+  }
+  void whole(const Json& object, const char* key, const std::string& prefix) const {
+    if (object.contains(key)) expect(object[key].is_number_integer(), prefix + key, "a whole number", object[key]);
+  }
+
+  std::string path_;
+};
+
+// summary.json read whole: nesting beyond any summary's is refused as the parser meets it (a file of
+// 50000 '[' is one line, not a deep recursion later).
+Json read_summary(const std::string& path) {
+  std::ifstream in = open_input(path, "summary file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw Error(path + ": empty file; expected a JSON object (mapsim run's summary)");
+  constexpr int kMaxDepth = 64;
+  const auto depth_limit = [&](int depth, nlohmann::json::parse_event_t, Json&) {
+    if (depth > kMaxDepth)
+      throw Error(path + ": nested more than " + std::to_string(kMaxDepth) + " levels deep; expected mapsim run's summary");
+    return true;
+  };
+  try {
+    return Json::parse(text, depth_limit);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(path + ": not JSON" + json_parse_problem(e.what()));
+  }
+}
+
+// A number cell of a table the report reads: the whole text (a NUL byte or trailing junk refused).
+double number_cell(const CsvTable& table, size_t row, int column, bool finite = true) {
+  const std::string& text = table.rows[row][column];
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || (finite && !std::isfinite(value)))
+    throw Error(table.path + ":" + std::to_string(row + 2) + ": " + table.header[column] + " is " + excerpt(text) +
+                "; expected a " + (finite ? "finite " : "") + "number");
+  return value;
+}
+
+// The columns a table the report reads must have, else one line naming the file and them all.
+void require_columns(const CsvTable& table, const std::vector<std::string>& names, const std::string& what) {
+  for (const std::string& name : names)
+    if (table.column(name) < 0) {
+      std::string list;
+      for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+      throw Error(table.path + ": no column '" + name + "'; expected " + what + " with the columns " + list);
+    }
+}
+
 std::string cell(const Statistics& st, double scale) {
   std::string text = format_number(st.mean * scale, 4);
   if (st.n > 1) text += " ± " + format_number(st.ci95 * scale, 2);
@@ -70,23 +221,24 @@ class Report {
     if (!sweep && !(fs::exists(dir / "results.csv") && fs::exists(dir / "summary.json")))
       throw Error(dir_ + ": not a run or sweep directory (expected results.csv and summary.json, or aggregate.csv)");
     results_ = read_csv((dir / "results.csv").string());
+    if (!sweep) require_columns(results_, {"replicate", "mapper"}, "mapsim run's results");
     if (fs::exists(dir / "summary.json")) {
       const std::string path = (dir / "summary.json").string();
-      std::ifstream in = open_input(path, "summary file");
-      try {
-        summary_ = nlohmann::ordered_json::parse(in);
-      } catch (const nlohmann::json::exception& e) {
-        throw Error(path + ": not JSON: " + e.what());
-      }
-      if (!summary_.is_object()) throw Error(path + ": expected a JSON object (mapsim run's summary), got " + summary_.type_name());
+      summary_ = read_summary(path);
+      SummaryCheck(path).check(summary_, !sweep);
     }
+    // Every table is read and checked before the page is made: a damaged one is an error, not a gap.
+    std::optional<CsvTable> links, timeline, portfolio;
+    if (fs::exists(dir / "links.csv")) links = read_links((dir / "links.csv").string());
+    if (fs::exists(dir / "timeline.csv")) timeline = read_timeline((dir / "timeline.csv").string());
+    if (!sweep && fs::exists(dir / "portfolio.csv")) portfolio = read_portfolio((dir / "portfolio.csv").string());
     name_ = summary_.value("name", dir.filename().string().empty() ? dir.parent_path().filename().string() : dir.filename().string());
     std::ostringstream body;
     body << "<h1>" << html_escape(name_) << "</h1>\n";
     if (sweep) sweep_sections(body);
-    else run_sections(body);
-    if (fs::exists(dir / "links.csv")) load_sections(body, read_csv((dir / "links.csv").string()));
-    if (fs::exists(dir / "timeline.csv")) timeline_section(body, read_csv((dir / "timeline.csv").string()));
+    else run_sections(body, portfolio);
+    if (links) load_sections(body, *links);
+    if (timeline) timeline_section(body, *timeline);
     std::ostringstream page;
     page << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>mapsim report: " << html_escape(name_)
          << "</title>\n<style>\nbody{font-family:sans-serif;margin:2em auto;padding:0 1em;max-width:1100px;color:#222}\n"
@@ -95,6 +247,8 @@ class Report {
             "td:first-child,th:first-child{text-align:left}\n"
             "figure{margin:1.5em 0;border:1px solid #ddd;padding:8px}figcaption{font-weight:bold;margin-bottom:6px}\n"
             "figure svg{max-width:100%;height:auto}pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:85%}\n"
+            ".tables{display:flex;flex-wrap:wrap;gap:0 2em}.tables table{margin:0.5em 0}caption{font-weight:bold;text-align:left;padding:4px 0}\n"
+            "tr.chosen td{background:#dff3d8;font-weight:bold}th.t,td.t{text-align:left}td.c{font-family:monospace;text-align:left}\n"
             "</style>\n</head>\n<body>\n"
          << body.str() << "<p><small>made by mapsim report from " << html_escape(dir_) << "; " << figures_
          << " figures</small></p>\n</body>\n</html>\n";
@@ -138,12 +292,146 @@ class Report {
     for (const auto& row : table.rows) {
       char* end = nullptr;
       const double v = std::strtod(row[column].c_str(), &end);
-      if (!row[column].empty() && *end == '\0' && std::isfinite(v)) values[row[m]].push_back(v);
+      if (!row[column].empty() && end == row[column].c_str() + row[column].size() && std::isfinite(v)) values[row[m]].push_back(v);
     }
     return values;
   }
 
-  void run_sections(std::ostream& out) {
+  static CsvTable read_links(const std::string& path) {
+    CsvTable links = read_csv(path);
+    require_columns(links, {"replicate", "mapper", "kind", "from", "to", "bytes"}, "mapsim run's link loads");
+    const int bytes = links.column("bytes");
+    for (size_t r = 0; r < links.rows.size(); ++r)
+      if (number_cell(links, r, bytes) < 0) throw Error(path + ":" + std::to_string(r + 2) + ": bytes is negative");
+    return links;
+  }
+
+  static CsvTable read_timeline(const std::string& path) {
+    CsvTable timeline = read_csv(path);
+    require_columns(timeline, {"mapper", "rank", "state", "start", "end"}, "mapsim run --timeline's intervals");
+    const int rank = timeline.column("rank"), start = timeline.column("start"), end = timeline.column("end");
+    for (size_t r = 0; r < timeline.rows.size(); ++r) {
+      const double value = number_cell(timeline, r, rank);
+      if (value < 0 || value != std::floor(value) || value > 1e9)
+        throw Error(path + ":" + std::to_string(r + 2) + ": rank is " + excerpt(timeline.rows[r][rank]) + "; expected a rank number");
+      number_cell(timeline, r, start);
+      number_cell(timeline, r, end);
+    }
+    return timeline;
+  }
+
+  static CsvTable read_portfolio(const std::string& path) {
+    CsvTable portfolio = read_csv(path);
+    require_columns(portfolio, {"replicate", "mapper", "candidate", "objective", "score", "sim_makespan", "chosen"},
+                    "the candidates best tried");
+    const int replicate = portfolio.column("replicate"), score = portfolio.column("score"),
+              makespan = portfolio.column("sim_makespan"), chosen = portfolio.column("chosen");
+    for (size_t r = 0; r < portfolio.rows.size(); ++r) {
+      const auto& row = portfolio.rows[r];
+      const double rep = number_cell(portfolio, r, replicate);
+      if (rep < 0 || rep != std::floor(rep) || rep > 1e9)
+        throw Error(path + ":" + std::to_string(r + 2) + ": replicate is " + excerpt(row[replicate]) + "; expected a replicate number");
+      number_cell(portfolio, r, score, false);  // a candidate that cannot run may score inf
+      if (!row[makespan].empty() && number_cell(portfolio, r, makespan) < 0)
+        throw Error(path + ":" + std::to_string(r + 2) + ": sim_makespan is negative");
+      if (row[chosen] != "0" && row[chosen] != "1")
+        throw Error(path + ":" + std::to_string(r + 2) + ": chosen is " + excerpt(row[chosen]) + "; expected 0 or 1");
+    }
+    return portfolio;
+  }
+
+  // summary.json's rank_correlation: how well each static metric orders the placements as their
+  // simulated run times do.
+  void correlation_section(std::ostream& out) const {
+    if (!summary_.contains("rank_correlation") || summary_["rank_correlation"].empty()) return;
+    out << "<h2 id=\"rank-correlation\">How well each static metric ranks placements by simulated run time</h2>\n"
+        << "<p>Spearman's rank correlation of each metric with the simulated makespan across the placements of a "
+           "replicate, averaged over the replicates: 1, the metric orders the placements as their run times do; 0, "
+           "no relation; below 0, the reverse order.</p>\n"
+        << "<table id=\"rank-correlation-table\"><tr><th>static metric</th><th class=\"t\">column</th><th>rank correlation</th></tr>\n";
+    for (const auto& [key, rho] : summary_["rank_correlation"].items())
+      out << "<tr><td>" << html_escape(metric_label(key)) << "</td><td class=\"c\">" << html_escape(key) << "</td><td>"
+          << (rho.is_null() ? std::string("n/a: equal for every placement") : format_number(rho.get<double>(), 3)) << "</td></tr>\n";
+    out << "</table>\n";
+  }
+
+  // What `best` tried: summary.json's portfolio (per replicate: objective, choice, candidates,
+  // simulated) and portfolio.csv's candidates ranked by the objective, with their simulated makespans.
+  void portfolio_section(std::ostream& out, const std::optional<CsvTable>& candidates) const {
+    const bool summary = summary_.contains("portfolio") && !summary_["portfolio"].empty();
+    if (!summary && (!candidates || candidates->rows.empty())) return;
+    out << "<h2 id=\"portfolio\">What best tried</h2>\n<p>A portfolio mapper ranks its candidate placements by an objective "
+           "computed without simulation, simulates the first few on the workload and keeps the fastest.</p>\n";
+    if (summary) {
+      out << "<table id=\"portfolio-summary\"><tr><th>mapper</th><th>replicate</th><th class=\"t\">objective</th><th>candidates</th>"
+             "<th>simulated</th><th class=\"t\">chosen</th><th>first choice's run time / chosen's</th></tr>\n";
+      for (const auto& [mapper, entries] : summary_["portfolio"].items())
+        for (const Json& e : entries) {
+          out << "<tr><td>" << html_escape(mapper) << "</td><td>" << e["replicate"].get<long long>() << "</td><td class=\"t\">"
+              << html_escape(e["objective"].get<std::string>()) << "</td><td>"
+              << (e.contains("candidates") ? std::to_string(e["candidates"].get<long long>()) : "") << "</td><td>"
+              << (e.contains("simulated") ? std::to_string(e["simulated"].get<long long>()) : "") << "</td>"
+              << "<td class=\"t\">" << html_escape(e["chosen"].get<std::string>()) << "</td><td>"
+              << (e.contains("first_choice_slowdown") ? format_number(e["first_choice_slowdown"].get<double>(), 4) : "") << "</td></tr>\n";
+        }
+      out << "</table>\n";
+    }
+    if (!candidates || candidates->rows.empty()) return;
+    const CsvTable& t = *candidates;
+    const int replicate = t.column("replicate"), mapper = t.column("mapper"), name = t.column("candidate"),
+              objective = t.column("objective"), score = t.column("score"), makespan = t.column("sim_makespan"),
+              chosen = t.column("chosen");
+    std::vector<std::pair<std::string, std::string>> groups;  // (mapper, replicate) in file order
+    std::map<std::pair<std::string, std::string>, std::vector<size_t>> rows;
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+      const std::pair<std::string, std::string> key{t.rows[r][mapper], t.rows[r][replicate]};
+      if (!rows.count(key)) groups.push_back(key);
+      rows[key].push_back(r);
+    }
+    constexpr int kShown = 4;  // replicates per mapper in full
+    out << "<p>The candidates of each replicate in the order of the objective (score: lower is better), with the "
+           "simulated makespan of those simulated (blank: not simulated); the chosen one is highlighted.</p>\n<div class=\"tables\">\n";
+    std::map<std::string, int> shown, hidden;
+    for (const auto& key : groups) {
+      if (shown[key.first]++ >= kShown) {
+        ++hidden[key.first];
+        continue;
+      }
+      std::vector<size_t> order = rows[key];
+      const auto rank_key = [&](size_t r) {  // nan last, like inf
+        const double v = std::strtod(t.rows[r][score].c_str(), nullptr);
+        return std::isnan(v) ? HUGE_VAL : v;
+      };
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rank_key(a) < rank_key(b); });
+      const std::string obj = t.rows[order.front()][objective];
+      double largest_score = 0, largest_time = 0;
+      for (size_t r : order) {
+        const double v = std::strtod(t.rows[r][score].c_str(), nullptr);
+        if (std::isfinite(v)) largest_score = std::max(largest_score, std::abs(v));
+        if (!t.rows[r][makespan].empty()) largest_time = std::max(largest_time, std::strtod(t.rows[r][makespan].c_str(), nullptr));
+      }
+      const auto score_unit = time_objective(obj) ? time_unit(largest_score) : std::pair<const char*, double>{"", 1};
+      const auto time = time_unit(largest_time);
+      out << "<table class=\"portfolio-candidates\"><caption>" << html_escape(key.first) << ", replicate " << html_escape(key.second)
+          << "</caption>\n<tr><th>#</th><th class=\"t\">candidate</th><th>" << html_escape(obj) << (time_objective(obj) ? std::string(" (") + score_unit.first + ")" : "")
+          << "</th><th>makespan (" << time.first << ")</th><th></th></tr>\n";
+      for (size_t i = 0; i < order.size(); ++i) {
+        const auto& row = t.rows[order[i]];
+        const double v = std::strtod(row[score].c_str(), nullptr);
+        const bool is_chosen = row[chosen] == "1";
+        out << "<tr" << (is_chosen ? " class=\"chosen\"" : "") << "><td>" << i + 1 << "</td><td class=\"t\">" << html_escape(row[name]) << "</td><td>"
+            << (std::isfinite(v) ? format_number(v * score_unit.second, 4) : html_escape(row[score])) << "</td><td>"
+            << (row[makespan].empty() ? "" : format_number(std::strtod(row[makespan].c_str(), nullptr) * time.second, 4)) << "</td><td>"
+            << (is_chosen ? "chosen" : "") << "</td></tr>\n";
+      }
+      out << "</table>\n";
+    }
+    out << "</div>\n";
+    for (const auto& [m, count] : hidden)
+      out << "<p>" << html_escape(m) << ": " << count << " more replicate(s) in portfolio.csv.</p>\n";
+  }
+
+  void run_sections(std::ostream& out, const std::optional<CsvTable>& portfolio) {
     out << "<h2>Scenario</h2>\n<p>" << html_escape(summary_.value("source", "")) << ": " << summary_.value("replicates", 0)
         << " replicate(s), seed " << summary_.value("seed", 0) << ", model " << html_escape(summary_.value("model", "")) << "</p>\n";
     if (summary_.contains("scenario")) out << "<pre>" << html_escape(json_text(summary_["scenario"], 2)) << "</pre>\n";
@@ -177,7 +465,9 @@ class Report {
       for (size_t k = 0; k < metrics.size(); ++k) out << "<td>" << cell(stats[k][mapper], units[k].second) << "</td>";
       out << "</tr>\n";
     }
-    out << "</table>\n<h2>Figures</h2>\n";
+    out << "</table>\n";
+    correlation_section(out);
+    out << "<h2>Figures</h2>\n";
     const bool simulated = results_.column("sim_makespan") >= 0;
     const bool traffic = results_.column("traffic_accepted") >= 0;
     const std::vector<std::string> shown = traffic     ? std::vector<std::string>{"traffic_accepted", "traffic_latency_mean"}
@@ -200,11 +490,16 @@ class Report {
       figure(out, std::string("fig-") + metrics[k]->key, std::string(metrics[k]->label) + " per mapper (mean, 95 % CI)",
              "gnuplot", {}, s.str());
     }
+    portfolio_section(out, portfolio);
   }
 
   void sweep_sections(std::ostream& out) {
     const fs::path dir = dir_;
     const CsvTable aggregate = read_csv((dir / "aggregate.csv").string());
+    if (aggregate.header.front() != "point")
+      throw Error(aggregate.path + ":1: starts with " + excerpt(aggregate.header.front()) +
+                  "; expected mapsim sweep's aggregate table (point, the varied keys, mapper, n, METRIC_mean, ...)");
+    require_columns(aggregate, {"point", "mapper", "n"}, "mapsim sweep's aggregate table");
     // The varied keys sit between "point" and "mapper" (their _si companions left out).
     std::vector<std::string> keys;
     for (size_t c = 1; c < aggregate.header.size() && aggregate.header[c] != "mapper"; ++c)
@@ -225,6 +520,17 @@ class Report {
     }
     out << "</ul>\n";
     const std::vector<const Metric*> metrics = present(aggregate, "_mean");
+    for (size_t r = 0; r < aggregate.rows.size(); ++r) {  // every number shown is one
+      const double n = number_cell(aggregate, r, aggregate.column("n"));
+      if (n < 0 || n != std::floor(n))
+        throw Error(aggregate.path + ":" + std::to_string(r + 2) + ": n is " + excerpt(aggregate.rows[r][aggregate.column("n")]) +
+                    "; expected a count");
+      for (const Metric* m : metrics)
+        for (const char* suffix : {"_mean", "_ci95"}) {
+          const int c = aggregate.column(m->key + std::string(suffix));
+          if (c >= 0 && !aggregate.rows[r][c].empty()) number_cell(aggregate, r, c, false);
+        }
+    }
     out << "<h2>Results per point and mapper</h2>\n<p>Mean ± half-width of the 95 % confidence interval.</p>\n"
         << "<table id=\"points\"><tr><th>point</th>";
     for (const std::string& key : keys) out << "<th>" << html_escape(key) << "</th>";
@@ -236,9 +542,15 @@ class Report {
       for (const std::string& key : keys) out << "<td>" << html_escape(row[aggregate.column(key)]) << "</td>";
       out << "<td>" << html_escape(row[aggregate.column("mapper")]) << "</td><td>" << html_escape(row[aggregate.column("n")]) << "</td>";
       for (const Metric* m : metrics) {
+        const std::string& mean = row[aggregate.column(m->key + std::string("_mean"))];
+        const int ci = aggregate.column(m->key + std::string("_ci95"));
+        if (mean.empty()) {  // no such result at this point
+          out << "<td></td>";
+          continue;
+        }
         Statistics st;
-        st.mean = std::strtod(row[aggregate.column(m->key + std::string("_mean"))].c_str(), nullptr);
-        st.ci95 = std::strtod(row[aggregate.column(m->key + std::string("_ci95"))].c_str(), nullptr);
+        st.mean = std::strtod(mean.c_str(), nullptr);
+        st.ci95 = ci >= 0 ? std::strtod(row[ci].c_str(), nullptr) : 0;
         st.n = std::strtol(row[aggregate.column("n")].c_str(), nullptr, 10);
         out << "<td>" << cell(st, 1) << "</td>";
       }
@@ -357,6 +669,7 @@ class Report {
         data[k] << format_exact((a + b) / 2) << " " << r << " " << format_exact((b - a) / 2) << " 0.4\n";
         ++shown;
       }
+      if (data[0].str().empty() && data[1].str().empty() && data[2].str().empty()) continue;  // none of its first 64 ranks
       const auto [unit, scale] = time_unit(last);
       std::ostringstream s;
       s << gnuplot_head(m + ": what each rank does", 900, 420) << "set xlabel " << gp(std::string("simulated time (") + unit + ")")

@@ -223,7 +223,10 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
     if (node["intra_node_bandwidth"])
       s.sim.intra_node_bandwidth = positive(reader, node["intra_node_bandwidth"], reader.bandwidth(node["intra_node_bandwidth"]),
                                             "model.intra_node_bandwidth", false);
-    if (node["mtu"]) s.sim.mtu = positive(reader, node["mtu"], reader.size(node["mtu"]), "model.mtu", false);
+    if (node["mtu"]) {
+      s.sim.mtu = positive(reader, node["mtu"], reader.size(node["mtu"]), "model.mtu", false);
+      if (s.sim.mtu < 1) reader.fail(node["mtu"], "model.mtu must be at least 1 byte");  // as simulate() requires
+    }
     if (node["eager_threshold"])
       s.sim.eager_threshold = positive(reader, node["eager_threshold"], reader.size(node["eager_threshold"]),
                                        "model.eager_threshold", true);

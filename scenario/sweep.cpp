@@ -173,7 +173,9 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
   if (doc["scenario"].IsScalar()) {
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();
     sweep.scenario_source = (dir / reader.scalar(doc["scenario"], "scenario")).lexically_normal().string();
-    load_yaml_file(sweep.scenario_source);  // its errors, once
+    const YAML::Node base = load_yaml_file(sweep.scenario_source);  // its errors, once
+    if (!base.IsMap())  // named here, not as every point's error
+      YamlReader(sweep.scenario_source).fail(base, "expected a scenario: a map with network, workload, mapping, ...");
     sweep.base_text = read_text(sweep.scenario_source);
   } else {
     reader.expect_map(doc["scenario"], "scenario");

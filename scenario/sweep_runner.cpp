@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -335,10 +336,13 @@ SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
     }
     while (!stopping && next < pending.size() && static_cast<int>(running.size()) < std::max(1, options.jobs)) {
       SweepPoint point = sweep.point(pending[next++]);
+      const pid_t parent = getpid();
       const pid_t pid = fork();
       if (pid < 0) throw Error(std::string("sweep: cannot fork a point process (") + std::strerror(errno) + ")");
       if (pid == 0) {
         restore_default_interrupts();
+        prctl(PR_SET_PDEATHSIG, SIGTERM);  // a sweep killed outright (SIGKILL, OOM) leaves no point running
+        if (getppid() != parent) _exit(1);
         bool ok = false;
         try {  // never back into the parent's code
           ok = run_point(sweep, point);

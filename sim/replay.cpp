@@ -88,6 +88,7 @@ void Replay::run() {
   simgrid::s4u::Engine::get_instance()->run();
 
   std::vector<std::string> problems;
+  std::string file;  // the trace file of the first problem's rank, when the trace came from one
   int blocked = 0;
   for (int r = 0; r < static_cast<int>(ranks_.size()); ++r) {
     if (!ranks_[r].finished) {
@@ -96,19 +97,23 @@ void Replay::run() {
     }
     for (const auto& [key, ids] : ranks_[r].stored)
       for (int id : ids)
-        if (id >= 0 && !requests_[id].done && problems.size() < 4)
+        if (id >= 0 && !requests_[id].done && problems.size() < 4) {
+          if (problems.empty()) file = trace_.ranks[r].file;
           problems.push_back("rank " + std::to_string(r) + " ended with a pending " + describe_request(id));
+        }
   }
   if (blocked > 4) problems.push_back("and " + std::to_string(blocked - 4) + " more blocked ranks");
   if (problems.empty())
     for (const auto& [key, ids] : unexpected_)
       for (int id : ids)
-        if (problems.empty())
+        if (problems.empty()) {
+          file = trace_.ranks[messages_[id].src_rank].file;
           problems.push_back("a send from rank " + std::to_string(messages_[id].src_rank) + " to rank " +
                              std::to_string(messages_[id].dst_rank) + " tag " + std::to_string(messages_[id].tag) +
                              " was never received");
-  if (!problems.empty()) {
-    std::string text = (blocked ? "deadlock at t=" + format_time(now()) + ": " : "inconsistent trace: ");
+        }
+  if (!problems.empty()) {  // (a deadlock names the file and line of each blocked action)
+    std::string text = blocked ? "deadlock at t=" + format_time(now()) + ": " : (file.empty() ? "" : file + ": ") + "inconsistent trace: ";
     for (size_t i = 0; i < problems.size(); ++i) text += (i ? "; " : "") + problems[i];
     throw Error(text);
   }

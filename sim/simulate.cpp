@@ -8,9 +8,14 @@
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/NetZone.hpp>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 #include "sim/internal/replay.h"
 #include "support/error.h"
@@ -154,31 +159,133 @@ bool write_all(int fd, const void* data, size_t size) {
 
 namespace sim {
 
+namespace {
+
+volatile std::sig_atomic_t g_stop_signal = 0;
+extern "C" void on_stop_signal(int signal) { g_stop_signal = signal; }
+
+// SIGINT and SIGTERM while a simulation child runs: the caller's InterruptGuard when one lives, else
+// a handler of this scope for those of the two whose action is the default (an ignored one stays ignored).
+class StopSignals {
+ public:
+  StopSignals() : caller_polls_(InterruptGuard::active()) {
+    g_stop_signal = 0;
+    if (caller_polls_) return;
+    for (int s : {SIGINT, SIGTERM}) {
+      struct sigaction prior {};
+      if (sigaction(s, nullptr, &prior) != 0 || prior.sa_handler != SIG_DFL) continue;
+      struct sigaction action {};
+      action.sa_handler = on_stop_signal;
+      sigemptyset(&action.sa_mask);
+      sigaction(s, &action, nullptr);
+      replaced_.push_back({s, prior});
+    }
+  }
+  ~StopSignals() {
+    for (const auto& [s, prior] : replaced_) sigaction(s, &prior, nullptr);
+    if (!caller_polls_ && g_stop_signal != 0) raise(g_stop_signal);  // came after the last look: its default action now
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  bool caller_polls() const { return caller_polls_; }
+  int caught() const { return caller_polls_ ? InterruptGuard::signal_number() : g_stop_signal; }
+  // The caught signal's default action (this process ends as it would have without this scope).
+  [[noreturn]] void take_effect(const sigset_t& mask) {
+    const int signal = g_stop_signal;
+    std::signal(signal, SIG_DFL);
+    pthread_sigmask(SIG_SETMASK, &mask, nullptr);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, signal);
+    pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+    raise(signal);
+    _exit(128 + signal);
+  }
+
+ private:
+  bool caller_polls_;
+  std::vector<std::pair<int, struct sigaction>> replaced_;
+};
+
+}  // namespace
+
+// The simulation runs in a forked child, so that SimGrid's global state starts fresh each time; the
+// child never outlives this call. SIGINT and SIGTERM sent to this process alone (`timeout`, a batch
+// system's time limit) end and reap the child first: a caller polling an InterruptGuard gets an Error
+// (its loop then stops), any other the signal's own effect afterwards. A parent that dies otherwise
+// (SIGKILL, a crash) takes the child along (PR_SET_PDEATHSIG).
 std::vector<uint8_t> run_isolated(const std::function<std::vector<uint8_t>()>& work) {
+  StopSignals stops_here;
+  // The two signals are blocked but inside ppoll(), so none slips in between a check and a wait.
+  sigset_t stops, before;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stops, &before);
+  struct MaskRestore {
+    const sigset_t& mask;
+    ~MaskRestore() { pthread_sigmask(SIG_SETMASK, &mask, nullptr); }
+  } mask_restore{before};
   int fds[2];
   if (pipe(fds) != 0) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
   std::fflush(nullptr);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
-  if (pid < 0) throw Error(std::string("cannot fork the simulation: ") + std::strerror(errno));
+  if (pid < 0) {
+    const int error = errno;
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw Error(std::string("cannot fork the simulation: ") + std::strerror(error));
+  }
   if (pid == 0) {
     restore_default_interrupts();  // Ctrl-C ends the simulation; the parent decides what to keep
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(4);  // the parent died before prctl
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
     ::close(fds[0]);
     run_child(fds[1], work);
   }
   ::close(fds[1]);
+  struct Child {
+    pid_t pid;
+    int fd;
+    int status = 0;
+    bool reaped = false;
+    void end(bool kill_it) {  // kill (unless it is done) and reap
+      if (fd >= 0) ::close(std::exchange(fd, -1));
+      if (reaped) return;
+      if (kill_it) ::kill(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      reaped = true;
+    }
+    ~Child() { end(true); }
+  } child{pid, fds[0]};
+  // Ends the child and lets an interrupt take effect.
+  const auto on_interrupt = [&] {
+    if (stops_here.caught() == 0) return;
+    child.end(true);
+    if (stops_here.caller_polls()) throw Error("the simulation was interrupted");
+    stops_here.take_effect(before);
+  };
   std::vector<uint8_t> data;
   uint8_t buffer[1 << 16];
-  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
-    if (n < 0) {
+  while (stops_here.caught() == 0) {
+    pollfd ready{child.fd, POLLIN, 0};
+    if (ppoll(&ready, 1, nullptr, &before) < 0) {
       if (errno == EINTR) continue;
       break;
     }
+    const ssize_t n = ::read(child.fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
     data.insert(data.end(), buffer, buffer + n);
   }
-  ::close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  on_interrupt();
+  child.end(false);  // it closed its end: it is exiting
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);  // a signal that came meanwhile is handled now
+  on_interrupt();
+  const int status = child.status;
   constexpr size_t header = 1 + sizeof(uint64_t);
   if (data.size() < header) {
     if (WIFSIGNALED(status))

@@ -11,4 +11,9 @@ namespace mapsim {
 
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
+// What write_file_atomically would refuse before writing (an empty name, an input, a directory, a
+// symlink loop, a missing folder, a name too long), checked before a long computation whose result
+// goes there. Creates and removes the temporary file; a device or pipe is not touched.
+void check_output_file(const std::string& path);
+
 }  // namespace mapsim

@@ -10,9 +10,20 @@
 
 namespace mapsim {
 
+namespace detail {
+// what() is a C string: a NUL byte quoted from input would end the message there. It becomes the
+// text \x00, as printable() shows the other control bytes.
+inline std::string without_nul(const std::string& message) {
+  if (message.find('\0') == std::string::npos) return message;
+  std::string out;
+  for (char c : message) out += c == '\0' ? std::string("\\x00") : std::string(1, c);
+  return out;
+}
+}  // namespace detail
+
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& message) : std::runtime_error(message) {}
+  explicit Error(const std::string& message) : std::runtime_error(detail::without_nul(message)) {}
 };
 
 class NotApplicable : public Error {

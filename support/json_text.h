@@ -2,6 +2,7 @@
 // UTF-8; nlohmann's strict dump throws on them, so every JSON file and stdout dump goes through
 // here and gets U+FFFD in their place.
 #pragma once
+#include <cstddef>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,30 @@ namespace mapsim {
 template <typename Json>
 std::string json_text(const Json& value, int indent = -1) {
   return value.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+// What a JSON parse error says, in plain words: nlohmann's "[json.exception.parse_error.101] parse
+// error at line 3, column 5: syntax error while parsing value - unexpected end of input; expected '[',
+// '{', or a literal" becomes " (line 3, column 5): unexpected end of input; expected '[', '{', or a
+// literal", to follow "FILE: not JSON". Bounded: the token nlohmann quotes may be long.
+inline std::string json_parse_problem(const std::string& what) {
+  std::string text = what, where;
+  if (text.rfind("[json.exception.", 0) == 0)
+    if (const size_t close = text.find("] "); close != std::string::npos) text.erase(0, close + 2);
+  const std::string at = "parse error at ";
+  if (text.rfind(at, 0) == 0) {
+    if (const size_t colon = text.find(": ", at.size()); colon != std::string::npos) {
+      where = text.substr(at.size(), colon - at.size());
+      text.erase(0, colon + 2);
+    }
+  } else if (text.rfind("parse error: ", 0) == 0) {
+    text.erase(0, 13);
+  }
+  if (text.rfind("syntax error while parsing ", 0) == 0)
+    if (const size_t dash = text.find(" - "); dash != std::string::npos) text.erase(0, dash + 3);
+  constexpr size_t kMax = 160;
+  if (text.size() > kMax) text = text.substr(0, kMax) + "...";
+  return (where.empty() ? std::string() : " (" + where + ")") + ": " + text;
 }
 
 }  // namespace mapsim

@@ -28,7 +28,7 @@ std::pair<double, std::string> split_number(const std::string& text, const char*
   double value = std::strtod(begin, &end);
   if (end == begin || !std::isfinite(value) || value < 0)
     throw Error("bad " + std::string(what) + " '" + text + "': expected " + expected);
-  std::string suffix(end);
+  std::string suffix = text.substr(static_cast<size_t>(end - begin));  // all of it: a NUL byte is no end
   while (!suffix.empty() && suffix.front() == ' ') suffix.erase(suffix.begin());
   return {value, suffix};
 }
@@ -139,7 +139,7 @@ std::string html_escape(const std::string& text) {
 bool parse_quantity(const std::string& text, double& value, std::string& kind) {
   char* end = nullptr;
   value = std::strtod(text.c_str(), &end);
-  if (!text.empty() && *end == '\0') {
+  if (!text.empty() && end == text.c_str() + text.size()) {
     kind = "number";
     return std::isfinite(value);
   }

@@ -142,7 +142,8 @@ void YamlReader::check_keys(const YAML::Node& map, const std::vector<std::string
     std::string valid;
     for (const std::string& a : allowed) valid += (valid.empty() ? "" : ", ") + a;
     const std::string hint = key.find('=') != std::string::npos ? " (a spec with commas inside {...} must be quoted)" : "";
-    fail(entry.first, "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") + hint +
+    // A key --set made has no place in the file: its value says where it came from.
+    fail(entry.first.Mark().is_null() ? entry.second : entry.first, "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") + hint +
                           "; valid keys: " + valid);
   }
 }

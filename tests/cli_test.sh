@@ -389,7 +389,7 @@ expect_error "two indexes naming each other" "idx-b.txt:1: trace indexes form a 
   map --topology mesh:2x2 --process "trace:$tmp/idx-a.txt" --mapper default
 expect_error "an integer out of range in a spec" "seed=18446744073709551617 is out of range" topo irregular:nodes=16,switches=4,seed=18446744073709551617
 expect_error "a dimension out of range" "dimension 4294967297 of '4294967297x1' must be in 1..1000000" topo mesh:4294967297x1
-expect_error "a packet size below a byte" "the mtu must be at least 1 byte" simulate --topology mesh:2x2 --process ring:4 --model packet --mtu 0.001B
+expect_error "a packet size below a byte" "--mtu: model.mtu must be at least 1 byte" simulate --topology mesh:2x2 --process ring:4 --model packet --mtu 0.001B
 expect_error "a message of too many packets" "would be 1e+09 packets of 1 bytes, above the limit of 16777216 per message" \
   simulate --topology mesh:2x2 --process ring:4 --model packet --mtu 1B --workload exchange:size=1GB
 expect_error "plot --scale nan" "--scale: expected a finite number other than 0, got 'nan'" plot "$tmp/small-plot.csv" --x x --y y --scale nan --table

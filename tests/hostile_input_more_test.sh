@@ -134,7 +134,7 @@ replicates: 4
 YAML
 timeout 60 "$mapsim" run rep.yaml -o r-rep >/dev/null 2>err.txt
 check "one error of every replicate: printed once" test "$(grep -c 'above the limit of 16777216 per message' err.txt)" -le 2
-check "one error of every replicate: the others counted" grep -q "7 more mapper run(s) failed with an error shown above" err.txt
+check "one error of every replicate: the others counted" grep -q "no mapper ran: .*above the limit of 16777216 per message.* (7 more mapper run(s) failed alike)" err.txt
 # A UTF-8 byte-order mark is skipped, not quoted invisibly.
 { printf '\xef\xbb\xbf'; cat s.yaml; } >bom.yaml
 "$mapsim" run bom.yaml -o r-bom >/dev/null 2>&1
@@ -165,6 +165,97 @@ printf '%s\n' "$tmp/shadow" >one-line-index.txt
 refused "a one-line index naming another file: not quoted" "shadow:1: names no trace file \(the name is not shown" \
   trace stats one-line-index.txt
 check "a one-line index naming another file: its text stays out" test "$(grep -c SECRETSALT err.txt)" -eq 0
+
+# 10. Red-team round 3: each damaged input is one line naming the file and what was expected.
+"$mapsim" run s.yaml -o r-base --timeline >/dev/null 2>&1
+damage() {  # damage FILE CONTENT: rd is a copy of the run folder r-base with FILE replaced by CONTENT
+  rm -rf rd && cp -r r-base rd && printf '%s' "$2" >"rd/$1"
+}
+damage summary.json '{'
+refused "report: summary.json cut short" "^mapsim: error: rd/summary.json: not JSON \(line 1, column 2\): unexpected end of input" report rd
+check "report: no library text" test "$(grep -c 'json.exception\|nlohmann' err.txt)" -eq 0
+damage summary.json ''
+refused "report: summary.json empty" "rd/summary.json: empty file; expected a JSON object" report rd
+damage summary.json "$(head -c 50000 /dev/zero | tr '\0' '[')"
+refused "report: summary.json nested 50000 deep" "rd/summary.json: nested more than 64 levels deep" report rd
+damage summary.json $'\xff\xfe{}'
+refused "report: summary.json binary" "rd/summary.json: not JSON \(line 1, column 1\): invalid literal" report rd
+damage summary.json '{"mappers": 5}'
+refused "report: summary.json mappers a number" 'rd/summary.json: "mappers": expected an object \(mapper -> metrics\), got a number' report rd
+damage summary.json '{"mappers": {"x": []}}'
+refused "report: summary.json mapper a list" 'rd/summary.json: "mappers.x": expected an object \(metric -> statistics\), got a list' report rd
+damage summary.json '{"mappers": {}, "portfolio": {"best": [{"replicate": 0}]}}'
+refused "report: portfolio entry without its fields" 'rd/summary.json: portfolio.best\[0\]: no "objective"' report rd
+damage links.csv $'\x01junk\n'
+refused "report: links.csv junk" "rd/links.csv: no column 'replicate'; expected mapsim run's link loads" report rd
+damage timeline.csv $'mapper,rank,state,start,end\ndefault,18446744073709551616,compute,0,1\n'
+refused "report: timeline.csv rank 2^64" "rd/timeline.csv:2: rank is '18446744073709551616'; expected a rank number" report rd
+damage portfolio.csv $'replicate,mapper,candidate,objective,score,sim_makespan,chosen\n0,best,x,congestion,abc,,1\n'
+refused "report: portfolio.csv score not a number" "rd/portfolio.csv:2: score is 'abc'; expected a number" report rd
+check "report: nothing written for damaged inputs" test ! -e rd/report.html
+printf 'scenario: s.yaml\nvary: {seed: [1, 2]}\n' >sw.yaml
+"$mapsim" sweep sw.yaml -o sd -j 1 >/dev/null 2>&1
+printf 'garbage' >sd/aggregate.csv
+refused "report: sweep aggregate.csv garbage" "sd/aggregate.csv:1: starts with 'garbage'; expected mapsim sweep's aggregate table" report sd
+# Output names: an empty one is an error, not a library's text.
+printf '0 send 1 0 8\n1 recv 0 0 8\n' >pair.txt
+refused "trace convert -o ''" "^mapsim: error: trace convert -o: expected a folder for the converted trace, got an empty name" \
+  trace convert pair.txt -o ""
+refused "trace convert --shared -o ''" "trace convert -o: expected a file name" trace convert pair.txt --shared -o ""
+# run --draw onto an input, through a link: refused before anything runs.
+ln -s s.yaml s.svg
+refused "run --draw through a symlink to the scenario" "s.svg: is the YAML file s.yaml that this command reads" run s.yaml -o r-draw --draw s.svg
+check "run --draw onto an input: nothing written" test ! -e r-draw
+# traffic checks its -o before simulating: no progress line before the error.
+refused "traffic -o into a missing folder" "nodir/x.csv: cannot write file \(No such file or directory\)" \
+  traffic --topology mesh:2x2 --load 0.1 --format csv -o nodir/x.csv
+# Inputs that were accepted: an unknown shape family, a negative communicator size, METIS format
+# fields and negative weights, a NUL byte in a number.
+printf 'shape: {family: bogus}\nswitches: [a]\nnodes: [{name: n, switch: a}]\nlinks: []\n' >bogus.yaml
+refused "network file: unknown shape family" "bogus.yaml:1:17: unknown shape family 'bogus'; expected one of file, irregular, hypercube, mesh" \
+  topo file:bogus.yaml
+printf 'shape: {family: mesh, dims: [4, 4]}\nswitches: [a]\nnodes: [{name: n, switch: a}]\nlinks: []\n' >dims.yaml
+refused "network file: dims that disagree" "dims.yaml:1:8: shape: a mesh of dims \[4, 4\] has 16 switches, the file declares 1" topo file:dims.yaml
+printf '0 comm_size -1\n0 send 1 0 100\n1 recv 0 0 100\n' >cs.txt
+refused "trace: comm_size -1" "cs.txt:1: expected a communicator size of at least 1, got '-1'" trace check cs.txt
+printf '4 4 999\n2 1\n1 1 3 1\n2 1 4 1\n3 1\n' >fmt.graph
+refused "METIS: format field 999" "fmt.graph:1: METIS format field '999'" map --topology mesh:2x2 --process graph:fmt.graph
+printf '4 3 1\n2 -5\n1 -5 3 1\n2 1 4 1\n3 1\n' >neg.graph
+refused "METIS: a negative weight" "neg.graph:2: the weight of the edge to neighbour 2 is -5; expected a volume >= 0" \
+  map --topology mesh:2x2 --process graph:neg.graph
+printf 'mapper,x,y\nrandom,1,2\0\0\n' >nul.csv
+refused "plot: a NUL byte in a number" "nul.csv: row 1: y is '2.*not a finite number" plot nul.csv --x x --y y --table
+# The file at fault is named: a sweep's scenario that is no map, a --set key, a trace's unmatched send.
+cp /etc/passwd passwd.txt
+printf 'scenario: passwd.txt\nvary: {seed: [1, 2]}\n' >pw.yaml
+refused "sweep: a scenario that is no map" "passwd.txt:1:1: expected a scenario: a map with network" sweep pw.yaml -o r-pw
+refused "--set model.bogus=1 is --set's" "^mapsim: error: --set model.bogus=1: unknown key 'bogus'" run s.yaml -o r-set --set model.bogus=1
+printf '0 send 1 0 10\n1 init\n' >unmatched.txt
+refused "simulate: an unmatched send names the trace" "unmatched.txt: inconsistent trace: a send from rank 0 to rank 1 tag 0 was never received" \
+  simulate --topology mesh:2x2 --trace unmatched.txt
+# A SIGTERM to simulate alone (timeout, a batch system) ends its simulation child too.
+long_sim=(simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=400 --model store-and-forward)
+setsid "$mapsim" "${long_sim[@]}" >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid
+check "simulate SIGTERM: ends by the signal" test $? -eq 143
+sleep 0.3
+check "simulate SIGTERM: no simulation left running" test -z "$(ps -s $pid -o stat=,pid= 2>/dev/null | grep -v '^ *Z')"
+pkill -KILL -s $pid 2>/dev/null
+# run (which keeps finished replicates) stops at once, not after the running simulation.
+printf 'network: irregular:nodes=256,switches=64\nworkload: {process: mesh:16x16, pattern: "exchange:iterations=400"}\nmodel: store-and-forward\n' >long.yaml
+setsid "$mapsim" run long.yaml -o r-long >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+start=$(date +%s%N)
+kill -TERM $pid
+wait $pid
+check "run SIGTERM: exit 130" test $? -eq 130
+check "run SIGTERM: within a second" test $(( ($(date +%s%N) - start) / 1000000 )) -lt 1000
+check "run SIGTERM: no simulation left running" test -z "$(ps -s $pid -o stat=,pid= 2>/dev/null | grep -v '^ *Z')"
+pkill -KILL -s $pid 2>/dev/null
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -78,6 +78,47 @@ browse "$tmp/sweep/report.html" --dump-dom >"$tmp/sweep-dom.html"
 figures "$tmp/sweep-dom.html" >"$tmp/sweep-figures.txt"
 check "sweep: a figure per swept key" test "$(grep -c '^fig-sweep-[0-9]* svg$' "$tmp/sweep-figures.txt")" -eq 2
 check "sweep: the per-point table" grep -q '<table id="points">' "$tmp/sweep-dom.html"
+# A run with best: how well each static metric ranks the placements, and the candidates best tried.
+cat >"$tmp/a2a.yaml" <<'YAML'
+name: a2a
+network: dragonfly:a=4,p=2,h=2
+routing: minimal
+workload: {process: ring:32, pattern: alltoall:size=16KiB}
+mapping: [default, random, best]
+allocation: random
+model: store-and-forward
+replicates: 2
+YAML
+"$mapsim" run "$tmp/a2a.yaml" -o "$tmp/a2a" >/dev/null 2>&1
+"$mapsim" report "$tmp/a2a" >/dev/null 2>&1
+browse "$tmp/a2a/report.html" --dump-dom >"$tmp/a2a-dom.html"
+check "best: the rank-correlation section" \
+  grep -q '<h2 id="rank-correlation">How well each static metric ranks placements by simulated run time</h2>' "$tmp/a2a-dom.html"
+check "best: a row per static metric" test "$(grep -o '<tr><td>[^<]*</td><td class="c">' "$tmp/a2a-dom.html" | wc -l)" -eq \
+  "$(python3 -c "import json; print(len(json.load(open('$tmp/a2a/summary.json'))['rank_correlation']))")"
+check "best: null correlations said in words" grep -q 'n/a: equal for every placement' "$tmp/a2a-dom.html"
+check "best: the portfolio section" grep -q '<h2 id="portfolio">What best tried</h2>' "$tmp/a2a-dom.html"
+check "best: a candidate table per replicate" test "$(grep -c '<table class="portfolio-candidates">' "$tmp/a2a-dom.html")" -eq 2
+check "best: the chosen candidate marked in each" test "$(grep -c '<tr class="chosen">' "$tmp/a2a-dom.html")" -eq 2
+check "best: every candidate listed" test "$(grep -oE '<tr( class="chosen")?><td>[0-9]+</td><td class="t">[^<]*</td><td>[0-9.e+-]+</td><td>[0-9.e+-]*</td>' "$tmp/a2a-dom.html" | wc -l)" -eq \
+  "$(($(wc -l <"$tmp/a2a/portfolio.csv") - 1))"
+# Markup in a candidate's name is text; a run folder from before both (no keys, no portfolio.csv) still reports.
+cp -r "$tmp/a2a" "$tmp/a2a-mark"
+sed -i '2s/,random,/,<b>bold<\/b>,/' "$tmp/a2a-mark/portfolio.csv"
+"$mapsim" report "$tmp/a2a-mark" >/dev/null 2>&1
+check "best: candidate names escaped" bash -c "grep -q '&lt;b&gt;bold&lt;/b&gt;' '$tmp/a2a-mark/report.html' && ! grep -q '<b>bold' '$tmp/a2a-mark/report.html'"
+cp -r "$tmp/a2a" "$tmp/a2a-old"
+rm "$tmp/a2a-old/portfolio.csv" "$tmp/a2a-old/report.html"
+python3 - "$tmp/a2a-old/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+del s["rank_correlation"], s["portfolio"]
+json.dump(s, open(sys.argv[1], "w"))
+PY
+"$mapsim" report "$tmp/a2a-old" >/dev/null 2>&1
+check "an older run folder: reported" test -s "$tmp/a2a-old/report.html"
+check "an older run folder: neither new section" bash -c "! grep -q 'id=\"rank-correlation\"\|id=\"portfolio\"' '$tmp/a2a-old/report.html'"
+
 "$mapsim" report "$tmp/nothing" >"$tmp/out" 2>"$tmp/err"
 check "not a results directory: exit 1" test $? -eq 1
 check "not a results directory: one line" grep -q "not a run or sweep directory" "$tmp/err"

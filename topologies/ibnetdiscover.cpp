@@ -119,6 +119,24 @@ void read_forwarding_tables(const std::string& path, Network& net, const PortMap
     }
   }
   if (sw < 0) throw Error(path + ": no 'Unicast lids' block found: not ibroute / dump_lfts output?");
+  // Every switch with nodes must reach every node: a gap or a loop is this file's, said here (the lft
+  // routing checks it again, without the file's name).
+  for (int src = 0; src < S; ++src) {
+    if (net.nodes_of(src).empty()) continue;
+    for (int d = 0; d < net.num_nodes(); ++d) {
+      int hops = 0;
+      for (int at = src; at != net.node(d).switch_id; ++hops) {
+        const int c = net.forwarding[static_cast<size_t>(d) * S + at];
+        if (c < 0)
+          throw Error(path + ": switch '" + net.switch_at(at).name + "' has no forwarding entry for " + net.node(d).name +
+                      " (a gap in the tables)");
+        if (hops >= S)
+          throw Error(path + ": the forwarding tables loop on the way from switch '" + net.switch_at(src).name + "' to " +
+                      net.node(d).name);
+        at = net.channel_target(c);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/error.h"
+#include "support/message.h"
 #include "support/yaml_reader.h"
 #include "topologies/link_params.h"
 #include "support/json_text.h"
@@ -49,7 +50,17 @@ Shape read_shape(const YamlReader& r, const YAML::Node& node) {
   if (!node) return shape;
   r.expect_map(node, "shape");
   r.check_keys(node, {"family", "dims", "k", "levels", "c", "d", "alpha"});
-  if (node["family"]) shape.family = r.scalar(node["family"], "shape family");
+  if (node["family"]) {
+    // The families mapsim's generators and importers write (--export json keeps them).
+    static const std::vector<std::string> kFamilies = {"file",      "irregular", "hypercube", "mesh",  "torus", "fattree",
+                                                       "tree2",     "suprenum",  "xgft",      "hyperx", "dragonfly", "ibnet"};
+    shape.family = r.scalar(node["family"], "shape family");
+    if (std::find(kFamilies.begin(), kFamilies.end(), shape.family) == kFamilies.end()) {
+      std::string known;
+      for (const std::string& f : kFamilies) known += (known.empty() ? "" : ", ") + f;
+      r.fail(node["family"], "unknown shape family " + excerpt(shape.family) + "; expected one of " + known);
+    }
+  }
   if (node["dims"]) {
     r.expect_sequence(node["dims"], "shape dims");
     for (const auto& extent : node["dims"]) shape.dims.push_back(static_cast<int>(r.integer(extent, "a dimension", 1, 1 << 20)));
@@ -114,6 +125,19 @@ Network load_network_file(const std::string& path) {
     if (ports < 1) r.fail(entry, "switch '" + name + "' needs at least one port");
     if (!switch_ids.emplace(name, net.num_switches()).second) r.fail(entry, "switch '" + name + "' declared twice");
     located(r, entry, [&] { net.add_switch(name, ports, delay); });
+  }
+
+  if (net.shape.family == "mesh" || net.shape.family == "torus" || net.shape.family == "hypercube") {
+    long count = 1;  // the extents are each at most 2^20 and the switches bounded: no overflow before a mismatch
+    for (int extent : net.shape.dims) count = std::min(count * extent, 1L << 40);
+    if (net.shape.dims.empty() && net.shape.family != "hypercube")  // (a hypercube of dimension 0 is one switch)
+      r.fail(root["shape"], "shape: a " + net.shape.family + " needs its dims (the extent of each dimension)");
+    if (count != net.num_switches()) {
+      std::string list;
+      for (int extent : net.shape.dims) list += (list.empty() ? "" : ", ") + std::to_string(extent);
+      r.fail(root["shape"], "shape: a " + net.shape.family + " of dims [" + list + "] has " + std::to_string(count) +
+                                " switches, the file declares " + std::to_string(net.num_switches()));
+    }
   }
 
   r.expect_sequence(root["nodes"], "nodes");

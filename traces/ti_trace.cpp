@@ -285,7 +285,7 @@ Action parse_action(const LineParser& p, RankTrace& rank, int& default_type, boo
       if (a.flops < 0 || a.flops > kMaxTime) p.fail("expected a sleep time of 0 to 1e6 seconds, got " + excerpt(p.arg(0)));
       break;
     case ActionType::CommSize:
-      p.integer(0, "communicator size");
+      if (p.integer(0, "communicator size") < 1) p.fail("expected a communicator size of at least 1, got " + excerpt(p.arg(0)));
       break;
     case ActionType::Location:
       p.accept_rest();  // FILE LINE, a file name may hold spaces; SMPI also writes it empty
@@ -311,6 +311,7 @@ std::string not_a_rank(const std::string& field, const std::string& text) {
 bool looks_like_index(const std::string& path) {
   std::ifstream in = open_input(path, "trace file");
   for (std::string line; std::getline(in, line);) {
+    if (line.find('\0') != std::string::npos) return false;  // binary: no file names (read as a trace, it is refused there)
     auto tokens = split(line);
     if (tokens.empty() || tokens[0][0] == '#') continue;
     return tokens.size() == 1;
@@ -421,6 +422,8 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
                                                : "trace indexes form a cycle through " + earlier));
       if (outer.size() > kMaxIndexNesting)
         throw Error(where + "more than " + std::to_string(kMaxIndexNesting) + " trace indexes nested");
+      if (!std::filesystem::exists(next, ec))  // said here: the index is the file at fault
+        throw Error(where + "names the trace file " + excerpt(next) + ", which does not exist (a file of one word per line is read as a trace index)");
       return read_into(next, legacy, trace, sink, std::move(outer));
     }
     trace.ranks.resize(files.size());
@@ -589,6 +592,7 @@ class StagedTrace {
  public:
   explicit StagedTrace(const std::string& directory) : dir_(directory), stage_(std::filesystem::path(directory) / ".mapsim-partial") {
     namespace fs = std::filesystem;
+    if (dir_.empty()) throw Error("expected a folder for the trace's index.txt and rank files, got an empty name");
     if (fs::exists(dir_) && !fs::is_directory(dir_))
       throw Error(dir_ + (fs::is_regular_file(dir_) ? ": is a file" : ": is a device or pipe") +
                   ", not a folder; expected a folder for the trace's index.txt and rank files");
@@ -663,6 +667,8 @@ std::string write_ti_trace(const Trace& trace, const std::string& directory) {
 }
 
 std::string convert_ti_trace(const std::string& input, bool legacy, const std::string& output, bool shared) {
+  if (output.empty())
+    throw Error(std::string("trace convert -o: expected ") + (shared ? "a file name" : "a folder") + " for the converted trace, got an empty name");
   refuse_in_place(input, output, shared);
   if (shared) {  // one file, written atomically
     write_file_atomically(output, [&](std::ostream& out) {

@@ -127,9 +127,9 @@ TEST_CASE("deadlocks and inconsistent traces name the ranks and what they wait f
               .find("rank 1 at " + temp_path("dl2.txt") + ":3 (send) waits for send to rank 0 tag 7 (100000 B, rendezvous)") !=
           std::string::npos);
     CHECK(error_of("dl3.txt", "0 isend 1 5 10\n0 finalize\n1 finalize\n", model) ==
-          "inconsistent trace: a send from rank 0 to rank 1 tag 5 was never received");
+          temp_path("dl3.txt") + ": inconsistent trace: a send from rank 0 to rank 1 tag 5 was never received");
     CHECK(error_of("dl4.txt", "0 irecv 1 5 10\n1 finalize\n", model) ==
-          "inconsistent trace: rank 0 ended with a pending recv from rank 1 tag 5");
+          temp_path("dl4.txt") + ": inconsistent trace: rank 0 ended with a pending recv from rank 1 tag 5");
   }
   CHECK(error_of("dl5.txt", "0 init\n1 init\n", "flow", {0}) == "the trace has 2 ranks but the placement places 1");
 }
