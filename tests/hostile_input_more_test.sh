@@ -2,17 +2,8 @@
 # Regression tests of hostile input, issue 29 items 7-9: no silent wrong results (lost output, ignored
 # documents, wrapped numbers, phantom links, overflowing times), no unbounded runs, clear messages.
 # Usage: hostile_input_more_test.sh MAPSIM SOURCE_DIR
-set -uo pipefail
-mapsim=$(realpath "$1")
 src=$(realpath "$2")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-passed=0 failed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name" >&2; fi
-}
+source "$(dirname "$0")/test_lib.sh" "$1"
 # refused NAME PATTERN ARGS...: non-zero exit, one line on stderr matching PATTERN (grep -E), nothing on stdout.
 refused() {
   local name=$1 pattern=$2; shift 2
@@ -257,5 +248,4 @@ check "run SIGTERM: within a second" test $(( ($(date +%s%N) - start) / 1000000 
 check "run SIGTERM: no simulation left running" test -z "$(ps -s $pid -o stat=,pid= 2>/dev/null | grep -v '^ *Z')"
 pkill -KILL -s $pid 2>/dev/null
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,16 +1,7 @@
 #!/usr/bin/env bash
 # Regression tests of hostile input (issue 29): no command runs from a name, no output overwrites an
 # input, no name writes extra lines into a launch file. Usage: hostile_input_test.sh MAPSIM
-set -uo pipefail
-mapsim=$(realpath "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-passed=0 failed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name" >&2; fi
-}
+source "$(dirname "$0")/test_lib.sh" "$1"
 # refused NAME INPUT ARGS...: non-zero exit, one line naming the input, INPUT unchanged.
 refused() {
   local name=$1 input=$2; shift 2
@@ -92,5 +83,4 @@ sed -i 's/"n 1"/n1/; s/\[s0\]/["s 0"]/; s/switch: s0/switch: "s 0"/g' inject.yam
 "$mapsim" topo file:inject.yaml >out.txt 2>err.txt
 check "switch name with a space: refused" grep -q "inject.yaml:1.*switch name 's 0'" err.txt
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -3,16 +3,7 @@
 # device or an empty name, and damaged checkpoint or point folders, are one-line errors (exit 1);
 # resume and merge check every row they read back and run again, or leave out, what is not the
 # scenario's. Usage: resume_sweep_hostile_test.sh MAPSIM
-set -uo pipefail
-mapsim=$(realpath "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-passed=0 failed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name" >&2; fi
-}
+source "$(dirname "$0")/test_lib.sh" "$1"
 # refused NAME PATTERN ARGS...: exit 1 with one line on stderr matching PATTERN, no internal error.
 refused() {
   local name=$1 pattern=$2; shift 2
@@ -189,5 +180,4 @@ refused "partial/ is a file" "e/partial: is a file, not a folder; expected a fol
 rm -rf e && cp -r cut e && rm e/partial/replicate-1.json && mkdir e/partial/replicate-1.json
 refused "a folder for a checkpoint" "e/partial/replicate-1.json: is a folder; expected a checkpoint file" run long.yaml -o e --resume
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
