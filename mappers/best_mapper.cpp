@@ -8,6 +8,8 @@
 
 #include "mappers/congestion.h"
 #include "mappers/internal/local_search.h"
+#include "mappers/internal/objective_search.h"
+#include "mappers/objective.h"
 #include "mappers/internal/switch_slots.h"
 #include "support/error.h"
 
@@ -95,6 +97,7 @@ struct Candidate {
 };
 
 constexpr int kMaxAnnealingTasks = 1024;  // annealing's moves grow with T x temperature levels
+constexpr int kRefineMoves = 64;  // evaluations per task of each objective refinement
 
 // Slots dealt round-robin over the switches that hold them, so that consecutive ranks sit on
 // different switches: the spread placement users try against all-to-all hot spots.
@@ -123,8 +126,8 @@ Placement BestMapper::map(const MappingProblem& problem) const {
   std::vector<std::string> constructions{"binary", "adjacency", "scotch", "metis", "switch", "greedy", "multisection"};
   // Annealing where constructions are weakest: an allocation scattered over part of the machine.
   const bool partial = problem.nodes.size() < static_cast<size_t>(problem.network->network().num_nodes());
-  if (annealing_moves_ > 0 && partial && problem.graph->num_tasks() <= kMaxAnnealingTasks)
-    constructions.push_back("annealing:moves=" + std::to_string(annealing_moves_));
+  if (options_.annealing_moves > 0 && partial && problem.graph->num_tasks() <= kMaxAnnealingTasks)
+    constructions.push_back("annealing:moves=" + std::to_string(options_.annealing_moves));
   for (const std::string& name : constructions) {
     try {
       candidates.push_back({name, make_mapper(name)->map(problem)});
@@ -145,26 +148,49 @@ Placement BestMapper::map(const MappingProblem& problem) const {
   for (Candidate& c : candidates)
     if (c.name.find("+refined") == std::string::npos) c.cost = placement_cost(problem, table, c.placement);
 
-  const bool by_congestion = objective_ == "congestion" || (objective_ == "auto" && problem.schedule);
-  for (Candidate& c : candidates) c.score = by_congestion ? congestion(problem, c.placement) : c.cost;
-  // Best score first; ties by Gamma_C, then by the order above. A placement found twice counts once.
-  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
-    return x.score != y.score ? x.score < y.score : x.cost < y.cost;
-  });
-  for (size_t i = 0; i < candidates.size(); ++i)
-    for (size_t j = candidates.size() - 1; j > i; --j)
-      if (candidates[j].placement == candidates[i].placement) candidates.erase(candidates.begin() + static_cast<long>(j));
-
+  // The ranking: Gamma_C ("latency"), or an objective (auto: congestion where the workload is known);
+  // makespan ranks by congestion and simulates every candidate.
+  std::optional<Objective> ranking;
+  if (options_.objective == "auto") {
+    if (problem.schedule) ranking = Objective::Congestion;
+  } else if (options_.objective != "latency") {
+    ranking = parse_objective(options_.objective, "best");
+    if (*ranking == Objective::Makespan) ranking = Objective::Congestion;
+  }
+  auto score = [&](const Candidate& c) { return ranking ? objective_value(problem, c.placement, *ranking) : c.cost; };
+  for (Candidate& c : candidates) c.score = score(c);
+  auto rank = [&] {  // best score first; ties by Gamma_C, then by the order found. A placement found twice counts once.
+    std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
+      return x.score != y.score ? x.score < y.score : x.cost < y.cost;
+    });
+    for (size_t i = 0; i < candidates.size(); ++i)
+      for (size_t j = candidates.size() - 1; j > i; --j)
+        if (candidates[j].placement == candidates[i].placement) candidates.erase(candidates.begin() + static_cast<long>(j));
+  };
+  rank();
+  // The top few, refined on the load objective itself (moves the routed cost cannot see).
+  if (ranking == Objective::Congestion || ranking == Objective::MaxLinkLoad) {
+    const size_t top = std::min(candidates.size(), static_cast<size_t>(options_.refine));
+    for (size_t i = 0; i < top; ++i) {
+      Candidate c{candidates[i].name + "+" + objective_name(*ranking), candidates[i].placement};
+      search_objective(problem, *ranking, c.placement, {kRefineMoves, options_.time_limit}, problem.seed);
+      c.cost = placement_cost(problem, table, c.placement);
+      c.score = score(c);
+      candidates.push_back(std::move(c));
+    }
+    rank();
+  }
   // The top `verify` by the objective are simulated on the workload; the fastest wins.
   size_t chosen = 0;
+  const size_t verify = options_.objective == "makespan" ? candidates.size() : static_cast<size_t>(options_.verify);
   if (problem.simulate)
-    for (size_t i = 0; i < std::min(candidates.size(), static_cast<size_t>(verify_)); ++i) {
-      candidates[i].makespan = problem.simulate(candidates[i].placement, model_);
+    for (size_t i = 0; i < std::min(candidates.size(), verify); ++i) {
+      candidates[i].makespan = problem.simulate(candidates[i].placement, options_.model);
       spdlog::debug("best: {} scores {}, runs {} s", candidates[i].name, candidates[i].score, candidates[i].makespan);
       if (candidates[i].makespan < candidates[chosen].makespan) chosen = i;
     }
   if (problem.portfolio) {
-    problem.portfolio->objective = by_congestion ? "congestion" : "latency";
+    problem.portfolio->objective = ranking ? objective_name(*ranking) : "latency";
     problem.portfolio->candidates.clear();
     for (size_t i = 0; i < candidates.size(); ++i)
       problem.portfolio->candidates.push_back({candidates[i].name, candidates[i].score, candidates[i].makespan, i == chosen});
@@ -175,18 +201,21 @@ Placement BestMapper::map(const MappingProblem& problem) const {
 MAPSIM_REGISTER(mapper_registry(),
                 {"best",
                  "mapsim's own: a portfolio of every construction (refined on the routed cost) and the simple placements, "
-                 "ranked by congestion where the workload is known, the top ones simulated",
-                 {text_param("objective", "auto", "rank by: congestion (phases' busiest ports), latency (Gamma_C), or auto "
-                                                  "(congestion where a workload is known)"),
+                 "ranked by congestion where the workload is known, the top ones refined on it and the leaders simulated",
+                 {text_param("objective", "auto", std::string("rank by: auto (congestion where a workload is known, else latency), "
+                                                  "latency (Gamma_C), ") + kObjectiveNames + " (mappers/objective.h; makespan simulates every candidate)"),
                   integer_param("verify", 4, "how many of the top-ranked candidates are simulated on the workload (0: none)", 0, 1000),
                   text_param("model", "", "model of those simulations (default: the run's, store-and-forward when it has none)"),
-                  integer_param("annealing", 200, "moves per task of the annealing candidate, run on partial allocations of up to 1024 tasks (0: none)", 0, 1000000)},
+                  integer_param("annealing", 200, "moves per task of the annealing candidate, run on partial allocations of up to 1024 tasks (0: none)", 0, 1000000),
+                  integer_param("refine", 2, "how many of the top-ranked candidates are refined on the load objective (0: none)", 0, 1000),
+                  time_param("time_limit", 0, "stop each refinement after this long (0: no limit; a cut search depends on the machine)")},
                  [](Spec& spec) {
                    const std::string objective = spec.get_string("objective");
-                   if (objective != "auto" && objective != "congestion" && objective != "latency")
-                     throw Error("best: objective '" + objective + "': expected auto, congestion or latency");
-                   return std::make_unique<BestMapper>(objective, static_cast<int>(spec.get_int("verify")), spec.get_string("model"),
-                                                       static_cast<int>(spec.get_int("annealing")));
+                   if (objective != "auto" && objective != "latency") parse_objective(objective, "best");  // an unknown one is an error
+                   return std::make_unique<BestMapper>(BestOptions{objective, static_cast<int>(spec.get_int("verify")),
+                                                                           spec.get_string("model"),
+                                                                           static_cast<int>(spec.get_int("annealing")),
+                                                                           static_cast<int>(spec.get_int("refine")), spec.get_time("time_limit")});
                  }});
 
 }  // namespace mapsim

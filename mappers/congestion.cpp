@@ -2,13 +2,11 @@
 
 #include <algorithm>
 
+#include "mappers/internal/route_shares.h"
 #include "mappers/schedule.h"
-#include "topologies/port_layout.h"
 
 namespace mapsim {
-namespace {
 
-// Bytes per second of each port.
 std::vector<double> port_bandwidths(const Network& net) {
   const PortLayout layout(net);
   std::vector<double> bandwidth(layout.size());
@@ -18,41 +16,47 @@ std::vector<double> port_bandwidths(const Network& net) {
   return bandwidth;
 }
 
-// Adds a phase's bytes to the ports they cross (switch channels only if `channels`), calling
-// visit(port, bytes) for each; messages between ranks on one node cross none.
+namespace {
+
+// Calls visit(port, bytes) for each port a phase's messages load; messages between ranks on one
+// node load none. Switch channels only if `channels`.
 template <typename Visit>
-void route_phase(const MappingProblem& problem, const Placement& placement, const CommPhase& phase, bool channels,
-                 std::vector<int>& route, Visit visit) {
-  const PortLayout layout(problem.network->network());
+void load_phase(const RouteShares& shares, const Placement& placement, const CommPhase& phase, bool channels, Visit visit) {
   for (const PhaseMessage& m : phase.messages) {
     const int a = placement[m.from], b = placement[m.to];
     if (a == b || m.bytes <= 0) continue;
-    visit(layout.injection(a), m.bytes);
-    visit(layout.ejection(b), m.bytes);
-    if (!channels) continue;
-    problem.network->route(a, b, route);
-    for (int c : route) visit(layout.channel(c), m.bytes);
+    if (channels) {
+      shares.for_each(a, b, [&](int port, double share) { visit(port, m.bytes * share); });
+    } else {
+      visit(shares.layout().injection(a), m.bytes);
+      visit(shares.layout().ejection(b), m.bytes);
+    }
   }
 }
 
-template <typename F>
-void for_each_phase(const MappingProblem& problem, F f) {
-  if (problem.schedule) {
-    for (const CommPhase& phase : problem.schedule->phases) f(phase);
-    return;
-  }
-  for (const CommPhase& phase : schedule_from_graph(*problem.graph).phases) f(phase);
+// The busiest port's time over the whole job.
+double job_busiest(const MappingProblem& problem, const Placement& placement, bool channels) {
+  const std::vector<double> bandwidth = port_bandwidths(problem.network->network());
+  const RouteShares shares(problem);
+  std::vector<double> load(bandwidth.size(), 0);
+  for_each_phase(problem, [&](const CommPhase& phase) {
+    load_phase(shares, placement, phase, channels, [&](int port, double bytes) { load[port] += phase.repeat * bytes; });
+  });
+  double busiest = 0;
+  for (size_t p = 0; p < load.size(); ++p) busiest = std::max(busiest, load[p] / bandwidth[p]);
+  return busiest;
 }
 
 }  // namespace
 
 double congestion(const MappingProblem& problem, const Placement& placement) {
   const std::vector<double> bandwidth = port_bandwidths(problem.network->network());
+  const RouteShares shares(problem);
   std::vector<double> load(bandwidth.size(), 0);
-  std::vector<int> touched, route;
+  std::vector<int> touched;
   double total = 0;
   for_each_phase(problem, [&](const CommPhase& phase) {
-    route_phase(problem, placement, phase, true, route, [&](int port, double bytes) {
+    load_phase(shares, placement, phase, true, [&](int port, double bytes) {
       if (load[port] == 0) touched.push_back(port);
       load[port] += bytes;
     });
@@ -64,17 +68,10 @@ double congestion(const MappingProblem& problem, const Placement& placement) {
   return total;
 }
 
+double busiest_port(const MappingProblem& problem, const Placement& placement) { return job_busiest(problem, placement, true); }
+
 double congestion_bound(const MappingProblem& problem, const Placement& placement) {
-  const std::vector<double> bandwidth = port_bandwidths(problem.network->network());
-  std::vector<double> load(bandwidth.size(), 0);
-  std::vector<int> route;
-  for_each_phase(problem, [&](const CommPhase& phase) {
-    route_phase(problem, placement, phase, problem.routes_fixed, route,
-                [&](int port, double bytes) { load[port] += phase.repeat * bytes; });
-  });
-  double busiest = 0;
-  for (size_t p = 0; p < load.size(); ++p) busiest = std::max(busiest, load[p] / bandwidth[p]);
-  return busiest;
+  return job_busiest(problem, placement, problem.routes_fixed);
 }
 
 }  // namespace mapsim

@@ -104,7 +104,7 @@ check "best: every candidate listed" test "$(grep -oE '<tr( class="chosen")?><td
   "$(($(wc -l <"$tmp/a2a/portfolio.csv") - 1))"
 # Markup in a candidate's name is text; a run folder from before both (no keys, no portfolio.csv) still reports.
 cp -r "$tmp/a2a" "$tmp/a2a-mark"
-sed -i '2s/,random,/,<b>bold<\/b>,/' "$tmp/a2a-mark/portfolio.csv"
+sed -i '2s/^\([^,]*,[^,]*,\)[^,]*,/\1<b>bold<\/b>,/' "$tmp/a2a-mark/portfolio.csv"
 "$mapsim" report "$tmp/a2a-mark" >/dev/null 2>&1
 check "best: candidate names escaped" bash -c "grep -q '&lt;b&gt;bold&lt;/b&gt;' '$tmp/a2a-mark/report.html' && ! grep -q '<b>bold' '$tmp/a2a-mark/report.html'"
 cp -r "$tmp/a2a" "$tmp/a2a-old"

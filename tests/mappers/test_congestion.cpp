@@ -6,7 +6,11 @@
 #include "mappers/best_mapper.h"
 #include "mappers/congestion.h"
 #include "mappers/mapper.h"
+#include "mappers/internal/load_objective.h"
+#include "mappers/internal/objective_search.h"
 #include "mappers/metrics.h"
+#include "mappers/objective.h"
+#include "support/random.h"
 #include "topologies/network_factory.h"
 
 using namespace mapsim;
@@ -144,7 +148,9 @@ TEST_CASE("best keeps the fastest of the candidates it simulates, and reports ev
 }
 
 TEST_CASE("best: an unknown objective is an error") {
-  CHECK_THROWS_WITH_AS(make_mapper("best:objective=speed"), doctest::Contains("expected auto, congestion or latency"), Error);
+  CHECK_THROWS_WITH_AS(make_mapper("best:objective=speed"),
+                       doctest::Contains("objective 'speed': expected hop-bytes, max-link-load, congestion or makespan"), Error);
+  CHECK_THROWS_WITH_AS(make_mapper("annealing:objective=latency"), doctest::Contains("annealing: objective 'latency'"), Error);
 }
 
 TEST_CASE("best on a partial allocation is at least as good as annealing on the static cost") {
@@ -155,5 +161,128 @@ TEST_CASE("best on a partial allocation is at least as good as annealing on the 
     CAPTURE(seed);
     CHECK(evaluate(p, make_mapper("best:annealing=50")->map(p)).gamma_c <=
           evaluate(p, make_mapper("annealing:moves=50")->map(p)).gamma_c);
+  }
+}
+
+TEST_CASE("expected split: where the simulation picks paths, a message shares the equal-cost up-links") {
+  // Two leaves of two nodes, two spines; node links four times as fast as switch links.
+  Network net;
+  for (const char* name : {"leaf0", "leaf1", "spine0", "spine1"}) net.add_switch(name, 4, 0);
+  for (int n = 0; n < 4; ++n) net.add_node("n" + std::to_string(n), n / 2, 4 * kBandwidth, 0);
+  for (int leaf : {0, 1})
+    for (int spine : {2, 3}) net.add_link(leaf, spine, kBandwidth, 0);
+  const RoutedNetwork routed(std::move(net), "minhop");
+  const ProcessGraph graph(4);
+  CommSchedule schedule;
+  schedule.phases.push_back({{{0, 2, kBytes}}, 1});
+  MappingProblem p = problem_on(routed, graph, schedule);
+  const Placement identity{0, 1, 2, 3};
+  CHECK(busiest_port(p, identity) == doctest::Approx(kBytes / kBandwidth));  // one fixed route: whole on its links
+  p.routes_fixed = false;                                                     // ECMP: half over each spine
+  CHECK(busiest_port(p, identity) == doctest::Approx(0.5 * kBytes / kBandwidth));
+  CHECK(congestion(p, identity) == doctest::Approx(0.5 * kBytes / kBandwidth));
+}
+
+namespace {
+
+// A random multi-phase schedule of `ranks` ranks: every phase a few random messages, some repeated.
+CommSchedule random_schedule(int ranks, Rng& rng) {
+  CommSchedule s;
+  for (int phase = 0; phase < 6; ++phase) {
+    CommPhase p;
+    for (int m = 0; m < ranks; ++m) {
+      const int from = static_cast<int>(rng.below(ranks)), to = static_cast<int>(rng.below(ranks));
+      if (from != to) p.messages.push_back({from, to, kBytes * (1 + static_cast<double>(rng.below(4)))});
+    }
+    p.repeat = 1 + static_cast<double>(rng.below(3));
+    s.phases.push_back(p);
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("load objectives: every move's change equals the recomputed change, on fixed and spread routes") {
+  struct Case {
+    const char* network;
+    const char* routing;
+    bool fixed;
+  };
+  for (const Case& c : {Case{"fattree:nodes=32,radix=8,levels=2,oversubscription=2", "default", true},
+                        Case{"dragonfly:a=4,p=2,h=2", "ugal-g", false}, Case{"dragonfly:a=4,p=2,h=2", "minimal", false},
+                        Case{"torus:4x4", "ecube", true}, Case{"irregular:nodes=24,switches=8,seed=2", "updn", false}}) {
+    const RoutedNetwork routed(make_network(c.network), c.routing);
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      Rng rng(seed);
+      const int ranks = routed.network().num_nodes() * 2 / 3;  // with 2 slots a node, free slots remain
+      const ProcessGraph graph(ranks);
+      const CommSchedule schedule = random_schedule(ranks, rng);
+      MappingProblem p = make_problem(routed, graph, "all", 2, seed);
+      p.schedule = &schedule;
+      p.routes_fixed = c.fixed;
+      for (Objective objective : {Objective::Congestion, Objective::MaxLinkLoad}) {
+        CAPTURE(c.network);
+        CAPTURE(c.routing);
+        CAPTURE(objective_name(objective));
+        Placement start = make_mapper("random")->map(p);
+        LoadObjective load(p, objective, start);
+        SlotOccupancy slots(p, start);
+        CHECK(load.value() == doctest::Approx(objective_value(p, start, objective)).epsilon(1e-9));
+        for (int move = 0; move < 60; ++move) {
+          const int u = static_cast<int>(rng.below(ranks));
+          const int s = static_cast<int>(rng.below(static_cast<uint64_t>(slots.slots())));
+          const int to = slots.node(s), x = slots.occupant(s);
+          Placement after = load.placement();
+          if (x >= 0) after[x] = after[u];
+          after[u] = to;
+          const double before = objective_value(p, load.placement(), objective);
+          const double change = load.delta(u, to, x);
+          CHECK(change == doctest::Approx(objective_value(p, after, objective) - before).epsilon(1e-9).scale(before));
+          if (move % 2 == 0) {
+            load.apply(u, to, x);
+            slots.move(u, to, x);
+            CHECK(load.placement() == after);
+            CHECK(load.value() == doctest::Approx(objective_value(p, after, objective)).epsilon(1e-9));
+          }
+        }
+        check_placement(p, load.placement());
+      }
+    }
+  }
+}
+
+TEST_CASE("annealing on congestion finds the best of every placement of a leaf-spine all-to-all") {
+  const RoutedNetwork routed(two_level(2, true), "shortest");
+  const ProcessGraph graph(4);
+  const CommSchedule schedule = pairwise_alltoall(4);
+  MappingProblem p = problem_on(routed, graph, schedule);
+  Placement permutation{0, 1, 2, 3};
+  double optimum = 1e300;
+  do optimum = std::min(optimum, congestion(p, permutation));
+  while (std::next_permutation(permutation.begin(), permutation.end()));
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    p.seed = seed;
+    const Placement placed = make_mapper("annealing:objective=congestion,moves=50")->map(p);
+    check_placement(p, placed);
+    CHECK(congestion(p, placed) == doctest::Approx(optimum));
+  }
+}
+
+TEST_CASE("objective search never makes a placement worse, and annealing's makespan objective needs a workload") {
+  const RoutedNetwork routed(make_network("dragonfly:a=4,p=2,h=2"));
+  const ProcessGraph graph(20);
+  const CommSchedule schedule = pairwise_alltoall(20);
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    MappingProblem p = make_problem(routed, graph, "random", 1, seed);
+    p.schedule = &schedule;
+    for (Objective objective : {Objective::Congestion, Objective::MaxLinkLoad}) {
+      Placement placement = make_mapper("default")->map(p);
+      const double before = objective_value(p, placement, objective);
+      const double after = search_objective(p, objective, placement, {}, seed);
+      check_placement(p, placement);
+      CHECK(after == doctest::Approx(objective_value(p, placement, objective)));
+      CHECK(after <= before * (1 + 1e-9));
+    }
+    CHECK_THROWS_AS(make_mapper("annealing:objective=makespan")->map(p), NotApplicable);
   }
 }
