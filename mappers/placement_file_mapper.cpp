@@ -32,6 +32,6 @@ MAPSIM_REGISTER(mapper_registry(),
                  "the placement of a file of 'rank node' lines (mapsim map -o)",
                  {},
                  [](Spec& spec) { return std::make_unique<PlacementFileMapper>(spec.require_positional("PATH")); },
-                 "PATH"});
+                 "PATH", "path"});
 
 }  // namespace mapsim

@@ -259,11 +259,12 @@ ProcessGraph make_process_graph(const std::string& text) {
 }
 
 MAPSIM_REGISTER(process_registry(), {"graph", "a task graph file: METIS format or 'task task [volume]' lines", {},
-                                     [](Spec& spec) { return load_graph(spec.require_positional("PATH"), 1); }, "PATH"});
+                                     [](Spec& spec) { return load_graph(spec.require_positional("PATH"), 1); }, "PATH",
+                                     "path"});
 MAPSIM_REGISTER(process_registry(), {"mesh", "1-D to 3-D mesh of tasks, x fastest", {kVolume},
-                                     [](Spec& spec) { return grid_spec(spec, false); }, "16x16"});
+                                     [](Spec& spec) { return grid_spec(spec, false); }, "16x16", "dims"});
 MAPSIM_REGISTER(process_registry(), {"torus", "1-D to 3-D torus of tasks", {kVolume},
-                                     [](Spec& spec) { return grid_spec(spec, true); }, "8x8"});
+                                     [](Spec& spec) { return grid_spec(spec, true); }, "8x8", "dims"});
 MAPSIM_REGISTER(process_registry(), {"ring", "ring of N tasks", {kVolume},
                                      [](Spec& spec) {
                                        const int n = parse_dims(spec.require_positional("N"), "spec '" + spec.text() + "'").front();
@@ -272,7 +273,7 @@ MAPSIM_REGISTER(process_registry(), {"ring", "ring of N tasks", {kVolume},
                                        g.family = "ring";
                                        return g;
                                      },
-                                     "N"});
+                                     "N", "tasks"});
 MAPSIM_REGISTER(process_registry(),
                 {"hypercube", "binary n-cube of 2^n tasks",
                  {derived_param("dim", ParamType::Integer, "required", "dimension n", 1, 24), kVolume},
@@ -341,6 +342,6 @@ MAPSIM_REGISTER(process_registry(),
                    g.family = "pattern";
                    return g;
                  },
-                 "BASE"});
+                 "BASE", "base"});
 
 }  // namespace mapsim

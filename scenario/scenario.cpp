@@ -5,51 +5,38 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
-#include <map>
-#include <set>
+#include <optional>
 
 #include "mappers/mapper.h"
+#include "mappers/process_graph.h"
 #include "sim/traffic.h"
+#include "sim/workload.h"
 #include "support/error.h"
 #include "support/spec.h"
 #include "support/yaml_reader.h"
 #include "topologies/link_params.h"
+#include "topologies/network_factory.h"
 
 namespace mapsim {
 namespace {
 
-// A field written as a spec string or as a map {name: ..., key: value}. The positional part of a
-// spec ("mesh:16x16", "file:PATH") has a key name of its own in the map form.
-struct SpecField {
-  std::map<std::string, std::string> positional_key;
-  std::set<std::string> path_valued;  // specs whose positional is a file path
-  std::set<std::string> seeded;       // specs that take seed=
-  std::set<std::string> path_keys = {};  // keys that may follow a path, themselves paths (ibnet's lft)
-};
+// A field written as a spec string or as a map {name: ..., key: value}; the positional part of a
+// spec ("mesh:16x16", "file:PATH") has a key of its own in the map form. The components' registries
+// say which specs take a seed, a path or a positional and its key; allocations have no registry.
+const SpecSyntax kAllocation{{"list"}, {}, {{"list", "path"}}, {}};
 
-const SpecField kNetwork{{{"mesh", "dims"}, {"torus", "dims"}, {"file", "path"}, {"ibnet", "path"}},
-                         {"file", "ibnet"},
-                         {"irregular"},
-                         {"lft"}};
-const SpecField kProcess{{{"mesh", "dims"}, {"torus", "dims"}, {"ring", "tasks"}, {"graph", "path"}, {"trace", "path"},
-                          {"pattern", "base"}},
-                         {"graph", "trace"},
-                         {"random", "pattern"}};
-const SpecField kPattern{{}, {}, {"permutation"}};
-const SpecField kAllocation{{{"list", "path"}}, {"list"}, {}};
-const SpecField kMapping{{{"placement", "path"}}, {"placement"}, {}};
-const SpecField kPlain{};
-
-// Which spec field a key path names, for opening spec strings into maps.
-const SpecField* spec_field(const std::string& path) {
-  if (path == "network") return &kNetwork;
-  if (path == "workload.process") return &kProcess;
-  if (path == "allocation") return &kAllocation;
-  if (path == "workload.pattern") return &kPattern;
-  if (path == "mapping" || path.rfind("mapping.", 0) == 0) return &kMapping;
-  if (path == "model" || path == "ocs" || path == "workload.traffic") return &kPlain;
-  return nullptr;
+// How the specs at a key path are written, for opening spec strings into maps; nullopt: no spec.
+std::optional<SpecSyntax> spec_syntax(const std::string& path) {
+  if (path == "network") return network_registry().syntax();
+  if (path == "workload.process") return process_registry().syntax();
+  if (path == "workload.pattern") return workload_registry().syntax();
+  if (path == "workload.traffic") return traffic_registry().syntax();
+  if (path == "mapping" || path.rfind("mapping.", 0) == 0) return mapper_registry().syntax();
+  if (path == "allocation") return kAllocation;
+  if (path == "model" || path == "ocs") return SpecSyntax{};
+  return std::nullopt;
 }
+SpecSyntax syntax_at(const std::string& path) { return *spec_syntax(path); }
 
 const std::vector<std::string> kTopKeys = {"name",       "network", "routing", "workload", "mapping", "allocation", "slots",
                                            "model",      "ocs",     "seed",    "replicates", "output"};
@@ -59,7 +46,7 @@ const std::vector<std::string> kModelKeys = {"name",     "t_s",          "t_p", 
                                              "mtu",      "eager_threshold", "flops", "sharing", "flow_solver",
                                              "path_selection", "test_time", "collectives"};
 
-std::string spec_text(const YamlReader& reader, const YAML::Node& node, const SpecField& field, const std::string& what,
+std::string spec_text(const YamlReader& reader, const YAML::Node& node, const SpecSyntax& field, const std::string& what,
                       const std::string& implied_name = "") {
   if (node.IsScalar()) {
     if (node.Scalar().empty()) reader.fail(node, "expected " + what + " to be a spec such as NAME:key=value");
@@ -83,8 +70,8 @@ std::string spec_text(const YamlReader& reader, const YAML::Node& node, const Sp
   return text;
 }
 
-YAML::Node spec_map(const std::string& text, const SpecField& field) {
-  Spec spec = Spec::parse(text, field.path_valued, field.path_keys);
+YAML::Node spec_map(const std::string& text, const SpecSyntax& field) {
+  Spec spec = field.parse(text);
   YAML::Node map(YAML::NodeType::Map);
   map["name"] = spec.name();
   if (spec.positional()) {
@@ -95,9 +82,9 @@ YAML::Node spec_map(const std::string& text, const SpecField& field) {
   return map;
 }
 
-std::string with_seed(const std::string& text, const SpecField& field, uint64_t seed) {
+std::string with_seed(const std::string& text, const SpecSyntax& field, uint64_t seed) {
   if (text.empty()) return text;
-  Spec spec = Spec::parse(text, field.path_valued, field.path_keys);
+  Spec spec = field.parse(text);
   if (!field.seeded.count(spec.name()) || spec.has("seed")) return text;
   return text + (text.find(':') == std::string::npos ? ":" : ",") + "seed=" + std::to_string(seed);
 }
@@ -108,8 +95,8 @@ std::string resolve_path(const std::string& path, const std::string& source) {
   return base.empty() ? path : (base / path).lexically_normal().string();
 }
 
-std::string resolve_spec_path(const std::string& text, const SpecField& field, const std::string& source) {
-  Spec spec = Spec::parse(text, field.path_valued, field.path_keys);
+std::string resolve_spec_path(const std::string& text, const SpecSyntax& field, const std::string& source) {
+  Spec spec = field.parse(text);
   if (!field.path_valued.count(spec.name()) || !spec.positional()) return text;
   std::string resolved = spec.name() + ":" + resolve_path(*spec.positional(), source);
   for (const auto& [key, value] : spec.values())
@@ -145,8 +132,7 @@ void set_at(YAML::Node node, const std::vector<std::string>& keys, size_t i, con
     }
     YAML::Node child = node[index];
     if (child.IsScalar()) {
-      const SpecField* field = spec_field(prefix);
-      child = spec_map(child.Scalar(), field ? *field : kPlain);
+      child = spec_map(child.Scalar(), spec_syntax(prefix).value_or(SpecSyntax{}));
       node[index] = child;
     }
     set_at(node[index], keys, i + 1, value, path, origin);
@@ -161,7 +147,7 @@ void set_at(YAML::Node node, const std::vector<std::string>& keys, size_t i, con
   if (!child || child.IsNull()) {
     node[key] = YAML::Node(YAML::NodeType::Map);
   } else if (child.IsScalar()) {
-    const SpecField* field = spec_field(path);
+    const std::optional<SpecSyntax> field = spec_syntax(path);
     if (!field) throw Error(origin + ": '" + path + "' holds a single value; cannot set '" + keys[i + 1] + "' inside it");
     node[key] = spec_map(child.Scalar(), *field);
   }
@@ -289,8 +275,9 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
 std::string fold_link_keys(const YamlReader& reader, const YAML::Node& at, std::string network,
                            const std::vector<std::string>& link_keys) {
   if (link_keys.empty()) return network;
-  Spec spec = Spec::parse(network, kNetwork.path_valued, kNetwork.path_keys);
-  if (kNetwork.path_valued.count(spec.name()))
+  const SpecSyntax syntax = syntax_at("network");
+  Spec spec = syntax.parse(network);
+  if (syntax.path_valued.count(spec.name()))
     reader.fail(at, "model link parameters (" + link_keys.front() + ", ...) cannot override the link values of a " +
                         spec.name() + " network; set them in the file");
   for (const std::string& item : link_keys) {
@@ -340,9 +327,9 @@ void set_key_path(YAML::Node& document, const std::string& path, const YAML::Nod
   if (overrides) overrides->push_back({copy, origin});
 }
 
-std::string Scenario::network_spec(int r) const { return with_seed(network, kNetwork, replicate_seed(r)); }
-std::string Scenario::process_spec(int r) const { return with_seed(process, kProcess, replicate_seed(r)); }
-std::string Scenario::pattern_spec(int r) const { return with_seed(pattern, kPattern, replicate_seed(r)); }
+std::string Scenario::network_spec(int r) const { return with_seed(network, syntax_at("network"), replicate_seed(r)); }
+std::string Scenario::process_spec(int r) const { return with_seed(process, syntax_at("workload.process"), replicate_seed(r)); }
+std::string Scenario::pattern_spec(int r) const { return with_seed(pattern, syntax_at("workload.pattern"), replicate_seed(r)); }
 
 Scenario parse_scenario(const YAML::Node& document, const std::string& source, YamlOverrides overrides) {
   Scenario s;
@@ -355,7 +342,8 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
   const std::string stem = std::filesystem::path(source).stem().string();
   s.name = document["name"] ? reader.scalar(document["name"], "name") : stem;
   if (!document["network"]) reader.fail(document, "missing 'network' (a generator spec, a map, or file:PATH)");
-  s.network = resolve_spec_path(spec_text(reader, document["network"], kNetwork, "network"), kNetwork, source);
+  const SpecSyntax network = syntax_at("network"), process = syntax_at("workload.process"), mapper = syntax_at("mapping");
+  s.network = resolve_spec_path(spec_text(reader, document["network"], network, "network"), network, source);
   if (document["routing"]) s.routing = reader.scalar(document["routing"], "routing");
 
   if (!document["workload"]) reader.fail(document, "missing 'workload' (process: and pattern:, trace:, or traffic:)");
@@ -368,14 +356,14 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
     if (document["mapping"] || document["allocation"] || document["slots"] || document["ocs"])
       reader.fail(workload["traffic"], "workload.traffic: open-loop traffic starts at every node: give no mapping, "
                                        "allocation, slots or ocs");
-    s.traffic = spec_text(reader, workload["traffic"], kPlain, "workload.traffic");
+    s.traffic = spec_text(reader, workload["traffic"], syntax_at("workload.traffic"), "workload.traffic");
   } else if (workload["trace"]) {
     if (workload["process"] || workload["pattern"]) reader.fail(workload, "workload: give either trace or process (+ pattern), not both");
     s.trace = resolve_path(reader.scalar(workload["trace"], "workload.trace"), source);
   } else {
     if (!workload["process"]) reader.fail(workload, "workload: missing 'process' (e.g. mesh:16x16) or 'trace'");
-    s.process = resolve_spec_path(spec_text(reader, workload["process"], kProcess, "workload.process"), kProcess, source);
-    if (workload["pattern"]) s.pattern = spec_text(reader, workload["pattern"], kPattern, "workload.pattern");
+    s.process = resolve_spec_path(spec_text(reader, workload["process"], process, "workload.process"), process, source);
+    if (workload["pattern"]) s.pattern = spec_text(reader, workload["pattern"], syntax_at("workload.pattern"), "workload.pattern");
     s.pattern_given = static_cast<bool>(workload["pattern"]);
   }
 
@@ -387,14 +375,14 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
   } else if (mapping.IsSequence()) {
     if (mapping.size() == 0) reader.fail(mapping, "mapping: the list is empty");
     for (size_t i = 0; i < mapping.size(); ++i) {
-      std::string mapper = resolve_spec_path(spec_text(reader, mapping[i], kMapping, "mapping[" + std::to_string(i) + "]"),
-                                             kMapping, source);
-      if (std::find(s.mappers.begin(), s.mappers.end(), mapper) != s.mappers.end())  // its rows would pool as one mapper
-        reader.fail(mapping[i], "mapping: '" + mapper + "' is listed twice");
-      s.mappers.push_back(std::move(mapper));
+      std::string text = resolve_spec_path(spec_text(reader, mapping[i], mapper, "mapping[" + std::to_string(i) + "]"),
+                                           mapper, source);
+      if (std::find(s.mappers.begin(), s.mappers.end(), text) != s.mappers.end())  // its rows would pool as one mapper
+        reader.fail(mapping[i], "mapping: '" + text + "' is listed twice");
+      s.mappers.push_back(std::move(text));
     }
   } else {
-    s.mappers = {resolve_spec_path(spec_text(reader, mapping, kMapping, "mapping"), kMapping, source)};
+    s.mappers = {resolve_spec_path(spec_text(reader, mapping, mapper, "mapping"), mapper, source)};
   }
   if (document["allocation"])
     s.allocation = resolve_spec_path(spec_text(reader, document["allocation"], kAllocation, "allocation"), kAllocation, source);
@@ -412,7 +400,7 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
     } catch (const Error& e) {
       reader.fail(document["routing"], std::string("routing: ") + e.what());
     }
-  if (document["ocs"]) s.ocs = spec_text(reader, document["ocs"], kPlain, "ocs", "ocs");
+  if (document["ocs"]) s.ocs = spec_text(reader, document["ocs"], syntax_at("ocs"), "ocs", "ocs");
   if (document["seed"]) {
     const long seed = reader.integer(document["seed"], "seed");
     if (seed < 0) reader.fail(document["seed"], "seed must be >= 0");

@@ -42,9 +42,9 @@ struct Scenario {
   YAML::Node document;      // the document as given, after --set (hashing, summary.json)
   YamlOverrides overrides;  // the values set by --set or by command-line flags, which errors name
 
-  // Replicate r (0-based) runs with seed + r: every spec that takes a seed and was given none
-  // (irregular networks, random and pattern process graphs, permutation workloads) gets it, and so
-  // do the mappers and random allocations. Explicit seeds stay fixed across replicates.
+  // Replicate r (0-based) runs with seed + r: every spec whose component declares a `seed`
+  // parameter (Registry::syntax) and was given none gets it, and so do the mappers and random
+  // allocations. Explicit seeds stay fixed across replicates.
   uint64_t replicate_seed(int r) const { return seed + static_cast<uint64_t>(r); }
   std::string network_spec(int r) const;
   std::string process_spec(int r) const;

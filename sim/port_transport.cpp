@@ -221,7 +221,7 @@ MAPSIM_REGISTER(model_registry(),
                     return std::make_unique<PortTransport>(routed, options, INFINITY, circuits, messages, std::move(delivered));
                   },
                   true},
-                 "", {"saf"}});
+                 "", "", {"saf"}});
 MAPSIM_REGISTER(model_registry(),
                 {"packet", "store-and-forward of MTU-sized packets, pipelined across hops",
                  {above(size_param("mtu", SimOptions{}.mtu, "packet size (model.mtu, --mtu)"), 0)},

@@ -137,7 +137,7 @@ MAPSIM_REGISTER(workload_registry(),
 
 MAPSIM_REGISTER(process_registry(), {"trace", "a recorded program's point-to-point volume per rank pair", {},
                                      [](Spec& spec) { return trace_process_graph(read_ti_trace(spec.require_positional("PATH"))); },
-                                     "PATH"});
+                                     "PATH", "path"});
 
 Trace make_workload(const std::string& text, const ProcessGraph& graph) {
   Spec spec = parse_spec(workload_registry(), text);

@@ -18,6 +18,12 @@ std::string param_line(const Param& p) {
   return line + ": " + p.description;
 }
 
+// The key a positional value has in a scenario's map form; `q` quotes code.
+std::string positional_line(const ComponentInfo& c, const std::string& q) {
+  return q + c.positional_key + q + " (positional): " + q + c.name + ":" + c.positional + q + " is " + q + "{name: " +
+         c.name + ", " + c.positional_key + ": " + c.positional + "}" + q + " in a scenario";
+}
+
 std::string joined(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
@@ -43,6 +49,7 @@ std::string component_reference_text(const std::vector<ComponentSection>& sectio
     for (const ComponentInfo& c : section.components) {
       out += "  " + component_usage(c) + std::string(c.aliases.empty() ? "" : " (also " + joined(c.aliases) + ")") +
              "\n      " + c.description + "\n";
+      if (!c.positional.empty()) out += "      - " + positional_line(c, "") + "\n";
       for (const Param& p : c.params) out += "      - " + param_line(p) + "\n";
     }
     out += "\n";
@@ -61,7 +68,7 @@ std::string component_reference_markdown(const std::vector<ComponentSection>& se
   for (const ComponentSection& section : sections) {
     out += "\n## " + section.title + "\n\n" + section.how + ".\n\n| name | what it is | parameters |\n|---|---|---|\n";
     for (const ComponentInfo& c : section.components) {
-      std::string params;
+      std::string params = c.positional.empty() ? "" : positional_line(c, "`");
       for (const Param& p : c.params)
         params += (params.empty() ? "" : "<br>") + ("`" + p.name + "`" + param_line(p).substr(p.name.size()));
       out += "| `" + component_usage(c) + "`" +

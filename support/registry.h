@@ -2,11 +2,12 @@
 // network generator, routing, simulation model and workload adds one Entry -- name, one-line
 // description, declared parameters and a factory -- from its own source file with
 //   MAPSIM_REGISTER(mapper_registry(), {"binary", "BM (moh2001): ...", {params...}, factory});
-// Lookups, "expected one of ..." errors, --help lists and docs/components.md all read these tables.
+// Lookups, "expected one of ..." errors, --help lists, docs/components.md and the scenario's spec
+// handling (syntax(): seeds per replicate, map form, paths) all read these tables.
 // (The component libraries are linked whole, so that every registration runs.)
 #pragma once
+#include <algorithm>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@ namespace mapsim {
 struct ComponentInfo {
   std::string kind, name, description;
   std::vector<Param> params;
-  std::string positional;
+  std::string positional, positional_key;
   std::vector<std::string> aliases;
 };
 
@@ -33,6 +34,7 @@ class Registry {
     std::vector<Param> params;
     Factory factory;
     std::string positional = {};            // what "NAME:VALUE" carries ("PATH", "16x16"); empty: key=value only
+    std::string positional_key = {};        // the key that value has in a scenario's map form ("path", "dims")
     std::vector<std::string> aliases = {};  // other names accepted for it
   };
 
@@ -42,6 +44,8 @@ class Registry {
   // Called once per component at start-up; a second entry of one name is a programming error.
   bool add(Entry entry) {
     const std::string name = entry.name;
+    if (entry.positional.empty() != entry.positional_key.empty())  // a value without a key is lost by --set
+      throw InternalError(kind_ + " '" + name + "': give positional and positional_key together");
     if (!entries_.emplace(name, std::move(entry)).second)
       throw InternalError(kind_ + " '" + name + "' registered twice");
     return true;
@@ -71,26 +75,33 @@ class Registry {
     return out;
   }
   const std::string& kind() const { return kind_; }
-  // Entries whose positional is a file path: "NAME:PATH" may hold ',' and '='.
-  std::set<std::string> path_valued() const {
-    std::set<std::string> names;
-    for (const auto& [name, e] : entries_)
-      if (e.positional == "PATH") names.insert(name);
-    return names;
-  }
-  // The keys path-valued entries declare: they may follow the path ("NAME:PATH,KEY=VALUE").
-  std::set<std::string> path_keys() const {
-    std::set<std::string> keys;
-    for (const auto& [name, e] : entries_)
-      if (e.positional == "PATH")
-        for (const Param& p : e.params) keys.insert(p.name);
-    return keys;
+  // How the specs of these components are written, for the scenario and parse_spec. An entry takes
+  // a seed when it declares a `seed` parameter.
+  SpecSyntax syntax() const {
+    SpecSyntax out;
+    for (const Entry* e : entries()) {
+      std::vector<std::string> spellings = e->aliases;
+      spellings.push_back(e->name);
+      const bool path = e->positional == "PATH";
+      const bool seeded = std::any_of(e->params.begin(), e->params.end(), [](const Param& p) { return p.name == "seed"; });
+      for (const std::string& name : spellings) {
+        if (!e->positional_key.empty()) out.positional_key[name] = e->positional_key;
+        if (path) out.path_valued.insert(name);
+        if (seeded) out.seeded.insert(name);
+      }
+      if (path)
+        for (const Param& p : e->params) {
+          out.path_keys.insert(p.name);
+          out.path_keys.insert(p.aliases.begin(), p.aliases.end());
+        }
+    }
+    return out;
   }
   // What the reference and --help print of each entry.
   std::vector<ComponentInfo> infos() const {
     std::vector<ComponentInfo> out;
     for (const auto& [name, e] : entries_)
-      out.push_back({kind_, e.name, e.description, e.params, e.positional, e.aliases});
+      out.push_back({kind_, e.name, e.description, e.params, e.positional, e.positional_key, e.aliases});
     return out;
   }
 
@@ -102,7 +113,7 @@ class Registry {
 // `text` as a spec of this registry's components.
 template <class Factory>
 Spec parse_spec(const Registry<Factory>& registry, const std::string& text) {
-  return Spec::parse(text, registry.path_valued(), registry.path_keys());
+  return registry.syntax().parse(text);
 }
 
 // A spec's entry, with the spec told its declared parameters.

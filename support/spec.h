@@ -63,6 +63,15 @@ class Spec {
   std::vector<Param> declared_;
 };
 
+// How the specs of one kind of component are written (Registry::syntax() derives it from the entries).
+struct SpecSyntax {
+  std::set<std::string> path_valued;                  // names whose positional is a file path: "NAME:PATH"
+  std::set<std::string> path_keys;                    // keys that may follow that path, themselves paths
+  std::map<std::string, std::string> positional_key;  // name -> key of its positional in the map form
+  std::set<std::string> seeded;                       // names that take seed=
+  Spec parse(const std::string& text) const { return Spec::parse(text, path_valued, path_keys); }
+};
+
 // "16x16" or "8x8x8" -> {16, 16}; each extent >= 1.
 std::vector<int> parse_dims(const std::string& text, const std::string& context);
 

@@ -114,7 +114,7 @@ MAPSIM_REGISTER(network_registry(),
                    const std::vector<int> dims = parse_dims(spec.require_positional("4x4 or 8x8x8"), "spec '" + spec.text() + "'");
                    return make_hyperx(dims, static_cast<int>(spec.get_int("nodes_per_router")), read_link_params(spec, {}));
                  },
-                 "4x4"});
+                 "4x4", "dims"});
 MAPSIM_REGISTER(routing_registry(),
                 {"dor", "HyperX dimension order: one hop per differing dimension, lowest first (walks: any order)", {},
                  {{"hyperx"}, [](const Network& net, Spec&) { return std::make_unique<HyperXRouting>(net); }}});

@@ -285,6 +285,6 @@ MAPSIM_REGISTER(network_registry(),
                  [](Spec& spec) {
                    return load_ibnetdiscover(spec.require_positional("PATH"), LinkDefaults{}, spec.get_string("lft"));
                  },
-                 "PATH"});
+                 "PATH", "path"});
 
 }  // namespace mapsim

@@ -173,9 +173,9 @@ MAPSIM_REGISTER(network_registry(),
                    return make_hypercube(static_cast<int>(*dim), read_link_params(spec, {}), per);
                  }});
 MAPSIM_REGISTER(network_registry(), {"mesh", "n-D mesh of routers, x fastest", with_link_params({kNodesPerRouter}),
-                                     [](Spec& spec) { return mesh_or_torus(spec, false); }, "16x16"});
+                                     [](Spec& spec) { return mesh_or_torus(spec, false); }, "16x16", "dims"});
 MAPSIM_REGISTER(network_registry(), {"torus", "n-D torus of routers (wraparound links)", with_link_params({kNodesPerRouter}),
-                                     [](Spec& spec) { return mesh_or_torus(spec, true); }, "8x8x8"});
+                                     [](Spec& spec) { return mesh_or_torus(spec, true); }, "8x8x8", "dims"});
 MAPSIM_REGISTER(network_registry(),
                 {"tree2", "two-level tree of takizawa2008 (end-tier switches under one top switch)",
                  with_link_params({integer_param("switches", Tree2Params{}.switches, "end-tier switches", 1, 1 << 24),
