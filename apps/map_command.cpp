@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.h"
-#include "topologies/routing.h"
+#include "apps/common_options.h"
 #include "mappers/mapper.h"
 #include "scenario/run.h"
 #include "support/atomic_file.h"
@@ -19,21 +19,22 @@ namespace mapsim {
 namespace {
 
 struct MapOptions {
-  std::string topology, process, mapper = "default", routing, allocation, slots, seed;
+  SharedFlags shared;
+  std::string process, mapper = "default";
   std::string output, rankfile, hostlist, graph_file;
   bool json = false;
 };
 
 // The run configuration of `map`: one mapper, one replicate, no simulation.
 Scenario map_scenario(const MapOptions& o) {
-  return scenario_from_flags("mapsim map", given_flags({{"network", "--topology", o.topology},
+  return scenario_from_flags("mapsim map", given_flags({o.shared.topology_key(),
                                                         {"workload.process", "--process", o.process},
                                                         {"mapping", "--mapper", o.mapper},
                                                         {"model", "--model", "none"},
-                                                        {"routing", "--routing", o.routing},
-                                                        {"allocation", "--allocation", o.allocation},
-                                                        {"slots", "--slots", o.slots},
-                                                        {"seed", "--seed", o.seed}}));
+                                                        o.shared.routing_key(),
+                                                        o.shared.allocation_key(),
+                                                        o.shared.slots_key(),
+                                                        o.shared.seed_key()}));
 }
 
 void run_map(const MapOptions& o) {
@@ -107,14 +108,13 @@ void add_map_command(CLI::App& app) {
               "\nProcess topologies: " + component_list(process_registry().infos()) +
               "\n(mapsim components lists their parameters)\nExample:\n  mapsim map --topology "
               "irregular:nodes=256,switches=75 --process mesh:16x16 --mapper switch");
-  cmd->add_option("--topology", o->topology, "Network spec (see mapsim topo --help)")->required();
+  add_topology_option(cmd, o->shared.topology);
   cmd->add_option("--process", o->process, "Process topology spec")->required();
   cmd->add_option("--mapper", o->mapper, "Mapper NAME[:key=value,...] (default: default, rank i on slot i; see docs/mappers.md)");
-  cmd->add_option("--routing", o->routing,
-                  "Routing: " + component_list(routing_registry().infos()) + " (default: the network's own)");
-  cmd->add_option("--allocation", o->allocation, "all, random[:seed=S] or list:FILE");
-  cmd->add_option("--slots", o->slots, "Slots (ranks) per node (default 1)");
-  cmd->add_option("--seed", o->seed, "Seed of the mapper, the allocation and of specs given none (default 1)");
+  add_routing_option(cmd, o->shared.routing);
+  add_allocation_option(cmd, o->shared.allocation);
+  add_slots_option(cmd, o->shared.slots);
+  add_seed_option(cmd, o->shared.seed);
   cmd->add_option("-o,--output", o->output, "Write the placement: one 'rank node' line per rank");
   cmd->add_option("--rankfile", o->rankfile, "Write an Open MPI rankfile");
   cmd->add_option("--hostlist", o->hostlist, "Write an MPICH host list (one host per rank)");

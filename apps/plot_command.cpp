@@ -5,7 +5,7 @@
 #include "apps/cli_checks.h"
 #include "apps/commands.h"
 #include "apps/external_tool.h"
-#include "scenario/plot.h"
+#include "reporting/plot.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
 

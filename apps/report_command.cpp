@@ -4,7 +4,7 @@
 
 #include "apps/commands.h"
 #include "apps/external_tool.h"
-#include "scenario/report.h"
+#include "reporting/report.h"
 #include "support/atomic_file.h"
 
 namespace mapsim {

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "apps/common_options.h"
 #include "apps/progress.h"
 #include "mappers/mapper.h"
 #include "scenario/run.h"
@@ -14,7 +15,6 @@
 #include "support/atomic_file.h"
 #include "support/error.h"
 #include "support/units.h"
-#include "topologies/routing.h"
 #include "support/json_text.h"
 
 namespace mapsim {
@@ -27,7 +27,8 @@ std::string model_list() {
 }
 
 struct SimulateOptions {
-  std::string topology, routing, process, workload, trace, mapper, placement, allocation, slots, seed;
+  SharedFlags shared;
+  std::string process, workload, trace, mapper, placement;
   std::string model, eager, mtu, intra_node, flops, sharing, flow_solver, path_selection, ocs, test_time, collectives;
   std::string output, write_trace, timeline;
   bool messages = false, json = false;
@@ -39,15 +40,15 @@ Scenario simulate_scenario(const SimulateOptions& o) {
   if (!o.placement.empty() && !o.mapper.empty()) throw Error("give either --mapper or --placement, not both");
   const std::string mapping = o.placement.empty() ? o.mapper : "placement:" + o.placement;
   Scenario scenario = scenario_from_flags(
-      "mapsim simulate", given_flags({{"network", "--topology", o.topology},
-                                      {"routing", "--routing", o.routing},
+      "mapsim simulate", given_flags({o.shared.topology_key(),
+                                      o.shared.routing_key(),
                                       {"workload.process", "--process", o.process},
                                       {"workload.pattern", "--workload", o.workload},
                                       {"workload.trace", "--trace", o.trace},
                                       {"mapping", o.placement.empty() ? "--mapper" : "--placement", mapping},
-                                      {"allocation", "--allocation", o.allocation},
-                                      {"slots", "--slots", o.slots},
-                                      {"seed", "--seed", o.seed},
+                                      o.shared.allocation_key(),
+                                      o.shared.slots_key(),
+                                      o.shared.seed_key(),
                                       {"model.name", "--model", o.model},
                                       {"model.eager_threshold", "--eager", o.eager},
                                       {"model.mtu", "--mtu", o.mtu},
@@ -122,9 +123,8 @@ void add_simulate_command(CLI::App& app) {
               "\n(mapsim components lists their parameters)\nExample:\n  mapsim simulate --topology "
               "irregular:nodes=256,switches=75 --process mesh:16x16 "
               "--mapper switch --model store-and-forward -o out/");
-  cmd->add_option("--topology", o->topology, "Network spec (see mapsim topo --help)")->required();
-  cmd->add_option("--routing", o->routing,
-                  "Routing: " + component_list(routing_registry().infos()) + " (default: the network's own)");
+  add_topology_option(cmd, o->shared.topology);
+  add_routing_option(cmd, o->shared.routing);
   cmd->add_option("--process", o->process, "Process topology of a synthetic workload");
   cmd->add_option("--workload", o->workload, "Synthetic workload on --process (default exchange)");
   cmd->add_option("--trace", o->trace, "SimGrid TI trace (one shared file or an index of per-rank files) or an OTF2 archive (traces.otf2)");
@@ -132,9 +132,9 @@ void add_simulate_command(CLI::App& app) {
                   "Mapper NAME[:key=value,...] placing the ranks (default: default, rank i on slot i)");
   cmd->add_option("--placement", o->placement,
                   "Placement file of 'rank node' lines (mapsim map -o); the mapper placement:FILE");
-  cmd->add_option("--allocation", o->allocation, "all, random[:seed=S] or list:FILE");
-  cmd->add_option("--slots", o->slots, "Slots (ranks) per node (default 1)");
-  cmd->add_option("--seed", o->seed, "Seed of the mapper, the allocation and of specs given none (default 1)");
+  add_allocation_option(cmd, o->shared.allocation);
+  add_slots_option(cmd, o->shared.slots);
+  add_seed_option(cmd, o->shared.seed);
   cmd->add_option("--model", o->model, "Simulation model: " + model_list() + " (default flow)");
   cmd->add_option("--eager", o->eager,
                   "Eager/rendezvous threshold (SMPI's send-is-detached-thresh), default " +

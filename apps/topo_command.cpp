@@ -1,18 +1,16 @@
 // mapsim topo SPEC: build a network, route it, check the routes, print a summary or export it.
 #include <chrono>
-#include <cstdio>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "apps/commands.h"
+#include "apps/common_options.h"
+#include "reporting/topo_report.h"
 #include "support/atomic_file.h"
-#include "support/error.h"
+#include "support/json_text.h"
 #include "topologies/export.h"
 #include "topologies/network_factory.h"
 #include "topologies/route_analysis.h"
-#include "support/units.h"
-#include "support/json_text.h"
 
 namespace mapsim {
 namespace {
@@ -24,112 +22,6 @@ struct TopoOptions {
   std::string export_format;
   std::string output;
 };
-
-// The three busiest channels as {link: "a->b", routes}.
-nlohmann::ordered_json busiest_links(const Network& net, const RouteAnalysis& a) {
-  std::vector<int> order(a.channel_routes.size());
-  for (size_t c = 0; c < order.size(); ++c) order[c] = static_cast<int>(c);
-  const size_t shown = std::min<size_t>(3, order.size());
-  std::partial_sort(order.begin(), order.begin() + shown, order.end(),
-                    [&](int x, int y) { return a.channel_routes[x] > a.channel_routes[y] || (a.channel_routes[x] == a.channel_routes[y] && x < y); });
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < shown; ++i)
-    list.push_back({{"link", net.switch_at(net.channel_source(order[i])).name + "->" +
-                                 net.switch_at(net.channel_target(order[i])).name},
-                    {"routes", a.channel_routes[order[i]]}});
-  return list;
-}
-
-nlohmann::ordered_json to_json(const TopoOptions& o, const RoutedNetwork& routed, const RouteAnalysis& a) {
-  nlohmann::ordered_json j;
-  j["network"] = o.spec;
-  j["family"] = routed.network().shape.family;
-  j["routing"] = routed.routing().name();
-  j["switches"] = a.switches;
-  j["nodes"] = a.nodes;
-  j["links"] = a.links;
-  j["ports_used"] = a.ports_used;
-  j["ports_total"] = a.ports_total;
-  j["connectivity"] = a.ports_total ? static_cast<double>(a.ports_used) / a.ports_total : 0.0;
-  j["diameter"] = a.diameter;
-  j["avg_route_hops"] = a.avg_route_hops;
-  j["max_route_hops"] = a.max_route_hops;
-  j["zero_load_latency"] = a.zero_load_latency;
-  j["avg_latency"] = a.zero_load_latency;  // the old name of zero_load_latency (README)
-  j["routes_legal"] = a.routes_legal;
-  j["deadlock_free"] = a.deadlock_free;
-  if (a.multipath) {
-    j["walks_deadlock_free"] = a.walks_deadlock_free;
-    j["walk_dependencies"] = a.walk_dependencies;
-    if (!a.walks_deadlock_free) j["walk_cycle"] = a.walk_cycle;
-  }
-  j["routes_checked"] = a.routes_checked;
-  j["dependencies"] = a.dependencies;
-  j["sampled"] = a.sampled;
-  if (a.sampled) {  // what the sample stands for (absent on a full analysis)
-    j["routes_total"] = a.routes_total;
-    j["avg_route_hops_ci95"] = a.avg_route_hops_ci95;
-    j["zero_load_latency_ci95"] = a.zero_load_latency_ci95;
-  }
-  if (a.diameter_sources) j["diameter_sources"] = a.diameter_sources;
-  if (a.walk_destinations) j["walk_destinations"] = a.walk_destinations;
-  j["route_balance"] = {{"max_routes_per_link", a.max_channel_routes},
-                        {"mean_routes_per_link", a.mean_channel_routes},
-                        {"idle_links", a.idle_channels},
-                        {"busiest_links", busiest_links(routed.network(), a)},
-                        {"unbalanced", routes_unbalanced(a)}};
-  if (!a.routes_legal) j["violation"] = a.first_violation;
-  if (!a.deadlock_free) j["cycle"] = a.cycle;
-  return j;
-}
-
-void print_summary(const TopoOptions& o, const RoutedNetwork& routed, const RouteAnalysis& a) {
-  const Network& net = routed.network();
-  std::string routing = routed.routing().name();
-  if (const int root = routed.routing().root_switch(); root >= 0)
-    routing += " (root " + net.switch_at(root).name + ")";
-  std::printf("network        %s (%s)\n", o.spec.c_str(), net.shape.family.c_str());
-  std::printf("switches       %d\nnodes          %d\nlinks          %d\n", a.switches, a.nodes, a.links);
-  std::printf("ports used     %d of %d (connectivity %.3f)\n", a.ports_used, a.ports_total,
-              a.ports_total ? static_cast<double>(a.ports_used) / a.ports_total : 0.0);
-  std::printf("routing        %s\n", routing.c_str());
-  if (a.diameter_sources)
-    std::printf("diameter       %d switch hops (the largest distance from %d evenly spread switches)\n", a.diameter,
-                a.diameter_sources);
-  else
-    std::printf("diameter       %d switch hops\n", a.diameter);
-  if (a.sampled) {
-    std::printf("sample         %ld of %s routes, drawn at random (avg +- half the 95 %% confidence interval)\n",
-                a.routes_checked, format_number(a.routes_total, 4).c_str());
-    std::printf("route hops     avg %.4f +- %.2g, max %d in the sample (ordered node pairs)\n", a.avg_route_hops, a.avg_route_hops_ci95,
-                a.max_route_hops);
-    std::printf("avg latency    %s +- %s zero-load (t_s + d*t_p + (d+1)*t_r)\n", format_time(a.zero_load_latency).c_str(),
-                format_time(a.zero_load_latency_ci95).c_str());
-  } else {
-    std::printf("route hops     avg %.4f, max %d (ordered node pairs)\n", a.avg_route_hops, a.max_route_hops);
-    std::printf("avg latency    %s zero-load (t_s + d*t_p + (d+1)*t_r)\n", format_time(a.zero_load_latency).c_str());
-  }
-  std::printf("routes legal   %s (%ld %sroutes checked)\n", a.routes_legal ? "yes" : ("NO: " + a.first_violation).c_str(),
-              a.routes_checked, a.sampled ? "sampled " : "");
-  std::printf("deadlock free  %s (%ld channel dependencies%s)\n",
-              a.deadlock_free ? "yes" : ("NO, cycle: " + a.cycle).c_str(), a.dependencies, a.sampled ? " of the sampled routes" : "");
-  if (a.multipath)
-    std::printf("all walks      %s (%ld channel dependencies over every hop a multipath walk may take%s)\n",
-                a.walks_deadlock_free ? "deadlock free" : ("NOT deadlock free, cycle: " + a.walk_cycle).c_str(),
-                a.walk_dependencies,
-                a.walk_destinations ? (" to " + std::to_string(a.walk_destinations) + " sampled destination switches").c_str() : "");
-  std::string busiest;
-  for (const auto& link : busiest_links(net, a))
-    busiest += std::string(busiest.empty() ? "" : ", ") + link["link"].get<std::string>() + " " + format_number(link["routes"].get<double>());
-  std::printf("route balance  max %s, mean %s routes per link (%s); %d of %zu links carry none%s\n",
-              format_number(a.max_channel_routes).c_str(), format_number(a.mean_channel_routes).c_str(), busiest.c_str(),
-              a.idle_channels, a.channel_routes.size(), a.sampled ? " (estimated from the sample)" : "");
-  if (routes_unbalanced(a))
-    spdlog::warn("routing {}: a few links carry most routes (busiest {:.1f}x the mean, {} of {} links idle); "
-                 "compare the balanced tables of --routing updn or minhop, or a --path-selection of the simulation",
-                 routed.routing().name(), a.mean_channel_routes > 0 ? a.max_channel_routes / a.mean_channel_routes : 0.0,
-                 a.idle_channels, a.channel_routes.size());
-}
 
 void run_topo(const TopoOptions& o) {
   auto start = std::chrono::steady_clock::now();
@@ -145,8 +37,8 @@ void run_topo(const TopoOptions& o) {
   RouteAnalysis analysis = analyse_routes(routed);
   // Timing goes to the log only: results stay byte-identical from run to run.
   spdlog::debug("analysed in {:.3f} s", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  if (o.json) std::cout << json_text(to_json(o, routed, analysis), 2) << "\n";
-  else print_summary(o, routed, analysis);
+  if (o.json) std::cout << json_text(topo_json(o.spec, routed, analysis), 2) << "\n";
+  else write_topo_summary(o.spec, routed, analysis, std::cout);
 }
 
 }  // namespace
@@ -158,7 +50,7 @@ void add_topo_command(CLI::App& app) {
               "Examples:\n  mapsim topo irregular:nodes=256,switches=75,ports=8,connectivity=0.75,seed=1\n"
               "  mapsim topo torus:8x8x8 --json\n  mapsim topo fattree:k=4,levels=3 --export simgrid -o ft.xml");
   cmd->add_option("spec", options->spec, "Network spec, e.g. irregular:nodes=256,switches=75")->required();
-  cmd->add_option("--routing", options->routing, component_list(routing_registry().infos()) + " or default (the family's own)");
+  add_routing_option(cmd, options->routing);
   cmd->add_flag("--json", options->json, "Print one JSON object instead of the table");
   cmd->add_option("--export", options->export_format, "Write the network instead: dot, json or simgrid")
       ->check(CLI::IsMember({"dot", "json", "simgrid"}));

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "scenario/csv_table.h"
-#include "scenario/plot.h"
+#include "reporting/csv_table.h"
+#include "reporting/plot.h"
 #include "test_files.h"
 #include "support/error.h"
 

@@ -1,4 +1,4 @@
-#include "scenario/report.h"
+#include "reporting/report.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenario/csv_table.h"
-#include "scenario/plot.h"
+#include "reporting/csv_table.h"
+#include "reporting/plot.h"
 #include "scenario/statistics.h"
 #include "sim/timeline.h"
 #include "topologies/export.h"

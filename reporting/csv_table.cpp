@@ -1,4 +1,4 @@
-#include "scenario/csv_table.h"
+#include "reporting/csv_table.h"
 
 #include <algorithm>
 #include <csv.h>

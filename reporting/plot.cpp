@@ -1,4 +1,4 @@
-#include "scenario/plot.h"
+#include "reporting/plot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "scenario/csv_table.h"
+#include "reporting/csv_table.h"
 #include "scenario/statistics.h"
 #include "support/error.h"
 #include "support/units.h"
