@@ -93,11 +93,13 @@ struct Candidate {
   Placement placement;
   double cost = 0;   // Gamma_C, the static tie-break
   double score = 0;  // by the objective
+  double channels = 0;  // channel_congestion, for near ties
   double makespan = -1;
 };
 
 constexpr int kMaxAnnealingTasks = 1024;  // annealing's moves grow with T x temperature levels
 constexpr int kRefineMoves = 64;  // evaluations per task of each objective refinement
+constexpr double kTie = 0.01;     // scores within 1 % of the leader's are near ties
 
 // Slots dealt round-robin over the switches that hold them, so that consecutive ranks sit on
 // different switches: the spread placement users try against all-to-all hot spots.
@@ -113,6 +115,16 @@ Placement round_robin_over_switches(const MappingProblem& problem) {
 }  // namespace
 
 Placement BestMapper::map(const MappingProblem& problem) const {
+  // The ranking: Gamma_C ("latency"), or an objective (auto: congestion where the workload is known);
+  // makespan ranks by congestion and simulates every candidate.
+  std::optional<Objective> ranking;
+  if (options_.objective == "auto") {
+    if (problem.schedule) ranking = Objective::Congestion;
+  } else if (options_.objective != "latency") {
+    ranking = parse_objective(options_.objective, "best");
+    if (*ranking == Objective::Makespan) ranking = Objective::Congestion;
+  }
+  const bool by_load = ranking == Objective::Congestion || ranking == Objective::MaxLinkLoad;
   std::vector<Candidate> candidates;
   if (auto embedding = regular_embedding(problem)) {
     const Network& net = problem.network->network();
@@ -135,6 +147,10 @@ Placement BestMapper::map(const MappingProblem& problem) const {
       spdlog::debug("best: skipping {}: {}", name, e.what());
     }
   }
+  // Ranked by load, the constructions also stand as they are: refining on latency can crowd a
+  // switch's links.
+  std::vector<Candidate> unrefined;
+  if (by_load) unrefined = candidates;
   const CostTable table(*problem.network);
   for (Candidate& c : candidates) {
     // The switch-neighbourhood search where its passes are affordable, else swaps within N_C^2.
@@ -142,21 +158,13 @@ Placement BestMapper::map(const MappingProblem& problem) const {
                                                                  : swap_search(problem, table, c.placement, 1);
     c.name += "+refined";
   }
+  candidates.insert(candidates.end(), unrefined.begin(), unrefined.end());
   // The placements users pick, as they are: refined on latency they would become the others.
   for (const char* name : {"default", "random", "random:unit=switch"}) candidates.push_back({name, make_mapper(name)->map(problem)});
   candidates.push_back({"round-robin:unit=switch", round_robin_over_switches(problem)});
   for (Candidate& c : candidates)
     if (c.name.find("+refined") == std::string::npos) c.cost = placement_cost(problem, table, c.placement);
 
-  // The ranking: Gamma_C ("latency"), or an objective (auto: congestion where the workload is known);
-  // makespan ranks by congestion and simulates every candidate.
-  std::optional<Objective> ranking;
-  if (options_.objective == "auto") {
-    if (problem.schedule) ranking = Objective::Congestion;
-  } else if (options_.objective != "latency") {
-    ranking = parse_objective(options_.objective, "best");
-    if (*ranking == Objective::Makespan) ranking = Objective::Congestion;
-  }
   auto score = [&](const Candidate& c) { return ranking ? objective_value(problem, c.placement, *ranking) : c.cost; };
   for (Candidate& c : candidates) c.score = score(c);
   auto rank = [&] {  // best score first; ties by Gamma_C, then by the order found. A placement found twice counts once.
@@ -169,7 +177,7 @@ Placement BestMapper::map(const MappingProblem& problem) const {
   };
   rank();
   // The top few, refined on the load objective itself (moves the routed cost cannot see).
-  if (ranking == Objective::Congestion || ranking == Objective::MaxLinkLoad) {
+  if (by_load) {
     const size_t top = std::min(candidates.size(), static_cast<size_t>(options_.refine));
     for (size_t i = 0; i < top; ++i) {
       Candidate c{candidates[i].name + "+" + objective_name(*ranking), candidates[i].placement};
@@ -180,9 +188,22 @@ Placement BestMapper::map(const MappingProblem& problem) const {
     }
     rank();
   }
-  // The top `verify` by the objective are simulated on the workload; the fastest wins.
+  // Near ties with the leader (every node link equally loaded sets each phase's time, as in a halo
+  // exchange) are ordered by their switch channels' congestion, then Gamma_C, and all simulated,
+  // up to 3 x verify: the score cannot tell them apart, the run can.
+  size_t tied = 1;
+  if (by_load) {
+    while (tied < candidates.size() && candidates[tied].score <= candidates[0].score * (1 + kTie)) ++tied;
+    for (size_t i = 0; i < tied; ++i) candidates[i].channels = channel_congestion(problem, candidates[i].placement);
+    std::stable_sort(candidates.begin(), candidates.begin() + static_cast<long>(tied), [](const Candidate& x, const Candidate& y) {
+      return x.channels != y.channels ? x.channels < y.channels : x.cost < y.cost;
+    });
+  }
+  // The top `verify`, and the near ties up to 3 x verify, are simulated on the workload; the fastest wins.
   size_t chosen = 0;
-  const size_t verify = options_.objective == "makespan" ? candidates.size() : static_cast<size_t>(options_.verify);
+  const size_t verify = options_.objective == "makespan"
+                            ? candidates.size()
+                            : std::max(static_cast<size_t>(options_.verify), std::min(tied, 3 * static_cast<size_t>(options_.verify)));
   if (problem.simulate)
     for (size_t i = 0; i < std::min(candidates.size(), verify); ++i) {
       candidates[i].makespan = problem.simulate(candidates[i].placement, options_.model);
@@ -204,7 +225,7 @@ MAPSIM_REGISTER(mapper_registry(),
                  "ranked by congestion where the workload is known, the top ones refined on it and the leaders simulated",
                  {text_param("objective", "auto", std::string("rank by: auto (congestion where a workload is known, else latency), "
                                                   "latency (Gamma_C), ") + kObjectiveNames + " (mappers/objective.h; makespan simulates every candidate)"),
-                  integer_param("verify", 4, "how many of the top-ranked candidates are simulated on the workload (0: none)", 0, 1000),
+                  integer_param("verify", 6, "how many of the top-ranked candidates are simulated on the workload, and up to 3 x as many near ties (0: none)", 0, 1000),
                   text_param("model", "", "model of those simulations (default: the run's, store-and-forward when it has none)"),
                   integer_param("annealing", 200, "moves per task of the annealing candidate, run on partial allocations of up to 1024 tasks (0: none)", 0, 1000000),
                   integer_param("refine", 2, "how many of the top-ranked candidates are refined on the load objective (0: none)", 0, 1000),

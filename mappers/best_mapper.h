@@ -21,7 +21,7 @@ namespace mapsim {
 
 struct BestOptions {
   std::string objective = "auto";  // auto, latency, or an Objective's name
-  int verify = 4;                  // top candidates simulated
+  int verify = 6;                  // top candidates simulated (near ties: up to 3 x as many)
   std::string model;               // of those simulations (empty: the run's)
   int annealing_moves = 200;       // the annealing candidate's moves per task (0: none)
   int refine = 2;                  // top candidates refined on the load objective

@@ -47,9 +47,8 @@ double job_busiest(const MappingProblem& problem, const Placement& placement, bo
   return busiest;
 }
 
-}  // namespace
-
-double congestion(const MappingProblem& problem, const Placement& placement) {
+// Phases' busiest port times, summed; node links only if `node_links`.
+double phase_sum(const MappingProblem& problem, const Placement& placement, bool node_links) {
   const std::vector<double> bandwidth = port_bandwidths(problem.network->network());
   const RouteShares shares(problem);
   std::vector<double> load(bandwidth.size(), 0);
@@ -57,6 +56,7 @@ double congestion(const MappingProblem& problem, const Placement& placement) {
   double total = 0;
   for_each_phase(problem, [&](const CommPhase& phase) {
     load_phase(shares, placement, phase, true, [&](int port, double bytes) {
+      if (!node_links && !shares.layout().is_channel(port)) return;
       if (load[port] == 0) touched.push_back(port);
       load[port] += bytes;
     });
@@ -66,6 +66,13 @@ double congestion(const MappingProblem& problem, const Placement& placement) {
     total += phase.repeat * busiest;
   });
   return total;
+}
+
+}  // namespace
+
+double congestion(const MappingProblem& problem, const Placement& placement) { return phase_sum(problem, placement, true); }
+double channel_congestion(const MappingProblem& problem, const Placement& placement) {
+  return phase_sum(problem, placement, false);
 }
 
 double busiest_port(const MappingProblem& problem, const Placement& placement) { return job_busiest(problem, placement, true); }

@@ -5,6 +5,9 @@
 //                     port time, times its repeats: an estimate of the time the traffic needs when
 //                     phases follow one another. It sees what a job-wide total cannot: an all-to-all
 //                     whose step sends every rank of a switch to one other switch. `best` ranks by it.
+//   channel_congestion: the same summing only switch channels: what still tells placements apart when
+//                     every node link carries the same bytes (a halo exchange's faces) and sets each
+//                     phase's time.
 //   busiest_port:     the busiest port's time over the whole job (the max-link-load objective).
 //   congestion_bound: the same counting only ports every message surely crosses (node links always;
 //                     switch channels when routes are fixed, not chosen per message by ECMP, spraying,
@@ -17,6 +20,7 @@
 namespace mapsim {
 
 double congestion(const MappingProblem& problem, const Placement& placement);
+double channel_congestion(const MappingProblem& problem, const Placement& placement);
 double busiest_port(const MappingProblem& problem, const Placement& placement);
 double congestion_bound(const MappingProblem& problem, const Placement& placement);
 

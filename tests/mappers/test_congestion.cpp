@@ -128,15 +128,22 @@ TEST_CASE("best keeps the fastest of the candidates it simulates, and reports ev
     p.portfolio = &report;
     const Placement chosen = make_mapper("best:verify=3")->map(p);
     check_placement(p, chosen);
-    CHECK(simulations == 3);
     CHECK(report.objective == "congestion");
     REQUIRE(report.candidates.size() >= 8);
+    // Near ties (within 1 % of the leader) lead, in any order; the rest by score.
+    double leader = report.candidates.front().score;
+    for (const PortfolioCandidate& c : report.candidates) leader = std::min(leader, c.score);
+    size_t tied = 0;
+    while (tied < report.candidates.size() && report.candidates[tied].score <= leader * 1.01) ++tied;
+    for (size_t i = tied; i < report.candidates.size(); ++i) CHECK(report.candidates[i].score > leader * 1.01);
+    const size_t simulated = std::max<size_t>(3, std::min<size_t>(tied, 9));  // the top three, near ties up to 9
+    CHECK(simulations == static_cast<int>(simulated));
     const auto winner = std::find_if(report.candidates.begin(), report.candidates.end(), [](const auto& c) { return c.chosen; });
     REQUIRE(winner != report.candidates.end());
     CHECK(winner->makespan == p.simulate(chosen, ""));
     for (size_t i = 0; i < report.candidates.size(); ++i) {
-      if (i > 0) CHECK(report.candidates[i - 1].score <= report.candidates[i].score);  // ranked by the objective
-      CHECK((report.candidates[i].makespan >= 0) == (i < 3));                          // the top three simulated
+      if (i > tied) CHECK(report.candidates[i - 1].score <= report.candidates[i].score);  // ranked by the objective
+      CHECK((report.candidates[i].makespan >= 0) == (i < simulated));
       if (report.candidates[i].makespan >= 0) CHECK(winner->makespan <= report.candidates[i].makespan);
     }
     // Without a simulation, the best-ranked candidate.
@@ -144,6 +151,7 @@ TEST_CASE("best keeps the fastest of the candidates it simulates, and reports ev
     const Placement ranked = make_mapper("best")->map(p);
     CHECK(report.candidates.front().chosen);
     CHECK(congestion(p, ranked) == doctest::Approx(report.candidates.front().score));
+    CHECK(congestion(p, ranked) <= leader * 1.01);
   }
 }
 
