@@ -38,7 +38,7 @@ std::optional<std::vector<int>> regular_embedding(const MappingProblem& problem)
   if (dims.empty() || static_cast<int>(problem.nodes.size()) != net.num_nodes()) return std::nullopt;
   const int tasks = graph.num_tasks();
   std::vector<int> switch_of(tasks);
-  if (net.shape.family == "hypercube") {
+  if (net.shape.family == Family::Hypercube) {
     // Each grid dimension gets address bits (the widest block first), splitting it into 2^bits equal
     // blocks (48 = 16 blocks of 3); Gray code along each.
     const int n = static_cast<int>(net.shape.dims.size());
@@ -67,7 +67,7 @@ std::optional<std::vector<int>> regular_embedding(const MappingProblem& problem)
     }
     return switch_of;
   }
-  if (net.shape.family == "mesh" || net.shape.family == "torus") {
+  if (net.shape.family == Family::Mesh || net.shape.family == Family::Torus) {
     const std::vector<int>& m = net.shape.dims;
     if (m.size() != dims.size()) return std::nullopt;
     for (size_t k = 0; k < dims.size(); ++k)

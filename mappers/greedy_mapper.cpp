@@ -13,7 +13,7 @@ std::vector<int> locality_slot_order(const MappingProblem& problem) {
   for (size_t i = 0; i < problem.nodes.size(); ++i) slots_of_node[problem.nodes[i]] = problem.slots[i];
   std::vector<int> order;
   auto take = [&](int node) { order.insert(order.end(), slots_of_node[node], node); };
-  if (net.shape.family == "hypercube" && net.num_nodes() == net.num_switches()) {
+  if (net.shape.family == Family::Hypercube && net.num_nodes() == net.num_switches()) {
     for (int i = 0; i < net.num_nodes(); ++i) take(i ^ (i >> 1));  // binary reflected Gray code
     return order;
   }

@@ -139,9 +139,9 @@ SpherePoints hypersphere_start(int tasks, int n, uint64_t seed) {
 
 void HypersphereMapper::check(const MappingProblem& problem) const {
   const Network& net = problem.network->network();
-  if (net.shape.family != "hypercube" || net.shape.dims.empty())
+  if (net.shape.family != Family::Hypercube || net.shape.dims.empty())
     throw NotApplicable("the hypersphere mapper needs a hypercube network (its sectors are the cube's vertices); use greedy, "
-                "annealing or best on " + net.shape.family + " networks");
+                "annealing or best on " + family_name(net.shape.family) + " networks");
   if (static_cast<int>(problem.nodes.size()) != net.num_nodes())
     throw NotApplicable("the hypersphere mapper maps onto the whole hypercube: use --allocation all");
 }

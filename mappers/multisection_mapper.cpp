@@ -96,7 +96,7 @@ std::vector<std::vector<int>> split_groups(const std::vector<SwitchSlots>& group
 // dragonfly's groups (a router's global links make some routers of other groups as close as its own
 // group's). Empty otherwise.
 std::vector<std::vector<int>> declared_groups(const Network& net, const std::vector<SwitchSlots>& groups) {
-  if (net.shape.family != "dragonfly" || net.shape.dims.size() != 4) return {};
+  if (net.shape.family != Family::Dragonfly || net.shape.dims.size() != 4) return {};
   const int routers_per_group = net.shape.dims[0];  // router G * a + j is router j of group G
   std::map<int, std::vector<int>> members;
   for (size_t g = 0; g < groups.size(); ++g) members[groups[g].switch_id / routers_per_group].push_back(static_cast<int>(g));

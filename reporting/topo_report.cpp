@@ -46,7 +46,7 @@ nlohmann::ordered_json busiest_links(const Network& net, const RouteAnalysis& a)
 nlohmann::ordered_json topo_json(const std::string& spec, const RoutedNetwork& routed, const RouteAnalysis& a) {
   nlohmann::ordered_json j;
   j["network"] = spec;
-  j["family"] = routed.network().shape.family;
+  j["family"] = family_name(routed.network().shape.family);
   j["routing"] = routed.routing().name();
   j["switches"] = a.switches;
   j["nodes"] = a.nodes;
@@ -91,7 +91,7 @@ void write_topo_summary(const std::string& spec, const RoutedNetwork& routed, co
   const Network& net = routed.network();
   std::string routing = routed.routing().name();
   if (const int root = routed.routing().root_switch(); root >= 0) routing += " (root " + net.switch_at(root).name + ")";
-  appendf(out, "network        %s (%s)\n", spec.c_str(), net.shape.family.c_str());
+  appendf(out, "network        %s (%s)\n", spec.c_str(), family_name(net.shape.family).c_str());
   appendf(out, "switches       %d\nnodes          %d\nlinks          %d\n", a.switches, a.nodes, a.links);
   appendf(out, "ports used     %d of %d (connectivity %.3f)\n", a.ports_used, a.ports_total,
           a.ports_total ? static_cast<double>(a.ports_used) / a.ports_total : 0.0);

@@ -68,8 +68,8 @@ MAPSIM_REGISTER(traffic_registry(),
                    const auto given = spec.find_number("group");
                    int group = 0;
                    if (given) group = static_cast<int>(*given);
-                   else if (net.shape.family == "dragonfly") group = net.shape.dims[0] * net.shape.dims[1];
-                   else throw Error("group-shift traffic needs group=K (nodes per group) on a " + net.shape.family + " network");
+                   else if (net.shape.family == Family::Dragonfly) group = net.shape.dims[0] * net.shape.dims[1];
+                   else throw Error("group-shift traffic needs group=K (nodes per group) on a " + family_name(net.shape.family) + " network");
                    const int n = net.num_nodes();
                    if (n % group != 0 || n / group < 2)
                      throw Error("group-shift traffic: " + std::to_string(n) + " nodes do not make two or more groups of " +

@@ -20,7 +20,7 @@ Network make_dragonfly(int a, int p, int h, int g, const LinkDefaults& d) {
                 std::to_string(g - 1) + " groups (g <= a*h + 1, g - 1 divides a*h)");
   if (static_cast<long>(a) * g > (1L << 20)) throw Error("dragonfly: a*g routers exceed the limit of 2^20");
   Network net;
-  net.shape.family = "dragonfly";
+  net.shape.family = Family::Dragonfly;
   net.shape.dims = {a, p, h, g};
   net.startup = d.startup;
   for (int G = 0; G < g; ++G)

@@ -18,8 +18,8 @@ class DragonflyRouting : public Routing {
   enum class Kind { Minimal, Valiant, UgalLocal, UgalGlobal };
 
   DragonflyRouting(const Network& net, Kind kind) : net_(net), kind_(kind) {
-    if (net.shape.family != "dragonfly" || net.shape.dims.size() != 4)
-      throw NotApplicable(name() + " routing needs a dragonfly network, not a " + net.shape.family + " network");
+    if (net.shape.family != Family::Dragonfly || net.shape.dims.size() != 4)
+      throw NotApplicable(name() + " routing needs a dragonfly network, not a " + family_name(net.shape.family) + " network");
     a_ = net.shape.dims[0];
     g_ = net.shape.dims[3];
     gateways_.resize(static_cast<size_t>(g_) * g_);

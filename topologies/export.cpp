@@ -41,7 +41,7 @@ void write_channels(std::ostream& out, const std::string& indent, const std::vec
 
 void export_dot(const RoutedNetwork& routed, std::ostream& out) {
   const Network& net = routed.network();
-  out << "graph mapsim {\n  // " << net.shape.family << " network, routing " << routed.routing().name() << "\n";
+  out << "graph mapsim {\n  // " << family_name(net.shape.family) << " network, routing " << routed.routing().name() << "\n";
   out << "  node [shape=box, style=filled, fillcolor=lightsteelblue];\n";
   for (int s = 0; s < net.num_switches(); ++s)
     out << "  " << dot_switch(s) << " [label=" << graphviz_quote(net.switch_at(s).name) << "];\n";
@@ -160,7 +160,7 @@ void export_simgrid(const RoutedNetwork& routed, std::ostream& out, double host_
   const Network& net = routed.network();
   const Routing& routing = routed.routing();
   out << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      << "<!-- mapsim export: " << net.shape.family << " network, " << routing.name()
+      << "<!-- mapsim export: " << family_name(net.shape.family) << " network, " << routing.name()
       << " routing; latencies fold t_s, t_p and t_r (see docs/topologies.md) -->\n"
       << "<platform version=\"4.1\">\n  <zone id=\"mapsim\" routing=\"Full\">\n";
   std::vector<int> channels;

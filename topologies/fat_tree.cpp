@@ -42,7 +42,7 @@ Network make_xgft(const std::vector<int>& m, const std::vector<int>& w, long nod
   if (offset[h + 1] > kMaxSwitches)
     throw Error("xgft would have " + std::to_string(offset[h + 1]) + " switches (limit " + std::to_string(kMaxSwitches) + ")");
   Network net;
-  net.shape.family = "xgft";
+  net.shape.family = Family::Xgft;
   net.shape.levels = static_cast<int>(h);
   net.startup = d.startup;
   for (size_t i = 1; i <= h; ++i) {

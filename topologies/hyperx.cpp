@@ -28,7 +28,7 @@ Network make_hyperx(const std::vector<int>& dims, int nodes_per_router, const Li
     throw Error("hyperx would have " + std::to_string(count * (ports - nodes_per_router) / 2) + " links (limit " +
                 std::to_string(kMaxNetworkLinks) + ")");
   Network net;
-  net.shape.family = "hyperx";
+  net.shape.family = Family::HyperX;
   net.shape.dims = dims;
   net.startup = d.startup;
   for (long s = 0; s < count; ++s) net.add_switch("sw-" + std::to_string(s), ports, d.router_delay);
@@ -52,7 +52,7 @@ namespace {
 class HyperXRouting : public Routing {
  public:
   explicit HyperXRouting(const Network& net) : net_(net), dims_(net.shape.dims) {
-    if (net.shape.family != "hyperx") throw NotApplicable("dor routing needs a hyperx network, not a " + net.shape.family + " network");
+    if (net.shape.family != Family::HyperX) throw NotApplicable("dor routing needs a hyperx network, not a " + family_name(net.shape.family) + " network");
     long stride = 1;
     for (int extent : dims_) {
       stride_.push_back(static_cast<int>(stride));

@@ -185,7 +185,7 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
   if (devices.empty()) throw Error(path + ": no Switch or Ca found: not ibnetdiscover output?");
 
   Network net;
-  net.shape.family = "ibnet";
+  net.shape.family = Family::IbNet;
   net.startup = defaults.startup;
   std::set<std::string> used_names;
   // Names end up in rankfiles and hostlists: a description that is not one plain word (spaces, control

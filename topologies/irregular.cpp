@@ -52,7 +52,7 @@ Network make_irregular(const IrregularParams& p) {
   const LinkDefaults& d = p.defaults;
   Rng rng(p.seed);
   Network net;
-  net.shape.family = "irregular";
+  net.shape.family = Family::Irregular;
   net.startup = d.startup;
   for (int s = 0; s < p.switches; ++s) net.add_switch("sw-" + std::to_string(s), p.ports, d.router_delay);
 

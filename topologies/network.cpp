@@ -8,6 +8,31 @@
 
 namespace mapsim {
 
+const std::vector<Family>& all_families() {
+  static const std::vector<Family> families{Family::File,    Family::Irregular, Family::Hypercube, Family::Mesh,
+                                            Family::Torus,   Family::FatTree,   Family::Tree2,     Family::Suprenum,
+                                            Family::Xgft,    Family::HyperX,    Family::Dragonfly, Family::IbNet};
+  return families;
+}
+
+std::string family_name(Family family) {
+  switch (family) {
+    case Family::File: return "file";
+    case Family::Irregular: return "irregular";
+    case Family::Hypercube: return "hypercube";
+    case Family::Mesh: return "mesh";
+    case Family::Torus: return "torus";
+    case Family::FatTree: return "fattree";
+    case Family::Tree2: return "tree2";
+    case Family::Suprenum: return "suprenum";
+    case Family::Xgft: return "xgft";
+    case Family::HyperX: return "hyperx";
+    case Family::Dragonfly: return "dragonfly";
+    case Family::IbNet: return "ibnet";
+  }
+  return "";
+}
+
 namespace {
 void check_limit(size_t count, long limit, const char* what) {
   if (static_cast<long>(count) >= limit)

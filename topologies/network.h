@@ -24,10 +24,15 @@ struct LinkDefaults {
   double node_latency = 0;         // node-to-switch propagation, seconds
 };
 
+// The kind of network a generator built (or a network file declares): one name per family.
+enum class Family { File, Irregular, Hypercube, Mesh, Torus, FatTree, Tree2, Suprenum, Xgft, HyperX, Dragonfly, IbNet };
+const std::vector<Family>& all_families();
+std::string family_name(Family family);  // file, irregular, hypercube, ..., fattree, ..., ibnet
+
 // What a generator knows about the regular structure, for dimension-order and d-mod-k routing
 // and for structure-aware mappers.
 struct Shape {
-  std::string family;      // irregular, hypercube, mesh, torus, fattree, tree2, suprenum, file, ibnet
+  Family family = Family::File;
   std::vector<int> dims;   // mesh/torus extents (x fastest); hypercube: dims.size() == dimension
   int k = 0;               // fattree arity
   int levels = 0;          // fattree levels

@@ -46,20 +46,21 @@ FileDefaults read_defaults(const YamlReader& r, const YAML::Node& node) {
 
 Shape read_shape(const YamlReader& r, const YAML::Node& node) {
   Shape shape;
-  shape.family = "file";
+  shape.family = Family::File;
   if (!node) return shape;
   r.expect_map(node, "shape");
   r.check_keys(node, {"family", "dims", "k", "levels", "c", "d", "alpha"});
   if (node["family"]) {
     // The families mapsim's generators and importers write (--export json keeps them).
-    static const std::vector<std::string> kFamilies = {"file",      "irregular", "hypercube", "mesh",  "torus", "fattree",
-                                                       "tree2",     "suprenum",  "xgft",      "hyperx", "dragonfly", "ibnet"};
-    shape.family = r.scalar(node["family"], "shape family");
-    if (std::find(kFamilies.begin(), kFamilies.end(), shape.family) == kFamilies.end()) {
-      std::string known;
-      for (const std::string& f : kFamilies) known += (known.empty() ? "" : ", ") + f;
-      r.fail(node["family"], "unknown shape family " + excerpt(shape.family) + "; expected one of " + known);
+    const std::string name = r.scalar(node["family"], "shape family");
+    const std::vector<Family>& families = all_families();
+    const auto known = std::find_if(families.begin(), families.end(), [&](Family f) { return family_name(f) == name; });
+    if (known == families.end()) {
+      std::string list;
+      for (Family f : families) list += (list.empty() ? "" : ", ") + family_name(f);
+      r.fail(node["family"], "unknown shape family " + excerpt(name) + "; expected one of " + list);
     }
+    shape.family = *known;
   }
   if (node["dims"]) {
     r.expect_sequence(node["dims"], "shape dims");
@@ -127,15 +128,15 @@ Network load_network_file(const std::string& path) {
     located(r, entry, [&] { net.add_switch(name, ports, delay); });
   }
 
-  if (net.shape.family == "mesh" || net.shape.family == "torus" || net.shape.family == "hypercube") {
+  if (net.shape.family == Family::Mesh || net.shape.family == Family::Torus || net.shape.family == Family::Hypercube) {
     long count = 1;  // the extents are each at most 2^20 and the switches bounded: no overflow before a mismatch
     for (int extent : net.shape.dims) count = std::min(count * extent, 1L << 40);
-    if (net.shape.dims.empty() && net.shape.family != "hypercube")  // (a hypercube of dimension 0 is one switch)
-      r.fail(root["shape"], "shape: a " + net.shape.family + " needs its dims (the extent of each dimension)");
+    if (net.shape.dims.empty() && net.shape.family != Family::Hypercube)  // (a hypercube of dimension 0 is one switch)
+      r.fail(root["shape"], "shape: a " + family_name(net.shape.family) + " needs its dims (the extent of each dimension)");
     if (count != net.num_switches()) {
       std::string list;
       for (int extent : net.shape.dims) list += (list.empty() ? "" : ", ") + std::to_string(extent);
-      r.fail(root["shape"], "shape: a " + net.shape.family + " of dims [" + list + "] has " + std::to_string(count) +
+      r.fail(root["shape"], "shape: a " + family_name(net.shape.family) + " of dims [" + list + "] has " + std::to_string(count) +
                                 " switches, the file declares " + std::to_string(net.num_switches()));
     }
   }
@@ -185,7 +186,7 @@ Network load_network_file(const std::string& path) {
 std::string network_to_json(const Network& net) {
   using nlohmann::ordered_json;
   ordered_json root;
-  ordered_json shape = {{"family", net.shape.family}};
+  ordered_json shape = {{"family", family_name(net.shape.family)}};
   if (!net.shape.dims.empty()) shape["dims"] = net.shape.dims;
   if (net.shape.k) shape["k"] = net.shape.k;
   if (net.shape.levels) shape["levels"] = net.shape.levels;

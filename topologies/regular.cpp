@@ -36,7 +36,7 @@ Network make_hypercube(int dimension, const LinkDefaults& d, int nodes_per_route
   if (dimension < 0 || dimension > 20) throw Error("hypercube: dim must be in 0..20, got " + std::to_string(dimension));
   if (nodes_per_router < 1) throw Error("hypercube: nodes_per_router must be >= 1");
   Network net;
-  net.shape.family = "hypercube";
+  net.shape.family = Family::Hypercube;
   net.shape.dims.assign(dimension, 2);
   net.startup = d.startup;
   const int count = 1 << dimension;
@@ -57,7 +57,7 @@ Network make_mesh(const std::vector<int>& dims, bool torus, const LinkDefaults& 
   check_size(count, kMaxSwitches, family);
   check_size(times(count, nodes_per_router), kMaxNetworkNodes, family, "nodes");
   Network net;
-  net.shape.family = family;
+  net.shape.family = torus ? Family::Torus : Family::Mesh;
   net.shape.dims = dims;
   net.startup = d.startup;
   const int ports = 2 * static_cast<int>(dims.size()) + nodes_per_router;
@@ -83,7 +83,7 @@ Network make_fattree(int k, int levels, const LinkDefaults& d) {
   for (int i = 1; i < levels; ++i) per_level = times(per_level, k);
   check_size(times(per_level, levels), kMaxSwitches, "fattree");
   Network net;
-  net.shape.family = "fattree";
+  net.shape.family = Family::FatTree;
   net.shape.k = k;
   net.shape.levels = levels;
   net.startup = d.startup;
@@ -111,7 +111,7 @@ Network make_tree2(const Tree2Params& p) {
   check_size(times(p.switches, p.nodes_per_switch), kMaxNetworkNodes, "tree2", "nodes");
   const LinkDefaults& d = p.defaults;
   Network net;
-  net.shape.family = "tree2";
+  net.shape.family = Family::Tree2;
   net.startup = d.startup;
   net.add_switch("S0", p.switches, d.router_delay);
   for (int s = 1; s <= p.switches; ++s) {
@@ -128,7 +128,7 @@ Network make_suprenum(int c, int d_nodes, double alpha, const LinkDefaults& d) {
   if (c < 1 || d_nodes < 1 || !(alpha > 0)) throw Error("suprenum: need c >= 1, d >= 1 and alpha > 0");
   check_size(times(times(c, c), d_nodes), kMaxNetworkNodes, "suprenum", "processors");
   Network net;
-  net.shape.family = "suprenum";
+  net.shape.family = Family::Suprenum;
   net.shape.clusters_per_side = c;
   net.shape.nodes_per_cluster = d_nodes;
   net.shape.alpha = alpha;

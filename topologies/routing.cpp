@@ -46,7 +46,7 @@ std::string default_routing_name(const Network& network) {
   std::string fallback;
   for (const auto* entry : routing_registry().entries())
     for (const std::string& family : entry->factory.default_for) {
-      if (family == network.shape.family) return entry->name;
+      if (family == family_name(network.shape.family)) return entry->name;
       if (family == "*") fallback = entry->name;
     }
   return fallback;

@@ -9,10 +9,10 @@ namespace mapsim {
 // ---- dimension order ------------------------------------------------------------------------
 
 DimensionOrderRouting::DimensionOrderRouting(const Network& network)
-    : network_(network), dims_(network.shape.dims), wrap_(network.shape.family == "torus") {
-  const std::string& family = network.shape.family;
-  if (family != "hypercube" && family != "mesh" && family != "torus")
-    throw NotApplicable("ecube routing needs a hypercube, mesh or torus, not a " + family + " network");
+    : network_(network), dims_(network.shape.dims), wrap_(network.shape.family == Family::Torus) {
+  const Family family = network.shape.family;
+  if (family != Family::Hypercube && family != Family::Mesh && family != Family::Torus)
+    throw NotApplicable("ecube routing needs a hypercube, mesh or torus, not a " + family_name(family) + " network");
   long count = 1;
   for (int extent : dims_) {
     stride_.push_back(static_cast<int>(count));
@@ -117,7 +117,7 @@ std::string DimensionOrderRouting::rule_violation(int src_switch, int dst_node,
 
 DmodkRouting::DmodkRouting(const Network& network)
     : network_(network), k_(network.shape.k), levels_(network.shape.levels) {
-  if (network.shape.family != "fattree") throw NotApplicable("dmodk routing needs a fattree network, not a " + network.shape.family + " network");
+  if (network.shape.family != Family::FatTree) throw NotApplicable("dmodk routing needs a fattree network, not a " + family_name(network.shape.family) + " network");
   per_level_ = network.num_switches() / levels_;
 }
 
@@ -166,7 +166,7 @@ std::string DmodkRouting::rule_violation(int src_switch, int dst_node, const std
 // ---- SUPRENUM -------------------------------------------------------------------------------
 
 SuprenumRouting::SuprenumRouting(const Network& network) : network_(network), c_(network.shape.clusters_per_side) {
-  if (network.shape.family != "suprenum") throw NotApplicable("suprenum routing needs a suprenum network, not a " + network.shape.family + " network");
+  if (network.shape.family != Family::Suprenum) throw NotApplicable("suprenum routing needs a suprenum network, not a " + family_name(network.shape.family) + " network");
 }
 
 std::optional<double> SuprenumRouting::message_cost(int src_node, int dst_node) const {

@@ -26,7 +26,7 @@ std::vector<std::string> mappers_and_variants() {
 // Mappers that only accept some shapes (adjacency: 1-D/2-D grids; hypersphere: hypercubes) say so.
 bool accepts(const std::string& mapper, const ProcessGraph& graph, const Network& net) {
   if (mapper.rfind("adjacency", 0) == 0) return !graph.dims.empty() && graph.dims.size() <= 2;
-  if (mapper == "hypersphere") return net.shape.family == "hypercube";
+  if (mapper == "hypersphere") return net.shape.family == Family::Hypercube;
   return true;
 }
 

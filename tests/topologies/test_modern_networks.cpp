@@ -128,7 +128,7 @@ TEST_CASE("XGFT and folded Clos: switch counts per level, links, ports and sizin
   CHECK_THROWS_WITH_AS(make_network("xgft:m=4x4,w=2x2"), doctest::Contains("w_1 must be 1"), Error);
   CHECK_THROWS_WITH_AS(make_network("xgft:m=4x4,w=1"), doctest::Contains("one value per switch level"), Error);
   // The k-ary n-tree form is unchanged.
-  CHECK(make_network("fattree:k=4,levels=3").shape.family == "fattree");
+  CHECK(make_network("fattree:k=4,levels=3").shape.family == Family::FatTree);
 }
 
 TEST_CASE("dragonfly: groups, one global link per group pair, h global links per router") {

@@ -90,7 +90,7 @@ TEST_CASE("nearest key suggestions") {
 
 TEST_CASE("ibnetdiscover output becomes switches, nodes and rated links") {
   Network net = make_network("ibnet:" + kSource + "/configs/networks/example.ibnet");
-  CHECK(net.shape.family == "ibnet");
+  CHECK(net.shape.family == Family::IbNet);
   CHECK(net.num_switches() == 2);
   CHECK(net.num_nodes() == 4);
   CHECK(net.num_links() == 2);  // two parallel cables, each listed at both ends
