@@ -237,7 +237,7 @@ printf 'network: mesh:4x4\nworkload:\n  process: mesh:4x4\nmodel:\n  name: flow\
 expect_error "scenario bad unit" "bad.yaml:6:8: bad time '20 furlongs'" run "$tmp/bad.yaml" -o "$tmp/badrun"
 check "no output after a bad scenario" test ! -e "$tmp/badrun"
 printf 'network: mesh:2x2\nworkload:\n  process: mesh:2x2\n  pattern: alltoall:size=100\nmodel:\n  name: flow\n  collectives: alltoall=pair,allgatherv=fast\n' >"$tmp/coll.yaml"
-expect_error "scenario collectives" "coll.yaml:7:16: model.collectives: allgatherv has no algorithm 'fast'; expected one of mapsim, ring, mpich_ring" run "$tmp/coll.yaml" -o "$tmp/collrun"
+expect_error "scenario collectives" "coll.yaml:7:16: model.collectives: allgatherv has no algorithm 'fast'; expected one of mapsim, GB, mpich, mpich_rdb" run "$tmp/coll.yaml" -o "$tmp/collrun"
 expect_error "simulate collectives" "unknown collective 'gatherv'" simulate --topology mesh:2x2 --process mesh:2x2 --workload alltoall --collectives gatherv=linear
 expect_error "simulate collectives: no such library" "'openmpi' in 'openmpi' is no library; expected mapsim, mpich or ompi" simulate --topology mesh:2x2 --process mesh:2x2 --workload alltoall --collectives openmpi
 check "simulate collectives: ompi picks Open MPI's basic linear alltoall for 4 ranks" bash -c "for c in ompi alltoall=basic_linear; do '$mapsim' simulate --topology mesh:2x2 --process mesh:2x2 --workload alltoall --collectives \$c --json | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"makespan\"])'; done | uniq | wc -l | grep -qx 1"

@@ -1,100 +1,23 @@
+// mapsim's own algorithm of each collective (COLLECTIVE=mapsim, MPICH's classic ones), and SimGrid's
+// algorithms that the library files do not hold, message for message as SimGrid 3.32 runs them, each
+// registered after its function. MPICH's and Open MPI's algorithms and choices:
+// collective_algorithms_mpich.cpp, collective_algorithms_ompi*.cpp.
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "support/error.h"
-#include "traces/action_ops.h"
 #include "traces/internal/collective_steps.h"
 
-namespace mapsim {
+namespace mapsim::collectives {
 namespace {
 
-using collectives::absolute;
-using collectives::power_of_two;
-using collectives::relative;
-using collectives::Steps;
+using Call = const CollectiveCall&;
 
-void binomial_bcast(Steps& s, int rank, int root, int p, double bytes) {
-  const int vr = relative(rank, root, p);
-  int mask = 1;
-  for (; mask < p; mask <<= 1)
-    if (vr & mask) {
-      s.recv(absolute(vr - mask, root, p), bytes);
-      s.wait();
-      break;
-    }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (vr + mask < p) {
-      s.send(absolute(vr + mask, root, p), bytes);
-      s.wait();
-    }
-}
-
-void binomial_reduce(Steps& s, int rank, int root, int p, double bytes) {
-  const int vr = relative(rank, root, p);
-  for (int mask = 1; mask < p; mask <<= 1) {
-    if ((vr & mask) == 0) {
-      if ((vr | mask) < p) {
-        s.recv(absolute(vr | mask, root, p), bytes);
-        s.wait();
-      }
-    } else {
-      s.send(absolute(vr & ~mask, root, p), bytes);
-      s.wait();
-      break;
-    }
-  }
-}
-
-void recursive_doubling_allreduce(Steps& s, int rank, int p, double bytes) {
-  const int pof2 = collectives::lower_power_of_two(p);
-  if (const int place = collectives::fold_to_power_of_two(s, rank, p, bytes); place >= 0)
-    for (int mask = 1; mask < pof2; mask <<= 1) {
-      const int dst = collectives::real_rank(place ^ mask, p - pof2);
-      s.exchange(dst, bytes, dst, bytes);
-    }
-  collectives::unfold_from_power_of_two(s, rank, p, bytes);
-}
-
-// Binomial gather: a rank forwards its whole subtree's blocks to its parent.
-void binomial_gather(Steps& s, int rank, int root, int p, double block) {
-  const int vr = relative(rank, root, p);
-  for (int mask = 1; mask < p; mask <<= 1) {
-    if ((vr & mask) == 0) {
-      const int src = vr | mask;
-      if (src < p) {
-        s.recv(absolute(src, root, p), block * std::min(mask, p - src));
-        s.wait();
-      }
-    } else {
-      s.send(absolute(vr & ~mask, root, p), block * std::min(mask, p - vr));
-      s.wait();
-      break;
-    }
-  }
-}
-
-void binomial_scatter(Steps& s, int rank, int root, int p, double block) {
-  const int vr = relative(rank, root, p);
-  int mask = 1;
-  for (; mask < p; mask <<= 1)
-    if (vr & mask) {
-      s.recv(absolute(vr - mask, root, p), block * std::min(mask, p - vr));
-      s.wait();
-      break;
-    }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (vr + mask < p) {
-      s.send(absolute(vr + mask, root, p), block * std::min(mask, p - vr - mask));
-      s.wait();
-    }
-}
-
-void recursive_doubling_scan(Steps& s, int rank, int p, double bytes) {
-  for (int mask = 1; mask < p; mask <<= 1) {
-    const int partner = rank ^ mask;
-    if (partner < p) s.exchange(partner, bytes, partner, bytes);
-  }
+// mapsim's algorithm, under SimGrid's name of it too.
+CollectiveRegistry::Entry also_named(const char* simgrid_name, CollectiveRegistry::Entry entry) {
+  entry.aliases.push_back(simgrid_name);
+  return entry;
 }
 
 void require_power_of_two(int p, const char* algorithm) {
@@ -102,393 +25,364 @@ void require_power_of_two(int p, const char* algorithm) {
     throw Error(std::string(algorithm) + " needs a power-of-two number of ranks, the trace has " + std::to_string(p));
 }
 
-// SimGrid's alltoall algorithms; `block` bytes to and from every rank.
-void alltoall(Steps& s, AlltoallAlgorithm algorithm, int rank, int p, double block, double received) {
-  switch (algorithm) {
-    case AlltoallAlgorithm::Ompi: {  // SimGrid's XOR pairs where they exist, else Open MPI's own rank +- i order
-      const AlltoallAlgorithm chosen = collectives::ompi_alltoall_choice(p, block);
-      alltoall(s, chosen == AlltoallAlgorithm::Pair && !power_of_two(p) ? AlltoallAlgorithm::Ring : chosen, rank, p, block,
-               received);
-      break;
-    }
-    case AlltoallAlgorithm::Mpich: {  // MPICH: Bruck for short blocks, scattered for medium, pairwise for long
-      AlltoallAlgorithm chosen = power_of_two(p) ? AlltoallAlgorithm::Pair : AlltoallAlgorithm::Ring;
-      if (block < 256 && p >= 8) chosen = AlltoallAlgorithm::Bruck;
-      else if (block < 32768) chosen = AlltoallAlgorithm::ScatterDest;
-      alltoall(s, chosen, rank, p, block, received);
-      break;
-    }
-    case AlltoallAlgorithm::ScatterDest: collectives::alltoall_scatter_dest(s, rank, p, block, received); break;
-    case AlltoallAlgorithm::Mapsim:
-      for (int i = 1; i < p; ++i) s.exchange((rank + i) % p, block, (rank - i + p) % p, received);
-      break;
-    case AlltoallAlgorithm::Ring:  // sendrecv with rank + i / rank - i, itself first
-      for (int i = 0; i < p; ++i) s.exchange((rank + i) % p, block, (rank - i + p) % p, received);
-      break;
-    case AlltoallAlgorithm::Pair:  // sendrecv with rank ^ i
-      require_power_of_two(p, "alltoall=pair");
-      for (int i = 0; i < p; ++i) s.exchange(rank ^ i, block, rank ^ i, received);
-      break;
-    case AlltoallAlgorithm::BasicLinear:  // every receive, then every send in reverse order, one wait
-      for (int i = (rank + 1) % p; i != rank; i = (i + 1) % p) s.recv(i, received);
-      for (int i = (rank + p - 1) % p; i != rank; i = (i + p - 1) % p) s.send(i, block);
+// bcast, reduce, allreduce
+
+void binomial_bcast(Steps& s, Call c) {
+  const int vr = relative(c.rank, c.root, c.p), root = c.root, p = c.p;
+  int mask = 1;
+  for (; mask < p; mask <<= 1)
+    if (vr & mask) {
+      s.recv(absolute(vr - mask, root, p), c.bytes);
       s.wait();
       break;
-    case AlltoallAlgorithm::Bruck: {  // log p store-and-forward steps: the blocks whose index has bit k
-      s.exchange(rank, (p - rank) * block, rank, (p - rank) * received);  // local rotation, as SimGrid
-      s.exchange(rank, rank * block, rank, rank * received);
-      for (int bit = 1; bit < p; bit <<= 1) {
-        int blocks = 0;
-        for (int b = 1; b < p; ++b) blocks += (b & bit) != 0;
-        s.exchange((rank + bit) % p, blocks * block, (rank - bit + p) % p, blocks * received);
-      }
-      s.exchange(rank, (p - rank - 1) * received, rank, (p - rank - 1) * received);  // inverse rotation
-      s.exchange(rank, (rank + 1) * received, rank, (rank + 1) * received);
-      for (int i = 0; i < p; ++i) s.exchange(rank, received, rank, received);
-      break;
     }
-  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (vr + mask < p) {
+      s.send(absolute(vr + mask, root, p), c.bytes);
+      s.wait();
+    }
 }
+MAPSIM_REGISTER(collective_registry(),
+                also_named("bcast=binomial_tree", {"bcast=mapsim", "binomial tree (the default)", {}, binomial_bcast}));
 
-// SimGrid's alltoallv algorithms: counts[i] bytes to rank i, counts[p + i] from rank i.
-void alltoallv(Steps& s, AlltoallvAlgorithm algorithm, int rank, int p, const double* counts) {
-  const double* from = counts + p;
-  switch (algorithm) {
-    case AlltoallvAlgorithm::Ompi: {  // Open MPI by ranks only (SimGrid's ompi selector); pairwise as above
-      const bool pairwise = p < 4 || (p >= 64 && p < 128) || (p >= 256 && p < 1024);
-      const AlltoallvAlgorithm pairs = power_of_two(p) ? AlltoallvAlgorithm::Pair : AlltoallvAlgorithm::Ring;
-      alltoallv(s, pairwise ? pairs : AlltoallvAlgorithm::OmpiBasicLinear, rank, p, counts);
-      break;
-    }
-    case AlltoallvAlgorithm::Mpich: alltoallv(s, AlltoallvAlgorithm::Bruck, rank, p, counts); break;  // SimGrid's mpich
-    case AlltoallvAlgorithm::Mapsim:
-      for (int i = 1; i < p; ++i) s.exchange((rank + i) % p, counts[(rank + i) % p], (rank - i + p) % p, from[(rank - i + p) % p]);
-      break;
-    case AlltoallvAlgorithm::Ring:  // rank ^ i at powers of two (MPICH's pairwise exchange), else rank +- i
-      for (int i = 0; i < p; ++i) {
-        const int dst = power_of_two(p) ? rank ^ i : (rank + i) % p, src = power_of_two(p) ? dst : (rank - i + p) % p;
-        s.exchange(dst, counts[dst], src, from[src]);
-      }
-      break;
-    case AlltoallvAlgorithm::Pair:
-      require_power_of_two(p, "alltoallv=pair");
-      for (int i = 0; i < p; ++i) s.exchange(rank ^ i, counts[rank ^ i], rank ^ i, from[rank ^ i]);
-      break;
-    case AlltoallvAlgorithm::Bruck:  // MPICH's scattered exchange, 4 receives and sends posted at a time
-      for (int first = 0; first < p; first += 4) {
-        const int batch = std::min(4, p - first);
-        for (int i = 0; i < batch; ++i)
-          if (const int src = (rank + i + first) % p; src != rank) s.recv(src, from[src]);
-        for (int i = 0; i < batch; ++i)
-          if (const int dst = (rank - i - first + 2 * p) % p; dst != rank) s.send(dst, counts[dst]);
+void binomial_reduce(Steps& s, Call c) {
+  const int vr = relative(c.rank, c.root, c.p), root = c.root, p = c.p;
+  for (int mask = 1; mask < p; mask <<= 1) {
+    if ((vr & mask) == 0) {
+      if ((vr | mask) < p) {
+        s.recv(absolute(vr | mask, root, p), c.bytes);
         s.wait();
       }
-      break;
-    case AlltoallvAlgorithm::OmpiBasicLinear:  // every receive, then every send, one wait
-      for (int i = 0; i < p; ++i)
-        if (i != rank) s.recv(i, from[i]);
-      for (int i = 0; i < p; ++i)
-        if (i != rank) s.send(i, counts[i]);
+    } else {
+      s.send(absolute(vr & ~mask, root, p), c.bytes);
       s.wait();
       break;
+    }
   }
 }
+MAPSIM_REGISTER(collective_registry(),
+                also_named("reduce=binomial", {"reduce=mapsim", "binomial tree (the default)", {}, binomial_reduce}));
 
-// SMPI's gatherv and scatterv: every block straight from or to the root, one wait.
-void linear_gatherv(Steps& s, int rank, int root, int p, const double* counts, double own) {
-  if (rank == root) {
-    for (int i = 0; i < p; ++i)
-      if (i != rank) s.recv(i, counts[i]);
-  } else {
-    s.send(root, own);
-  }
+void recursive_doubling_allreduce(Steps& s, Call c) {
+  const int pof2 = lower_power_of_two(c.p);
+  if (const int place = fold_to_power_of_two(s, c.rank, c.p, c.bytes); place >= 0)
+    for (int mask = 1; mask < pof2; mask <<= 1) {
+      const int dst = real_rank(place ^ mask, c.p - pof2);
+      s.exchange(dst, c.bytes, dst, c.bytes);
+    }
+  unfold_from_power_of_two(s, c.rank, c.p, c.bytes);
+}
+MAPSIM_REGISTER(collective_registry(),
+                also_named("allreduce=rdb", {"allreduce=mapsim",
+                                             "recursive doubling, ranks past a power of two folded in (the default)",
+                                             {},
+                                             recursive_doubling_allreduce}));
+
+// The run's reduce to rank 0, then its bcast, as SimGrid's redbcast.
+void reduce_then_bcast(Steps& s, Call c) {
+  CollectiveCall part = c;
+  part.root = 0;
+  part.collective = Collective::Reduce;
+  run_collective(s, part);
+  part.collective = Collective::Bcast;
+  run_collective(s, part);
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"allreduce=redbcast", "the chosen reduce to rank 0, then the chosen bcast", {}, reduce_then_bcast});
+
+// alltoall: `bytes` to and `received` from every rank
+
+void alltoall_mapsim(Steps& s, Call c) {
+  for (int i = 1; i < c.p; ++i) s.exchange((c.rank + i) % c.p, c.bytes, (c.rank - i + c.p) % c.p, c.received);
+}
+MAPSIM_REGISTER(collective_registry(), {"alltoall=mapsim",
+                                        "pairwise exchange with rank + i and rank - i, i = 1 .. p - 1 (the default)",
+                                        {},
+                                        alltoall_mapsim});
+
+void alltoall_ring(Steps& s, Call c) {  // itself first
+  for (int i = 0; i < c.p; ++i) s.exchange((c.rank + i) % c.p, c.bytes, (c.rank - i + c.p) % c.p, c.received);
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"alltoall=ring", "sendrecv with rank + i and rank - i, itself first", {}, alltoall_ring});
+
+void alltoall_pair(Steps& s, Call c) {
+  require_power_of_two(c.p, "alltoall=pair");
+  for (int i = 0; i < c.p; ++i) s.exchange(c.rank ^ i, c.bytes, c.rank ^ i, c.received);
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"alltoall=pair", "sendrecv with rank XOR i; powers of two only", {}, alltoall_pair});
+
+void alltoall_basic_linear(Steps& s, Call c) {
+  const int rank = c.rank, p = c.p;
+  for (int i = (rank + 1) % p; i != rank; i = (i + 1) % p) s.recv(i, c.received);
+  for (int i = (rank + p - 1) % p; i != rank; i = (i + p - 1) % p) s.send(i, c.bytes);
   s.wait();
 }
-void linear_scatterv(Steps& s, int rank, int root, int p, const double* counts, double own) {
-  if (rank == root) {
-    for (int i = 0; i < p; ++i)
-      if (i != rank) s.send(i, counts[i]);
-  } else {
-    s.recv(root, own);
+MAPSIM_REGISTER(collective_registry(), {"alltoall=basic_linear",
+                                        "every receive, then every send in reverse order, one wait",
+                                        {},
+                                        alltoall_basic_linear});
+
+// log p store-and-forward steps: the blocks whose index has bit k
+void alltoall_bruck(Steps& s, Call c) {
+  const int rank = c.rank, p = c.p;
+  const double block = c.bytes, received = c.received;
+  s.exchange(rank, (p - rank) * block, rank, (p - rank) * received);  // local rotation, as SimGrid
+  s.exchange(rank, rank * block, rank, rank * received);
+  for (int bit = 1; bit < p; bit <<= 1) {
+    int blocks = 0;
+    for (int b = 1; b < p; ++b) blocks += (b & bit) != 0;
+    s.exchange((rank + bit) % p, blocks * block, (rank - bit + p) % p, blocks * received);
   }
+  s.exchange(rank, (p - rank - 1) * received, rank, (p - rank - 1) * received);  // inverse rotation
+  s.exchange(rank, (rank + 1) * received, rank, (rank + 1) * received);
+  for (int i = 0; i < p; ++i) s.exchange(rank, received, rank, received);
+}
+MAPSIM_REGISTER(collective_registry(), {"alltoall=bruck",
+                                        "log p store-and-forward steps, each the blocks whose index has bit k",
+                                        {},
+                                        alltoall_bruck});
+
+// alltoallv: counts[i] bytes to rank i, counts[p + i] from rank i
+
+void alltoallv_mapsim(Steps& s, Call c) {
+  const int rank = c.rank, p = c.p;
+  const double* from = c.counts + p;
+  for (int i = 1; i < p; ++i)
+    s.exchange((rank + i) % p, c.counts[(rank + i) % p], (rank - i + p) % p, from[(rank - i + p) % p]);
+}
+MAPSIM_REGISTER(collective_registry(), {"alltoallv=mapsim",
+                                        "pairwise exchange with rank + i and rank - i, i = 1 .. p - 1 (the default)",
+                                        {},
+                                        alltoallv_mapsim});
+
+void alltoallv_ring(Steps& s, Call c) {
+  const int rank = c.rank, p = c.p;
+  const double* from = c.counts + p;
+  for (int i = 0; i < p; ++i) {
+    const int dst = power_of_two(p) ? rank ^ i : (rank + i) % p, src = power_of_two(p) ? dst : (rank - i + p) % p;
+    s.exchange(dst, c.counts[dst], src, from[src]);
+  }
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"alltoallv=ring",
+                 "sendrecv with rank XOR i at powers of two (MPICH's pairwise exchange), else rank + i and rank - i",
+                 {},
+                 alltoallv_ring});
+
+void alltoallv_pair(Steps& s, Call c) {
+  require_power_of_two(c.p, "alltoallv=pair");
+  for (int i = 0; i < c.p; ++i) s.exchange(c.rank ^ i, c.counts[c.rank ^ i], c.rank ^ i, c.counts[c.p + (c.rank ^ i)]);
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"alltoallv=pair", "sendrecv with rank XOR i; powers of two only", {}, alltoallv_pair});
+
+void alltoallv_scattered(Steps& s, Call c) {
+  const int rank = c.rank, p = c.p;
+  const double* from = c.counts + p;
+  for (int first = 0; first < p; first += 4) {
+    const int batch = std::min(4, p - first);
+    for (int i = 0; i < batch; ++i)
+      if (const int src = (rank + i + first) % p; src != rank) s.recv(src, from[src]);
+    for (int i = 0; i < batch; ++i)
+      if (const int dst = (rank - i - first + 2 * p) % p; dst != rank) s.send(dst, c.counts[dst]);
+    s.wait();
+  }
+}
+MAPSIM_REGISTER(collective_registry(), {"alltoallv=bruck",
+                                        "MPICH's scattered exchange: 4 receives and 4 sends posted at a time",
+                                        {},
+                                        alltoallv_scattered});
+
+void alltoallv_basic_linear(Steps& s, Call c) {
+  for (int i = 0; i < c.p; ++i)
+    if (i != c.rank) s.recv(i, c.counts[c.p + i]);
+  for (int i = 0; i < c.p; ++i)
+    if (i != c.rank) s.send(i, c.counts[i]);
   s.wait();
 }
+MAPSIM_REGISTER(collective_registry(), {"alltoallv=ompi_basic_linear",
+                                        "every receive, then every send, one wait",
+                                        {},
+                                        alltoallv_basic_linear});
 
-void bcast(Steps& s, BcastAlgorithm configured, int rank, int root, int p, double bytes, int element);
+// allgather: `bytes` sent to and `received` from every rank
 
-// SimGrid's allgatherv algorithms; counts[i] is rank i's block.
-void allgatherv(Steps& s, const CollectiveChoice& choice, AllgathervAlgorithm algorithm, int rank, int p,
-                const double* counts, int element) {
-  double total = 0;
-  for (int i = 0; i < p; ++i) total += counts[i];
-  if (algorithm == AllgathervAlgorithm::Ompi) algorithm = collectives::ompi_allgatherv_choice(p, total);
-  switch (algorithm) {
-    case AllgathervAlgorithm::Ompi: break;
-    case AllgathervAlgorithm::Mpich: {  // by the total element count: nothing, rdb, Bruck, ring
-      if (total <= 0) break;
-      const double elements = total / element;
-      const auto chosen = power_of_two(p) && elements < 524288 ? AllgathervAlgorithm::MpichRdb
-                          : elements <= 81920                  ? AllgathervAlgorithm::OmpiBruck
-                                                               : AllgathervAlgorithm::MpichRing;
-      allgatherv(s, choice, chosen, rank, p, counts, element);
-      break;
-    }
-    case AllgathervAlgorithm::Gb:  // gatherv to rank 0, then the configured bcast of the whole (contiguous) vector
-      linear_gatherv(s, rank, 0, p, counts, counts[rank]);
-      bcast(s, choice.bcast, rank, 0, p, total, element);
-      break;
-    case AllgathervAlgorithm::OmpiNeighborExchange: collectives::allgatherv_neighbor_exchange(s, rank, p, counts); break;
-    case AllgathervAlgorithm::Pair:  // own block with rank XOR i
-      require_power_of_two(p, "allgatherv=pair");
-      for (int i = 1; i < p; ++i) s.exchange(rank ^ i, counts[rank], rank ^ i, counts[rank ^ i]);
-      break;
-    case AllgathervAlgorithm::MpichRdb: collectives::allgatherv_recursive_doubling(s, rank, p, counts); break;
-    case AllgathervAlgorithm::OmpiBruck: collectives::allgatherv_ompi_bruck(s, rank, p, counts); break;
-    case AllgathervAlgorithm::Mapsim:  // ring: forward the block received last to the right
-      for (int i = 0; i + 1 < p; ++i)
-        s.exchange((rank + 1) % p, counts[(rank - i + p) % p], (rank - 1 + p) % p, counts[(rank - i - 1 + 2 * p) % p]);
-      break;
-    case AllgathervAlgorithm::Ring:  // own block to rank + i, rank - i's from it, itself first
-      for (int i = 0; i < p; ++i) s.exchange((rank + i) % p, counts[rank], (rank - i + p) % p, counts[(rank - i + p) % p]);
-      break;
-    case AllgathervAlgorithm::MpichRing: {
-      // Neighbour ring in pieces of at most max(smallest block, 256 KiB); empty blocks send nothing.
-      double total = 0, piece = counts[0];
-      for (int i = 0; i < p; ++i) total += counts[i], piece = std::min(piece, counts[i]);
-      piece = std::max(piece, 262144.0);
-      const int left = (rank + p - 1) % p, right = (rank + 1) % p;
-      double to_send = total - counts[right], to_receive = total - counts[rank], sent = 0, got = 0;
-      int sending = rank, receiving = left;
-      while (to_send > 0 || to_receive > 0) {
-        const double send_now = to_send > 0 ? std::min(piece, counts[sending] - sent) : 0;
-        const double receive_now = to_receive > 0 ? std::min(piece, counts[receiving] - got) : 0;
-        if (send_now > 0) s.send(right, send_now);
-        if (receive_now > 0) s.recv(left, receive_now);
-        if (send_now > 0 || receive_now > 0) s.wait();
-        to_send -= send_now, to_receive -= receive_now, sent += send_now, got += receive_now;
-        if (sent == counts[sending]) sent = 0, sending = (sending + p - 1) % p;
-        if (got == counts[receiving]) got = 0, receiving = (receiving + p - 1) % p;
+void allgather_neighbour_ring(Steps& s, Call c) {  // forwards what came from the left
+  for (int i = 0; i + 1 < c.p; ++i) s.exchange((c.rank + 1) % c.p, c.bytes, (c.rank - 1 + c.p) % c.p, c.received);
+}
+MAPSIM_REGISTER(collective_registry(),
+                also_named("allgather=NTSLR", {"allgather=mapsim",
+                                               "neighbour ring, forwarding what came from the left (the default)",
+                                               {},
+                                               allgather_neighbour_ring}));
+
+void allgather_ring(Steps& s, Call c) {
+  for (int i = 1; i < c.p; ++i) s.exchange((c.rank + i) % c.p, c.bytes, (c.rank - i + c.p) % c.p, c.received);
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"allgather=ring", "own block to rank + i, rank - i's from it", {}, allgather_ring});
+
+void allgather_pair(Steps& s, Call c) {
+  require_power_of_two(c.p, "allgather=pair");
+  for (int i = 1; i < c.p; ++i) s.exchange(c.rank ^ i, c.bytes, c.rank ^ i, c.received);
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"allgather=pair", "own block with rank XOR i; powers of two only", {}, allgather_pair});
+
+// allgatherv: counts[i] is rank i's block
+
+void allgatherv_neighbour_ring(Steps& s, Call c) {  // forwards the block received last
+  const int rank = c.rank, p = c.p;
+  for (int i = 0; i + 1 < p; ++i)
+    s.exchange((rank + 1) % p, c.counts[(rank - i + p) % p], (rank - 1 + p) % p, c.counts[(rank - i - 1 + 2 * p) % p]);
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"allgatherv=mapsim",
+                 "neighbour ring, forwarding the block received last, empty ones too (the default)",
+                 {},
+                 allgatherv_neighbour_ring});
+
+void allgatherv_ring(Steps& s, Call c) {  // itself first
+  const int rank = c.rank, p = c.p;
+  for (int i = 0; i < p; ++i)
+    s.exchange((rank + i) % p, c.counts[rank], (rank - i + p) % p, c.counts[(rank - i + p) % p]);
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"allgatherv=ring", "own block to rank + i, rank - i's from it, itself first", {}, allgatherv_ring});
+
+void allgatherv_pair(Steps& s, Call c) {
+  require_power_of_two(c.p, "allgatherv=pair");
+  for (int i = 1; i < c.p; ++i) s.exchange(c.rank ^ i, c.counts[c.rank], c.rank ^ i, c.counts[c.rank ^ i]);
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"allgatherv=pair", "own block with rank XOR i; powers of two only", {}, allgatherv_pair});
+
+// Gatherv to rank 0, then the run's bcast of the whole (contiguous) vector, as SimGrid's GB.
+void allgatherv_gather_bcast(Steps& s, Call c) {
+  linear_gatherv(s, c.rank, 0, c.p, c.counts, c.counts[c.rank]);
+  CollectiveCall whole = c;
+  whole.collective = Collective::Bcast, whole.root = 0, whole.bytes = total_bytes(c);
+  run_collective(s, whole);
+}
+MAPSIM_REGISTER(collective_registry(), {"allgatherv=GB",
+                                        "linear gatherv to rank 0, then the chosen bcast of the whole vector",
+                                        {},
+                                        allgatherv_gather_bcast});
+
+// Neighbour ring in pieces of at most max(smallest block, 256 KiB); empty blocks send nothing.
+void allgatherv_mpich_ring(Steps& s, Call c) {
+  const int rank = c.rank, p = c.p;
+  const double* counts = c.counts;
+  const double total = total_bytes(c);
+  double piece = counts[0];
+  for (int i = 0; i < p; ++i) piece = std::min(piece, counts[i]);
+  piece = std::max(piece, 262144.0);
+  const int left = (rank + p - 1) % p, right = (rank + 1) % p;
+  double to_send = total - counts[right], to_receive = total - counts[rank], sent = 0, got = 0;
+  int sending = rank, receiving = left;
+  while (to_send > 0 || to_receive > 0) {
+    const double send_now = to_send > 0 ? std::min(piece, counts[sending] - sent) : 0;
+    const double receive_now = to_receive > 0 ? std::min(piece, counts[receiving] - got) : 0;
+    if (send_now > 0) s.send(right, send_now);
+    if (receive_now > 0) s.recv(left, receive_now);
+    if (send_now > 0 || receive_now > 0) s.wait();
+    to_send -= send_now, to_receive -= receive_now, sent += send_now, got += receive_now;
+    if (sent == counts[sending]) sent = 0, sending = (sending + p - 1) % p;
+    if (got == counts[receiving]) got = 0, receiving = (receiving + p - 1) % p;
+  }
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"allgatherv=mpich_ring",
+                 "neighbour ring in pieces of at most max(smallest block, 256 KiB); empty blocks send nothing",
+                 {},
+                 allgatherv_mpich_ring});
+
+// reduce_scatter: counts[i] is rank i's block
+
+void reduce_scatter_pairwise(Steps& s, Call c) {
+  if (total_bytes(c) <= 0) return;  // nothing to reduce: no messages (as SimGrid's mpich_pair)
+  for (int i = 1; i < c.p; ++i) {  // rank + i's block to it, this rank's from rank - i
+    const int to = (c.rank + i) % c.p, from = (c.rank - i + c.p) % c.p;
+    s.exchange(to, c.counts[to], from, c.counts[c.rank]);
+  }
+}
+MAPSIM_REGISTER(collective_registry(),
+                also_named("reduce_scatter=mpich_pair",
+                           {"reduce_scatter=mapsim",
+                            "pairwise exchange: rank + i's block to it, this rank's from rank - i (the default)",
+                            {},
+                            reduce_scatter_pairwise}));
+
+// SMPI's default: equal blocks a linear reduce to rank 0, then its scatterv; others MPICH's choice, as SimGrid.
+void reduce_scatter_default(Steps& s, Call c) {
+  if (std::count(c.counts, c.counts + c.p, c.counts[0]) != c.p) return run_collective(s, c, "mpich");
+  const double total = total_bytes(c);
+  const std::vector<double> whole(c.p, total);
+  linear_gatherv(s, c.rank, 0, c.p, whole.data(), total);
+  linear_scatterv(s, c.rank, 0, c.p, c.counts, c.counts[c.rank]);
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"reduce_scatter=default",
+                 "SMPI's: equal blocks a linear reduce to rank 0 and its scatterv; others MPICH's choice",
+                 {},
+                 reduce_scatter_default});
+
+// gather and scatter: `bytes` is the block
+
+void binomial_gather(Steps& s, Call c) {  // a rank forwards its whole subtree's blocks to its parent
+  const int vr = relative(c.rank, c.root, c.p), root = c.root, p = c.p;
+  for (int mask = 1; mask < p; mask <<= 1) {
+    if ((vr & mask) == 0) {
+      const int src = vr | mask;
+      if (src < p) {
+        s.recv(absolute(src, root, p), c.bytes * std::min(mask, p - src));
+        s.wait();
       }
+    } else {
+      s.send(absolute(vr & ~mask, root, p), c.bytes * std::min(mask, p - vr));
+      s.wait();
       break;
     }
   }
 }
+MAPSIM_REGISTER(collective_registry(),
+                also_named("gather=ompi_binomial",
+                           {"gather=mapsim",
+                            "binomial tree, each rank forwarding its subtree's blocks (the default)",
+                            {},
+                            binomial_gather}));
 
-int element_size(int8_t datatype) { return datatype >= 0 ? datatype_size(datatype) : 1; }
-
-// MPICH's choices (SimGrid's `mpich` selector for one rank per node) by size and rank count, Open
-// MPI's by its tables. What an algorithm leaves over goes to the configured algorithm, as in SimGrid.
-void bcast(Steps& s, BcastAlgorithm configured, int rank, int root, int p, double bytes, int element) {
-  using B = BcastAlgorithm;
-  B algorithm = configured;
-  if (algorithm == B::Mpich)
-    algorithm = bytes < 12288 || p <= 8 ? B::Mapsim : bytes < 524288 && p % 2 == 0 ? B::ScatterRdbAllgather : B::ScatterLrAllgather;
-  if (algorithm == B::Ompi) algorithm = collectives::ompi_bcast_choice(p, bytes);
-  double rest = 0;
-  switch (algorithm) {
-    case B::ScatterRdbAllgather: collectives::bcast_scatter_rdb_allgather(s, rank, root, p, bytes); break;
-    case B::ScatterLrAllgather: collectives::bcast_scatter_lr_allgather(s, rank, root, p, bytes); break;
-    case B::Ntsl: rest = collectives::bcast_ntsl(s, rank, root, p, bytes, element); break;
-    case B::Ntsb: rest = collectives::bcast_ntsb(s, rank, root, p, bytes, element); break;
-    case B::OmpiPipeline: collectives::bcast_ompi_pipeline(s, rank, root, p, bytes, element); break;
-    case B::OmpiSplitBintree: collectives::bcast_ompi_split_bintree(s, rank, root, p, bytes, element); break;
-    case B::Knomial: collectives::bcast_knomial(s, rank, root, p, bytes); break;
-    default: binomial_bcast(s, rank, root, p, bytes);
-  }
-  if (rest > 0) bcast(s, configured, rank, root, p, rest, element);
-}
-
-void reduce(Steps& s, ReduceAlgorithm algorithm, int rank, int root, int p, double bytes, int element) {
-  if (algorithm == ReduceAlgorithm::Mpich)
-    algorithm = bytes / element < collectives::lower_power_of_two(p) || bytes < 2048 ? ReduceAlgorithm::Mapsim
-                                                                                      : ReduceAlgorithm::ScatterGather;
-  if (algorithm == ReduceAlgorithm::Ompi) algorithm = collectives::ompi_reduce_choice(p, bytes);
-  if (algorithm == ReduceAlgorithm::Mapsim) binomial_reduce(s, rank, root, p, bytes);
-  else if (algorithm == ReduceAlgorithm::ScatterGather) collectives::reduce_scatter_gather(s, rank, root, p, bytes, element);
-  else collectives::reduce_ompi(s, algorithm, rank, root, p, bytes, element);
-}
-
-void allreduce(Steps& s, const CollectiveChoice& choice, int rank, int p, double bytes, int element) {
-  using A = AllreduceAlgorithm;
-  A algorithm = choice.allreduce;
-  if (algorithm == A::Mpich)
-    algorithm = bytes > 2048 && bytes / element >= collectives::lower_power_of_two(p) ? A::RabRdb : A::Mapsim;
-  if (algorithm == A::Ompi) algorithm = collectives::ompi_allreduce_choice(p, bytes);
-  double rest = 0;  // -1: reduce then bcast the whole (redbcast)
-  switch (algorithm) {
-    case A::RabRdb: collectives::allreduce_rabenseifner(s, rank, p, bytes, element); break;
-    case A::Redbcast: rest = -1; break;
-    case A::Lr: rest = collectives::allreduce_lr(s, rank, p, bytes, element); break;
-    case A::OmpiRingSegmented: rest = collectives::allreduce_ring_segmented(s, rank, p, bytes, element); break;
-    default: recursive_doubling_allreduce(s, rank, p, bytes);
-  }
-  if (rest < 0) {
-    reduce(s, choice.reduce, rank, 0, p, bytes, element);
-    bcast(s, choice.bcast, rank, 0, p, bytes, element);
-  } else if (rest > 0) {
-    allreduce(s, choice, rank, p, rest, element);
-  }
-}
-
-void allgather(Steps& s, AllgatherAlgorithm algorithm, int rank, int p, double block, double received) {
-  if (algorithm == AllgatherAlgorithm::Mpich)
-    algorithm = power_of_two(p) && block * p < 524288 ? AllgatherAlgorithm::Rdb
-                : block * p <= 81920                  ? AllgatherAlgorithm::Bruck
-                                                      : AllgatherAlgorithm::Ring;
-  if (algorithm == AllgatherAlgorithm::Ompi) algorithm = collectives::ompi_allgather_choice(p, block);
-  switch (algorithm) {
-    case AllgatherAlgorithm::Rdb: collectives::allgather_recursive_doubling(s, rank, p, received); break;
-    case AllgatherAlgorithm::Bruck: collectives::allgather_bruck(s, rank, p, received); break;
-    case AllgatherAlgorithm::OmpiNeighborExchange: {
-      const std::vector<double> blocks(p, block);
-      collectives::allgatherv_neighbor_exchange(s, rank, p, blocks.data());
+void binomial_scatter(Steps& s, Call c) {
+  const int vr = relative(c.rank, c.root, c.p), root = c.root, p = c.p;
+  int mask = 1;
+  for (; mask < p; mask <<= 1)
+    if (vr & mask) {
+      s.recv(absolute(vr - mask, root, p), c.bytes * std::min(mask, p - vr));
+      s.wait();
       break;
     }
-    case AllgatherAlgorithm::Pair:  // own block with rank XOR i
-      require_power_of_two(p, "allgather=pair");
-      for (int i = 1; i < p; ++i) s.exchange(rank ^ i, block, rank ^ i, received);
-      break;
-    case AllgatherAlgorithm::Ring:  // own block to rank + i, rank - i's from it
-      for (int i = 1; i < p; ++i) s.exchange((rank + i) % p, block, (rank - i + p) % p, received);
-      break;
-    default:  // neighbour ring: forward what came from the left
-      for (int i = 0; i + 1 < p; ++i) s.exchange((rank + 1) % p, block, (rank - 1 + p) % p, received);
-  }
-}
-
-// `block`: the root's receive size, the others' send size (Open MPI decides by them).
-void gather(Steps& s, GatherAlgorithm algorithm, int rank, int root, int p, double block, int element) {
-  if (algorithm == GatherAlgorithm::Ompi) algorithm = collectives::ompi_gather_choice(p, block);
-  if (algorithm == GatherAlgorithm::Mapsim) binomial_gather(s, rank, root, p, block);
-  else collectives::gather_ompi(s, algorithm, rank, root, p, block, element);
-}
-
-// `block`: the root's send size, the others' receive size.
-void scatter(Steps& s, ScatterAlgorithm algorithm, int rank, int root, int p, double block) {
-  if (algorithm == ScatterAlgorithm::Ompi) algorithm = collectives::ompi_scatter_choice(p, block);
-  if (algorithm == ScatterAlgorithm::Mpich) algorithm = ScatterAlgorithm::OmpiBinomial;  // SimGrid's mpich choice
-  if (algorithm == ScatterAlgorithm::Mapsim) binomial_scatter(s, rank, root, p, block);
-  else collectives::scatter_ompi(s, algorithm, rank, root, p, block);
-}
-
-void reduce_scatter(Steps& s, ReduceScatterAlgorithm algorithm, int rank, int p, const double* counts, int element) {
-  using R = ReduceScatterAlgorithm;
-  double total = 0;
-  for (int i = 0; i < p; ++i) total += counts[i];
-  if (algorithm == R::Ompi) algorithm = collectives::ompi_reduce_scatter_choice(p, total);
-  if (algorithm == R::Default && std::count(counts, counts + p, counts[0]) != p) algorithm = R::Mpich;  // as SimGrid
-  if (algorithm == R::Mpich) algorithm = total / element > 524288 ? R::Mapsim : R::MpichRdb;
-  switch (algorithm) {
-    case R::Ompi: case R::Mpich: break;  // resolved above
-    case R::MpichRdb: return collectives::reduce_scatter_recursive_doubling(s, rank, p, counts);
-    case R::OmpiRecursiveHalving: return collectives::reduce_scatter_recursive_halving(s, rank, p, counts);
-    case R::OmpiRing: return collectives::reduce_scatter_ring(s, rank, p, counts);
-    case R::OmpiButterfly: return collectives::reduce_scatter_butterfly(s, rank, p, counts);
-    case R::Default: {  // equal blocks: SMPI's linear reduce to rank 0, then its scatterv
-      const std::vector<double> whole(p, total);
-      linear_gatherv(s, rank, 0, p, whole.data(), total);
-      linear_scatterv(s, rank, 0, p, counts, counts[rank]);
-      return;
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (vr + mask < p) {
+      s.send(absolute(vr + mask, root, p), c.bytes * std::min(mask, p - vr - mask));
+      s.wait();
     }
-    case R::Mapsim:
-      if (total <= 0) return;  // nothing to reduce: no messages (as SimGrid's mpich_pair)
-      for (int i = 1; i < p; ++i) {  // pairwise exchange: rank + i's block to it, this rank's from rank - i
-        const int to = (rank + i) % p, from = (rank - i + p) % p;
-        s.exchange(to, counts[to], from, counts[rank]);
-      }
-  }
 }
+MAPSIM_REGISTER(collective_registry(),
+                {"scatter=mapsim", "binomial tree, largest subtree first (the default)", {}, binomial_scatter});
+
+// barrier
+
+void dissemination_barrier(Steps& s, Call c) {
+  for (int distance = 1; distance < c.p; distance <<= 1)
+    s.exchange((c.rank + distance) % c.p, 0, (c.rank - distance + c.p) % c.p, 0);
+}
+MAPSIM_REGISTER(collective_registry(),
+                also_named("barrier=ompi_bruck", {"barrier=mapsim",
+                                                  "dissemination: log p rounds at distances 1, 2, 4, ... (the default)",
+                                                  {},
+                                                  dissemination_barrier}));
 
 }  // namespace
-
-void expand_action(const Action& a, const RankTrace& trace, int rank, int p, std::vector<Op>& ops,
-                   const CollectiveChoice& choice) {
-  Steps user(ops, a.tag, false, rank);
-  Steps s(ops, collective_tag(a.type), true, rank);
-  const double* counts = trace.counts.empty() ? nullptr : trace.counts.data() + a.counts;
-  switch (a.type) {
-    case ActionType::Send: user.send(a.peer, a.bytes); user.wait(); break;
-    case ActionType::Recv: user.recv(a.peer, a.bytes); user.wait(); break;
-    case ActionType::Isend: case ActionType::Irecv: {
-      Op op{a.type == ActionType::Isend ? Op::Isend : Op::Irecv, true, a.distant};
-      op.peer = a.peer;
-      op.tag = a.tag;
-      op.amount = a.bytes;
-      ops.push_back(op);
-      break;
-    }
-    case ActionType::Wait: case ActionType::Test: {
-      Op op{a.type == ActionType::Wait ? Op::WaitKey : Op::TestKey};
-      op.peer = a.peer;
-      op.dst = a.root;
-      op.tag = a.tag;
-      ops.push_back(op);
-      break;
-    }
-    case ActionType::Waitall: ops.push_back(Op{Op::WaitAll}); break;
-    case ActionType::SendRecv: {
-      Steps tag0(ops, 0, false, rank);
-      tag0.exchange(a.peer, a.bytes, a.root, a.bytes2);
-      break;
-    }
-    case ActionType::Barrier: collectives::barrier(s, choice.barrier, rank, p); break;
-    case ActionType::Bcast: bcast(s, choice.bcast, rank, a.root, p, a.bytes, element_size(a.datatype)); break;
-    case ActionType::Reduce:
-      reduce(s, choice.reduce, rank, a.root, p, a.bytes, element_size(a.datatype));
-      s.compute(a.flops);
-      break;
-    case ActionType::Allreduce:
-      allreduce(s, choice, rank, p, a.bytes, element_size(a.datatype));
-      s.compute(a.flops);
-      break;
-    case ActionType::Alltoall: alltoall(s, choice.alltoall, rank, p, a.bytes, a.bytes2); break;
-    case ActionType::Alltoallv: alltoallv(s, choice.alltoallv, rank, p, counts); break;
-    case ActionType::Gather:
-      gather(s, choice.gather, rank, a.root, p, rank == a.root ? a.bytes2 : a.bytes, element_size(a.datatype));
-      break;
-    case ActionType::Scatter: scatter(s, choice.scatter, rank, a.root, p, rank == a.root ? a.bytes : a.bytes2); break;
-    case ActionType::Gatherv: linear_gatherv(s, rank, a.root, p, counts, a.bytes); break;
-    case ActionType::Scatterv: linear_scatterv(s, rank, a.root, p, counts, a.bytes2); break;
-    case ActionType::Allgather: allgather(s, choice.allgather, rank, p, a.bytes, a.bytes2); break;
-    case ActionType::Allgatherv:
-      allgatherv(s, choice, choice.allgatherv, rank, p, counts, element_size(a.datatype2));
-      break;
-    case ActionType::ReduceScatter:
-      reduce_scatter(s, choice.reduce_scatter, rank, p, counts, element_size(a.datatype));
-      s.compute(a.flops);
-      break;
-    case ActionType::Scan: case ActionType::Exscan:
-      recursive_doubling_scan(s, rank, p, a.bytes);
-      s.compute(a.flops);
-      break;
-    case ActionType::Compute: s.compute(a.flops); break;
-    case ActionType::Sleep:
-      if (a.flops > 0) ops.push_back(Op{Op::Sleep, false, false, false, -1, 0, -1, a.flops});
-      break;
-    default: break;  // init, finalize, comm_size, comm_split, comm_dup, location
-  }
-}
-
-std::vector<Action> point_to_point(const Action& collective, const RankTrace& context, int member,
-                                   const std::vector<int>& members, int tag) {
-  std::vector<Op> ops;
-  expand_action(collective, context, member, static_cast<int>(members.size()), ops);
-  std::vector<Action> actions, step;
-  const int self = members[member];
-  for (const Op& op : ops) {
-    if (op.kind == Op::Isend || op.kind == Op::Irecv) {
-      Action a{op.kind == Op::Isend ? ActionType::Isend : ActionType::Irecv};
-      a.peer = members[op.peer], a.tag = tag, a.bytes = op.amount;
-      actions.push_back(a);
-      Action wait{ActionType::Wait};
-      wait.peer = op.kind == Op::Isend ? self : a.peer, wait.root = op.kind == Op::Isend ? a.peer : self, wait.tag = tag;
-      step.push_back(wait);
-    } else if (op.kind == Op::WaitGroup) {
-      actions.insert(actions.end(), step.begin(), step.end());
-      step.clear();
-    }
-  }
-  return actions;
-}
-
-}  // namespace mapsim
+}  // namespace mapsim::collectives

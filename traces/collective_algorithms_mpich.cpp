@@ -1,5 +1,6 @@
 // The algorithms MPICH's size-based selection uses beyond mapsim's defaults, message for message as
-// SimGrid 3.32 runs them (src/smpi/colls/, the function named in each comment).
+// SimGrid 3.32 runs them (src/smpi/colls/, the function named in each comment), and that selection
+// (COLLECTIVE=mpich: SimGrid's `mpich` selector for one rank per node), all registered at the end.
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -154,8 +155,6 @@ Doubling doubling_step(int newrank, int newdst, int mask, int pof2, const std::v
   return {send_idx - half, sum(counts, send_idx, last_idx), sum(counts, send_idx - half, send_idx)};
 }
 
-}  // namespace
-
 // bcast__scatter_rdb_allgather: binomial scatter of p pieces, then recursive-doubling allgather.
 void bcast_scatter_rdb_allgather(Steps& s, int rank, int root, int p, double bytes) {
   if (p == 1 || bytes <= 0) return;
@@ -302,4 +301,124 @@ void reduce_scatter_recursive_doubling(Steps& s, int rank, int p, const double* 
   }
 }
 
+using Call = const CollectiveCall&;
+
+MAPSIM_REGISTER(collective_registry(),
+                {"bcast=scatter_rdb_allgather",
+                 "binomial scatter of p pieces, recursive-doubling allgather",
+                 {},
+                 [](Steps& s, Call c) { bcast_scatter_rdb_allgather(s, c.rank, c.root, c.p, c.bytes); }});
+MAPSIM_REGISTER(collective_registry(),
+                {"bcast=scatter_LR_allgather",
+                 "binomial scatter of p pieces, ring allgather",
+                 {},
+                 [](Steps& s, Call c) { bcast_scatter_lr_allgather(s, c.rank, c.root, c.p, c.bytes); }});
+MAPSIM_REGISTER(collective_registry(),
+                {"reduce=scatter_gather",
+                 "Rabenseifner's: reduce-scatter by recursive halving, binomial gather to the root",
+                 {},
+                 [](Steps& s, Call c) { reduce_scatter_gather(s, c.rank, c.root, c.p, c.bytes, c.element); }});
+MAPSIM_REGISTER(collective_registry(),
+                {"allreduce=rab_rdb",
+                 "Rabenseifner's: reduce-scatter by recursive halving, allgather by recursive doubling",
+                 {},
+                 [](Steps& s, Call c) { allreduce_rabenseifner(s, c.rank, c.p, c.bytes, c.element); }});
+MAPSIM_REGISTER(collective_registry(),
+                {"alltoall=mvapich2_scatter_dest",
+                 "irecvs from rank + i, isends to rank - i, 4 of each at a time",
+                 {},
+                 [](Steps& s, Call c) { alltoall_scatter_dest(s, c.rank, c.p, c.bytes, c.received); }});
+MAPSIM_REGISTER(collective_registry(),
+                {"allgather=rdb",
+                 "recursive doubling, non-powers of two by recursive halving",
+                 {},
+                 [](Steps& s, Call c) { allgather_recursive_doubling(s, c.rank, c.p, c.received); }});
+MAPSIM_REGISTER(collective_registry(), {"allgather=bruck",
+                                        "Bruck: at distance 2^k all gathered so far to rank - 2^k, from rank + 2^k",
+                                        {},
+                                        [](Steps& s, Call c) { allgather_bruck(s, c.rank, c.p, c.received); }});
+MAPSIM_REGISTER(collective_registry(),
+                {"allgatherv=mpich_rdb",
+                 "recursive doubling, non-powers of two by recursive halving",
+                 {},
+                 [](Steps& s, Call c) { allgatherv_recursive_doubling(s, c.rank, c.p, c.counts); }});
+MAPSIM_REGISTER(collective_registry(), {"allgatherv=ompi_bruck",
+                                        "Bruck: at distance 2^k the blocks of rank .. rank + 2^k - 1 to rank - 2^k",
+                                        {},
+                                        [](Steps& s, Call c) { allgatherv_ompi_bruck(s, c.rank, c.p, c.counts); }});
+MAPSIM_REGISTER(collective_registry(),
+                {"reduce_scatter=mpich_rdb",
+                 "recursive doubling, all blocks but the subtree's at distance 2^i",
+                 {},
+                 [](Steps& s, Call c) { reduce_scatter_recursive_doubling(s, c.rank, c.p, c.counts); }});
+
+// MPICH's choices by size and rank count. What an algorithm leaves over goes to the run's choice, as in SimGrid.
+MAPSIM_REGISTER(collective_registry(),
+                {"bcast=mpich",
+                 "MPICH: binomial (short or <= 8 ranks), scatter_rdb_allgather, scatter_LR_allgather",
+                 {},
+                 [](Steps& s, Call c) {
+                   run_collective(s, c,
+                                  c.bytes < 12288 || c.p <= 8        ? "mapsim"
+                                  : c.bytes < 524288 && c.p % 2 == 0 ? "scatter_rdb_allgather"
+                                                                     : "scatter_LR_allgather");
+                 }});
+MAPSIM_REGISTER(collective_registry(),
+                {"reduce=mpich", "MPICH: binomial (short), else scatter_gather", {}, [](Steps& s, Call c) {
+                   const bool short_ = c.bytes / c.element < lower_power_of_two(c.p) || c.bytes < 2048;
+                   run_collective(s, c, short_ ? "mapsim" : "scatter_gather");
+                 }});
+MAPSIM_REGISTER(collective_registry(),
+                {"allreduce=mpich", "MPICH: rab_rdb above 2 KiB and p' elements, else rdb", {}, [](Steps& s, Call c) {
+                   const bool long_ = c.bytes > 2048 && c.bytes / c.element >= lower_power_of_two(c.p);
+                   run_collective(s, c, long_ ? "rab_rdb" : "mapsim");
+                 }});
+MAPSIM_REGISTER(collective_registry(),
+                {"alltoall=mpich",
+                 "MPICH: bruck for short blocks, mvapich2_scatter_dest for medium, pairwise for long",
+                 {},
+                 [](Steps& s, Call c) {
+                   const char* chosen = power_of_two(c.p) ? "pair" : "ring";
+                   if (c.bytes < 256 && c.p >= 8)
+                     chosen = "bruck";
+                   else if (c.bytes < 32768)
+                     chosen = "mvapich2_scatter_dest";
+                   run_collective(s, c, chosen);
+                 }});
+MAPSIM_REGISTER(collective_registry(),
+                {"alltoallv=mpich", "MPICH: the scattered exchange (bruck)", {}, [](Steps& s, Call c) {
+                   run_collective(s, c, "bruck");
+                 }});
+MAPSIM_REGISTER(
+    collective_registry(),
+    {"allgather=mpich", "MPICH: rdb (short, powers of two), bruck (short), else ring", {}, [](Steps& s, Call c) {
+       const double all = c.bytes * c.p;
+       run_collective(s, c, power_of_two(c.p) && all < 524288 ? "rdb" : all <= 81920 ? "bruck" : "ring");
+     }});
+MAPSIM_REGISTER(collective_registry(),
+                {"allgatherv=mpich",
+                 "MPICH by the total element count: mpich_rdb (powers of two), ompi_bruck, mpich_ring",
+                 {},
+                 [](Steps& s, Call c) {
+                   const double total = total_bytes(c);
+                   if (total <= 0) return;
+                   const double elements = total / c.element;
+                   run_collective(s, c,
+                                  power_of_two(c.p) && elements < 524288 ? "mpich_rdb"
+                                  : elements <= 81920                    ? "ompi_bruck"
+                                                                         : "mpich_ring");
+                 }});
+MAPSIM_REGISTER(collective_registry(), {"reduce_scatter=mpich",
+                                        "MPICH: mpich_rdb up to 512 Ki elements, else the pairwise exchange",
+                                        {},
+                                        [](Steps& s, Call c) {
+                                          const double total = total_bytes(c);
+                                          run_collective(s, c, total / c.element > 524288 ? "mapsim" : "mpich_rdb");
+                                        }});
+MAPSIM_REGISTER(collective_registry(),
+                {"scatter=mpich", "SimGrid's mpich choice: ompi_binomial", {}, [](Steps& s, Call c) {
+                   run_collective(s, c, "ompi_binomial");
+                 }});
+
+}  // namespace
 }  // namespace mapsim::collectives

@@ -1,7 +1,7 @@
 // Open MPI's algorithms for barrier, gather, scatter, allgather(v) and reduce that mapsim's defaults
-// lack, its trees, and the tables by which Open MPI's fixed decision picks among them (alltoall's too),
-// message for message as SimGrid 3.32 runs them (src/smpi/colls/, the function named in each comment;
-// smpi_openmpi_selector.cpp).
+// lack, its trees, and the tables by which Open MPI's fixed decision (COLLECTIVE=ompi) picks among them
+// (alltoall's and alltoallv's too), message for message as SimGrid 3.32 runs them (src/smpi/colls/,
+// the function named in each comment; smpi_openmpi_selector.cpp).
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -17,11 +17,15 @@ double segment_count(double segment, int element, double count) {
   return segment - whole * element > element / 2 ? whole + 1 : whole;
 }
 
-// Open MPI's alltoall: basic_linear, pairwise (SimGrid's pair) or modified Bruck.
-AlltoallAlgorithm ompi_alltoall_choice(int p, double block) {
-  using A = AlltoallAlgorithm;
-  constexpr A L = A::BasicLinear, P = A::Pair, B = A::Bruck;
-  static const std::vector<Band<A>> table = {
+namespace {
+
+using Call = const CollectiveCall&;
+
+// Open MPI's alltoall: basic_linear, pairwise (SimGrid's pair) or modified Bruck. SimGrid takes XOR
+// pairs where they exist, else Open MPI's own rank +- i order.
+void alltoall_choice(Steps& s, Call c) {
+  constexpr const char *L = "basic_linear", *P = "pair", *B = "bruck";
+  static const std::vector<Band<const char*>> table = {
       {3, {{2, P}, {4, L}, {16, P}, {64, L}, {256, P}, {4096, L}, {32768, P}, {1048576, L}, {kAll, P}}},
       {8, {{524288, L}, {1048576, P}, {kAll, L}}},
       {16, {{kAll, L}}},
@@ -34,109 +38,126 @@ AlltoallAlgorithm ompi_alltoall_choice(int p, double block) {
       {2048, {{512, B}, {kAll, L}}},
       {4096, {{1024, B}, {kAll, L}}},
       {INT_MAX, {{2048, B}, {kAll, L}}}};
-  return decide(table, p, block);
+  const std::string chosen = decide(table, c.p, c.bytes);
+  run_collective(s, c, chosen == P && !power_of_two(c.p) ? "ring" : chosen);
 }
+MAPSIM_REGISTER(collective_registry(), {"alltoall=ompi",
+                                        "Open MPI's table: basic_linear, pair (ring below powers of two) or bruck",
+                                        {},
+                                        alltoall_choice});
 
-BarrierAlgorithm ompi_barrier_choice(int p) {
-  using B = BarrierAlgorithm;
-  if (p < 4) return B::OmpiRecursiveDoubling;
-  if (p < 8) return B::OmpiBasicLinear;
-  if (p < 64) return B::OmpiRecursiveDoubling;
-  if (p < 256 || (p >= 512 && p < 1024) || p >= 4096) return B::Mapsim;  // ompi_bruck
-  return B::OmpiTree;
+// By ranks only (SimGrid's ompi selector); pairwise as the alltoall's.
+void alltoallv_choice(Steps& s, Call c) {
+  const int p = c.p;
+  const bool pairwise = p < 4 || (p >= 64 && p < 128) || (p >= 256 && p < 1024);
+  run_collective(s, c, !pairwise ? "ompi_basic_linear" : power_of_two(p) ? "pair" : "ring");
 }
+MAPSIM_REGISTER(collective_registry(), {"alltoallv=ompi",
+                                        "Open MPI by ranks: pair (ring below powers of two) or ompi_basic_linear",
+                                        {},
+                                        alltoallv_choice});
 
-void barrier(Steps& s, BarrierAlgorithm algorithm, int rank, int p) {
-  switch (algorithm) {
-    case BarrierAlgorithm::Ompi: return barrier(s, ompi_barrier_choice(p), rank, p);
-    case BarrierAlgorithm::Mapsim:  // barrier__ompi_bruck: dissemination
-      for (int distance = 1; distance < p; distance <<= 1) s.exchange((rank + distance) % p, 0, (rank - distance + p) % p, 0);
-      break;
-    case BarrierAlgorithm::OmpiBasicLinear:  // everyone to rank 0, then rank 0 to everyone
-      if (rank > 0) {
-        s.blocking_send(0, 0);
-        s.blocking_recv(0, 0);
-        break;
-      }
-      for (int i = 1; i < p; ++i) s.recv(i, 0);
-      s.wait();
-      for (int i = 1; i < p; ++i) s.send(i, 0);
-      s.wait();
-      break;
-    case BarrierAlgorithm::OmpiRecursiveDoubling: {  // ranks past the largest power of two pair with those below
-      const int pof2 = lower_power_of_two(p), extra = p - pof2;
-      if (rank >= pof2) s.exchange(rank - pof2, 0, rank - pof2, 0);
-      else if (rank < extra) s.blocking_recv(rank + pof2, 0);
-      if (rank < pof2)
-        for (int mask = 1; mask < pof2; mask <<= 1) s.exchange(rank ^ mask, 0, rank ^ mask, 0);
-      if (rank < extra) s.blocking_send(rank + pof2, 0);
-      break;
-    }
-    case BarrierAlgorithm::OmpiTree: {  // fan in along a binomial tree to rank 0, fan out back
-      int depth = 1;
-      while (depth < p) depth <<= 1;
-      for (int jump = 1; jump < depth; jump <<= 1)
-        if (const int partner = rank ^ jump; !(partner & (jump - 1)) && partner < p) {
-          if (partner > rank) s.blocking_recv(partner, 0);
-          else s.blocking_send(partner, 0);
-        }
-      for (int jump = depth >> 1; jump > 0; jump >>= 1)
-        if (const int partner = rank ^ jump; !(partner & (jump - 1)) && partner < p) {
-          if (partner > rank) s.blocking_send(partner, 0);
-          else s.blocking_recv(partner, 0);
-        }
-      break;
-    }
+void barrier_choice(Steps& s, Call c) {
+  const int p = c.p;
+  run_collective(s, c,
+                 p < 4                                            ? "ompi_recursivedoubling"
+                 : p < 8                                          ? "ompi_basic_linear"
+                 : p < 64                                         ? "ompi_recursivedoubling"
+                 : p < 256 || (p >= 512 && p < 1024) || p >= 4096 ? "mapsim"  // ompi_bruck
+                                                                  : "ompi_tree");
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"barrier=ompi",
+                 "Open MPI by ranks: ompi_recursivedoubling, ompi_basic_linear, ompi_bruck or ompi_tree",
+                 {},
+                 barrier_choice});
+
+void barrier_basic_linear(Steps& s, Call c) {
+  if (c.rank > 0) {
+    s.blocking_send(0, 0);
+    s.blocking_recv(0, 0);
+    return;
   }
+  for (int i = 1; i < c.p; ++i) s.recv(i, 0);
+  s.wait();
+  for (int i = 1; i < c.p; ++i) s.send(i, 0);
+  s.wait();
 }
+MAPSIM_REGISTER(collective_registry(), {"barrier=ompi_basic_linear",
+                                        "everyone to rank 0, then rank 0 to everyone",
+                                        {},
+                                        barrier_basic_linear});
 
-GatherAlgorithm ompi_gather_choice(int p, double block) {
-  using G = GatherAlgorithm;
-  constexpr G M = G::Mapsim, L = G::OmpiBasicLinear, S = G::OmpiLinearSync;  // Mapsim: ompi_binomial
-  static const std::vector<Band<G>> table = {
+void barrier_recursive_doubling(Steps& s, Call c) {
+  const int rank = c.rank, pof2 = lower_power_of_two(c.p), extra = c.p - pof2;
+  if (rank >= pof2) s.exchange(rank - pof2, 0, rank - pof2, 0);
+  else if (rank < extra) s.blocking_recv(rank + pof2, 0);
+  if (rank < pof2)
+    for (int mask = 1; mask < pof2; mask <<= 1) s.exchange(rank ^ mask, 0, rank ^ mask, 0);
+  if (rank < extra) s.blocking_send(rank + pof2, 0);
+}
+MAPSIM_REGISTER(collective_registry(), {"barrier=ompi_recursivedoubling",
+                                        "recursive doubling; ranks past the largest power of two pair with those below",
+                                        {},
+                                        barrier_recursive_doubling});
+
+void barrier_tree(Steps& s, Call c) {
+  const int rank = c.rank, p = c.p;
+  int depth = 1;
+  while (depth < p) depth <<= 1;
+  for (int jump = 1; jump < depth; jump <<= 1)
+    if (const int partner = rank ^ jump; !(partner & (jump - 1)) && partner < p) {
+      if (partner > rank) s.blocking_recv(partner, 0);
+      else s.blocking_send(partner, 0);
+    }
+  for (int jump = depth >> 1; jump > 0; jump >>= 1)
+    if (const int partner = rank ^ jump; !(partner & (jump - 1)) && partner < p) {
+      if (partner > rank) s.blocking_send(partner, 0);
+      else s.blocking_recv(partner, 0);
+    }
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"barrier=ompi_tree", "fan in along a binomial tree to rank 0, fan out back", {}, barrier_tree});
+
+void gather_choice(Steps& s, Call c) {
+  constexpr const char *M = "mapsim", *L = "ompi_basic_linear", *S = "ompi_linear_sync";  // mapsim: ompi_binomial
+  static const std::vector<Band<const char*>> table = {
       {4, {{2, S}, {4, L}, {32768, M}, {65536, L}, {131072, M}, {kAll, S}}},
       {8, {{1024, M}, {8192, L}, {32768, M}, {262144, L}, {kAll, S}}},
       {256, {{kAll, M}}},
       {512, {{2048, M}, {8192, L}, {kAll, M}}},
       {INT_MAX, {{kAll, M}}}};
-  return decide(table, p, block);
+  run_collective(s, c, decide(table, c.p, c.bytes));
 }
+MAPSIM_REGISTER(collective_registry(), {"gather=ompi",
+                                        "Open MPI's table: ompi_binomial, ompi_basic_linear or ompi_linear_sync",
+                                        {},
+                                        gather_choice});
 
-ScatterAlgorithm ompi_scatter_choice(int p, double block) {
-  using S = ScatterAlgorithm;
-  constexpr S M = S::OmpiBinomial, L = S::OmpiBasicLinear, N = S::OmpiLinearNb;
-  static const std::vector<Band<S>> table = {
-      {4, {{2, N}, {131072, L}, {262144, N}, {kAll, L}}},
-      {8, {{2048, M}, {4096, L}, {8192, M}, {32768, L}, {1048576, N}, {kAll, L}}},
-      {16, {{16384, M}, {1048576, N}, {kAll, L}}},
-      {32, {{16384, M}, {32768, L}, {kAll, N}}},
-      {64, {{512, M}, {8192, N}, {16384, M}, {kAll, N}}},
-      {INT_MAX, {{512, M}, {kAll, N}}}};
-  return decide(table, p, block);
+void gather_basic_linear(Steps& s, Call c) {
+  if (c.rank != c.root) s.blocking_send(c.root, c.bytes);
+  else
+    for (int i = 0; i < c.p; ++i)
+      if (i != c.rank) s.blocking_recv(i, c.bytes);
 }
+MAPSIM_REGISTER(collective_registry(), {"gather=ompi_basic_linear",
+                                        "a blocking send from each rank, received in rank order",
+                                        {},
+                                        gather_basic_linear});
 
-// gather__ompi_basic_linear and gather__ompi_linear_sync (binomial is mapsim's own gather). In the
-// synchronous one the root calls each rank in turn with an empty message, and each sends its block in
-// two parts, the first of 1 KiB (32 KiB for blocks above 90 KiB), which the root waits for before the
-// next call.
-void gather_ompi(Steps& s, GatherAlgorithm algorithm, int rank, int root, int p, double block, int element) {
-  if (algorithm == GatherAlgorithm::OmpiBasicLinear) {
-    if (rank != root) s.blocking_send(root, block);
-    else
-      for (int i = 0; i < p; ++i)
-        if (i != rank) s.blocking_recv(i, block);
+// The root calls each rank in turn with an empty message, and each sends its block in two parts, the
+// first of 1 KiB (32 KiB for blocks above 90 KiB), which the root waits for before the next call.
+void gather_linear_sync(Steps& s, Call c) {
+  const double block = c.bytes, count = std::floor(block / c.element);
+  const double first = segment_count(block > 92160 ? 32768 : 1024, c.element, count) * c.element;
+  if (c.rank != c.root) {
+    s.blocking_recv(c.root, 0);
+    s.blocking_send(c.root, first);
+    s.blocking_send(c.root, block - first);
     return;
   }
-  const double count = std::floor(block / element);
-  const double first = segment_count(block > 92160 ? 32768 : 1024, element, count) * element;
-  if (rank != root) {
-    s.blocking_recv(root, 0);
-    s.blocking_send(root, first);
-    s.blocking_send(root, block - first);
-    return;
-  }
-  for (int i = 0; i < p; ++i) {
-    if (i == rank) continue;
+  for (int i = 0; i < c.p; ++i) {
+    if (i == c.rank) continue;
     s.recv_tracked(i, first);
     s.send(i, 0);  // eager: done at once, as SMPI's blocking send of it
     s.recv(i, block - first);
@@ -144,68 +165,60 @@ void gather_ompi(Steps& s, GatherAlgorithm algorithm, int rank, int root, int p,
   }
   s.wait();
 }
+MAPSIM_REGISTER(collective_registry(), {"gather=ompi_linear_sync",
+                                        "the root calls each rank in turn, which sends its block in two parts",
+                                        {},
+                                        gather_linear_sync});
 
-// scatter__ompi_binomial (the binomial tree, each rank serving its nearest, smallest subtree first),
-// scatter__ompi_basic_linear (a blocking send to each rank in turn) and scatter__ompi_linear_nb (all
-// sends at once, one wait).
-void scatter_ompi(Steps& s, ScatterAlgorithm algorithm, int rank, int root, int p, double block) {
-  if (algorithm == ScatterAlgorithm::OmpiBinomial) {
-    const TreeNode node = in_order_bmtree(rank, root, p);
-    const int vrank = relative(rank, root, p);
-    if (node.parent >= 0) s.blocking_recv(node.parent, block * std::min(vrank & -vrank, p - vrank));
-    for (int child : node.children) {
-      const int vchild = relative(child, root, p);
-      s.blocking_send(child, block * std::min(vchild - vrank, p - vchild));
-    }
+void scatter_choice(Steps& s, Call c) {
+  constexpr const char *M = "ompi_binomial", *L = "ompi_basic_linear", *N = "ompi_linear_nb";
+  static const std::vector<Band<const char*>> table = {
+      {4, {{2, N}, {131072, L}, {262144, N}, {kAll, L}}},
+      {8, {{2048, M}, {4096, L}, {8192, M}, {32768, L}, {1048576, N}, {kAll, L}}},
+      {16, {{16384, M}, {1048576, N}, {kAll, L}}},
+      {32, {{16384, M}, {32768, L}, {kAll, N}}},
+      {64, {{512, M}, {8192, N}, {16384, M}, {kAll, N}}},
+      {INT_MAX, {{512, M}, {kAll, N}}}};
+  run_collective(s, c, decide(table, c.p, c.bytes));
+}
+MAPSIM_REGISTER(collective_registry(), {"scatter=ompi",
+                                        "Open MPI's table: ompi_binomial, ompi_basic_linear or ompi_linear_nb",
+                                        {},
+                                        scatter_choice});
+
+// The binomial tree, each rank serving its nearest, smallest subtree first.
+void scatter_binomial(Steps& s, Call c) {
+  const TreeNode node = in_order_bmtree(c.rank, c.root, c.p);
+  const int vrank = relative(c.rank, c.root, c.p);
+  if (node.parent >= 0) s.blocking_recv(node.parent, c.bytes * std::min(vrank & -vrank, c.p - vrank));
+  for (int child : node.children) {
+    const int vchild = relative(child, c.root, c.p);
+    s.blocking_send(child, c.bytes * std::min(vchild - vrank, c.p - vchild));
+  }
+}
+MAPSIM_REGISTER(collective_registry(), {"scatter=ompi_binomial",
+                                        "binomial tree, each rank serving its nearest, smallest subtree first",
+                                        {},
+                                        scatter_binomial});
+
+// The root's sends one after the other (basic_linear) or all at once with one wait (linear_nb).
+template <bool nonblocking>
+void scatter_linear(Steps& s, Call c) {
+  if (c.rank != c.root) {
+    s.blocking_recv(c.root, c.bytes);
     return;
   }
-  if (rank != root) {
-    s.blocking_recv(root, block);
-    return;
-  }
-  const bool nonblocking = algorithm == ScatterAlgorithm::OmpiLinearNb;
-  for (int i = 0; i < p; ++i)
-    if (i != rank) {
-      s.send(i, block);
+  for (int i = 0; i < c.p; ++i)
+    if (i != c.rank) {
+      s.send(i, c.bytes);
       if (!nonblocking) s.wait();
     }
   if (nonblocking) s.wait();
 }
-
-AllgatherAlgorithm ompi_allgather_choice(int p, double block) {
-  using A = AllgatherAlgorithm;
-  constexpr A R = A::Rdb, B = A::Bruck, N = A::OmpiNeighborExchange, G = A::Ring;
-  static const std::vector<Band<A>> table = {
-      {3, {{kAll, A::Pair}}},  // two ranks (one rank has nothing to gather)
-      {32, {{kAll, R}}},
-      {64, {{1024, R}, {65536, N}, {kAll, G}}},
-      {128, {{512, R}, {65536, N}, {kAll, G}}},
-      {256, {{512, R}, {131072, N}, {524288, G}, {1048576, N}, {kAll, G}}},
-      {512, {{32, R}, {128, B}, {1024, R}, {131072, N}, {524288, G}, {1048576, N}, {kAll, G}}},
-      {1024, {{64, R}, {256, B}, {2048, R}, {kAll, N}}},
-      {2048, {{4, R}, {8, B}, {16, R}, {32, B}, {256, R}, {512, B}, {4096, R}, {kAll, N}}},
-      {4096, {{32, B}, {128, R}, {512, B}, {4096, R}, {kAll, N}}},
-      {INT_MAX, {{2, R}, {8, B}, {16, R}, {512, B}, {4096, R}, {kAll, N}}}};
-  return p == 1 ? R : decide(table, p, block);
-}
-
-// Open MPI's allgatherv, by the mean block.
-AllgathervAlgorithm ompi_allgatherv_choice(int p, double total) {
-  using A = AllgathervAlgorithm;
-  constexpr A G = A::Gb, B = A::OmpiBruck, R = A::MpichRing, N = A::OmpiNeighborExchange, P = A::Pair;
-  static const std::vector<Band<A>> table = {
-      {3, {{2048, R}, {4096, P}, {8192, R}, {kAll, P}}},
-      {8, {{256, G}, {4096, N}, {8192, R}, {16384, N}, {262144, B}, {kAll, N}}},
-      {16, {{1024, G}, {kAll, B}}},
-      {32, {{128, G}, {262144, B}, {kAll, R}}},
-      {64, {{256, G}, {8192, B}, {kAll, R}}},
-      {128, {{256, G}, {4096, B}, {kAll, R}}},
-      {256, {{1024, B}, {65536, N}, {kAll, R}}},
-      {512, {{1024, B}, {kAll, R}}},
-      {1024, {{512, B}, {1024, G}, {4096, B}, {1048576, N}, {kAll, R}}},
-      {INT_MAX, {{4096, B}, {kAll, N}}}};
-  return decide(table, p, std::floor(total / p));
-}
+MAPSIM_REGISTER(collective_registry(),
+                {"scatter=ompi_basic_linear", "a blocking send to each rank in turn", {}, scatter_linear<false>});
+MAPSIM_REGISTER(collective_registry(),
+                {"scatter=ompi_linear_nb", "all sends at once, one wait", {}, scatter_linear<true>});
 
 // allgather(v)__ompi_neighborexchange: p/2 steps with the two neighbours in turn, the own block
 // first, then the two blocks received last (an even rank's and its right neighbour's). Odd rank
@@ -228,6 +241,64 @@ void allgatherv_neighbor_exchange(Steps& s, int rank, int p, const double* count
     sending = from[parity];
   }
 }
+void allgatherv_neighbors(Steps& s, Call c) { allgatherv_neighbor_exchange(s, c.rank, c.p, c.counts); }
+MAPSIM_REGISTER(collective_registry(), {"allgatherv=ompi_neighborexchange",
+                                        "p/2 steps with the two neighbours in turn (ring for odd p)",
+                                        {},
+                                        allgatherv_neighbors});
+
+void allgather_neighbors(Steps& s, Call c) {
+  const std::vector<double> blocks(c.p, c.bytes);
+  allgatherv_neighbor_exchange(s, c.rank, c.p, blocks.data());
+}
+MAPSIM_REGISTER(collective_registry(), {"allgather=ompi_neighborexchange",
+                                        "p/2 steps with the two neighbours in turn (ring for odd p)",
+                                        {},
+                                        allgather_neighbors});
+
+void allgather_choice(Steps& s, Call c) {
+  constexpr const char *R = "rdb", *B = "bruck", *N = "ompi_neighborexchange", *G = "ring";
+  static const std::vector<Band<const char*>> table = {
+      {3, {{kAll, "pair"}}},  // two ranks (one rank has nothing to gather)
+      {32, {{kAll, R}}},
+      {64, {{1024, R}, {65536, N}, {kAll, G}}},
+      {128, {{512, R}, {65536, N}, {kAll, G}}},
+      {256, {{512, R}, {131072, N}, {524288, G}, {1048576, N}, {kAll, G}}},
+      {512, {{32, R}, {128, B}, {1024, R}, {131072, N}, {524288, G}, {1048576, N}, {kAll, G}}},
+      {1024, {{64, R}, {256, B}, {2048, R}, {kAll, N}}},
+      {2048, {{4, R}, {8, B}, {16, R}, {32, B}, {256, R}, {512, B}, {4096, R}, {kAll, N}}},
+      {4096, {{32, B}, {128, R}, {512, B}, {4096, R}, {kAll, N}}},
+      {INT_MAX, {{2, R}, {8, B}, {16, R}, {512, B}, {4096, R}, {kAll, N}}}};
+  run_collective(s, c, c.p == 1 ? R : decide(table, c.p, c.bytes));
+}
+MAPSIM_REGISTER(collective_registry(), {"allgather=ompi",
+                                        "Open MPI's table: pair, rdb, bruck, ompi_neighborexchange or ring",
+                                        {},
+                                        allgather_choice});
+
+// Open MPI's allgatherv, by the mean block.
+void allgatherv_choice(Steps& s, Call c) {
+  constexpr const char *G = "GB", *B = "ompi_bruck", *R = "mpich_ring", *N = "ompi_neighborexchange", *P = "pair";
+  static const std::vector<Band<const char*>> table = {
+      {3, {{2048, R}, {4096, P}, {8192, R}, {kAll, P}}},
+      {8, {{256, G}, {4096, N}, {8192, R}, {16384, N}, {262144, B}, {kAll, N}}},
+      {16, {{1024, G}, {kAll, B}}},
+      {32, {{128, G}, {262144, B}, {kAll, R}}},
+      {64, {{256, G}, {8192, B}, {kAll, R}}},
+      {128, {{256, G}, {4096, B}, {kAll, R}}},
+      {256, {{1024, B}, {65536, N}, {kAll, R}}},
+      {512, {{1024, B}, {kAll, R}}},
+      {1024, {{512, B}, {1024, G}, {4096, B}, {1048576, N}, {kAll, R}}},
+      {INT_MAX, {{4096, B}, {kAll, N}}}};
+  run_collective(s, c, decide(table, c.p, std::floor(total_bytes(c) / c.p)));
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"allgatherv=ompi",
+                 "Open MPI's table by the mean block: GB, ompi_bruck, mpich_ring, ompi_neighborexchange or pair",
+                 {},
+                 allgatherv_choice});
+
+}  // namespace
 
 // Open MPI's trees.
 namespace {
@@ -347,6 +418,7 @@ namespace {
 // segment), then waits for the one before; once a segment is in from every child it is passed up.
 // Leaves send their segments one after the other.
 void reduce_generic(Steps& s, const TreeNode& node, double count, double segment, int element) {
+  if (node.parent < 0 && node.children.empty()) return;  // one rank: nothing to reduce
   const double segments = segment > 0 ? std::ceil(count / segment) : 0;
   if (node.children.empty()) {
     for (double left = count; left > 0; left -= segment) s.blocking_send(node.parent, std::min(left, segment) * element);
@@ -372,13 +444,76 @@ void reduce_generic(Steps& s, const TreeNode& node, double count, double segment
   }
 }
 
-}  // namespace
+double whole_elements(Call c) { return std::floor(c.bytes / c.element); }
 
-ReduceAlgorithm ompi_reduce_choice(int p, double bytes) {
-  using R = ReduceAlgorithm;
-  constexpr R L = R::OmpiBasicLinear, C = R::OmpiChain, P = R::OmpiPipeline, B = R::OmpiBinary, M = R::OmpiBinomial,
-              I = R::OmpiInOrderBinary;
-  static const std::vector<Band<R>> table = {  // commutative operations (a trace's reductions)
+// Up `node`'s tree in whole elements, segments of about `segment_bytes` (0: none).
+void reduce_segmented(Steps& s, Call c, const TreeNode& node, double segment_bytes) {
+  const double count = whole_elements(c);
+  reduce_generic(s, node, count, segment_count(segment_bytes, c.element, count), c.element);
+}
+
+// Every rank to the root, which takes p - 1 first, then p - 2 .. 0.
+void reduce_basic_linear(Steps& s, Call c) {
+  const double size = whole_elements(c) * c.element;
+  if (c.rank != c.root) {
+    s.blocking_send(c.root, size);
+    return;
+  }
+  for (int i = c.p - 1; i >= 0; --i)
+    if (i != c.rank) s.blocking_recv(i, size);
+}
+MAPSIM_REGISTER(collective_registry(), {"reduce=ompi_basic_linear",
+                                        "every rank to the root, which takes p - 1 first, then p - 2 .. 0",
+                                        {},
+                                        reduce_basic_linear});
+
+void reduce_chain(Steps& s, Call c) { reduce_segmented(s, c, chain(c.p / 2, c.rank, c.root, c.p), 65536); }
+MAPSIM_REGISTER(collective_registry(), {"reduce=ompi_chain", "p/2 chains, 64 KiB segments", {}, reduce_chain});
+
+// One chain; segments by Open MPI's fit of message size and ranks.
+void reduce_pipeline(Steps& s, Call c) {
+  const double size = whole_elements(c) * c.element;
+  const double segment = c.p > 0.0410 / 1024 * size + 9.7128   ? 1024
+                         : c.p > 0.0033 / 1024 * size + 1.6761 ? 32768
+                                                               : 65536;
+  reduce_segmented(s, c, chain(1, c.rank, c.root, c.p), segment);
+}
+MAPSIM_REGISTER(collective_registry(), {"reduce=ompi_pipeline",
+                                        "one chain; segments by Open MPI's fit of message size and ranks",
+                                        {},
+                                        reduce_pipeline});
+
+void reduce_binary(Steps& s, Call c) { reduce_segmented(s, c, kary_tree(2, c.rank, c.root, c.p), 32768); }
+MAPSIM_REGISTER(collective_registry(), {"reduce=ompi_binary", "binary tree, 32 KiB segments", {}, reduce_binary});
+
+// Binomial tree; 1 KiB segments only for many ranks and large messages.
+void reduce_binomial(Steps& s, Call c) {
+  const double count = whole_elements(c), size = count * c.element;
+  const bool whole = (c.p < 8 && size < 20480) || size < 2048 || count <= 1;
+  const double segment = !whole && c.p > 0.6016 / 1024 * size + 1.3496 ? 1024 : 0;
+  reduce_segmented(s, c, in_order_bmtree(c.rank, c.root, c.p), segment);
+}
+MAPSIM_REGISTER(collective_registry(), {"reduce=ompi_binomial",
+                                        "binomial tree; 1 KiB segments only for many ranks and large messages",
+                                        {},
+                                        reduce_binomial});
+
+// In-order binary tree to p - 1, which hands the result to the root.
+void reduce_in_order_binary(Steps& s, Call c) {
+  const double count = whole_elements(c), size = count * c.element;
+  reduce_generic(s, in_order_bintree(c.rank, c.p), count, count, c.element);
+  if (c.root != c.p - 1 && c.rank == c.root) s.blocking_recv(c.p - 1, size);
+  else if (c.root != c.p - 1 && c.rank == c.p - 1) s.blocking_send(c.root, size);
+}
+MAPSIM_REGISTER(collective_registry(), {"reduce=ompi_in_order_binary",
+                                        "in-order binary tree to p - 1, which hands the result to the root",
+                                        {},
+                                        reduce_in_order_binary});
+
+void reduce_choice(Steps& s, Call c) {
+  constexpr const char *L = "ompi_basic_linear", *C = "ompi_chain", *P = "ompi_pipeline", *B = "ompi_binary",
+                       *M = "ompi_binomial", *I = "ompi_in_order_binary";
+  static const std::vector<Band<const char*>> table = {  // commutative operations (a trace's reductions)
       {4, {{8, L}, {16, B}, {32, P}, {262144, L}, {524288, P}, {1048576, C}, {kAll, P}}},
       {8, {{4096, B}, {65536, C}, {262144, M}, {524288, L}, {1048576, M}, {kAll, L}}},
       {16, {{8192, B}, {kAll, M}}},
@@ -388,43 +523,12 @@ ReduceAlgorithm ompi_reduce_choice(int p, double bytes) {
       {2048, {{kAll, M}}},
       {4096, {{512, M}, {1024, I}, {8192, M}, {16384, I}, {kAll, M}}},
       {INT_MAX, {{16, M}, {32, I}, {1024, M}, {2048, I}, {8192, M}, {16384, I}, {kAll, M}}}};
-  return decide(table, p, bytes);
+  run_collective(s, c, decide(table, c.p, c.bytes));
 }
+MAPSIM_REGISTER(collective_registry(), {"reduce=ompi",
+                                        "Open MPI's table (commutative operations): one of the ompi_* reduces",
+                                        {},
+                                        reduce_choice});
 
-void reduce_ompi(Steps& s, ReduceAlgorithm algorithm, int rank, int root, int p, double bytes, int element) {
-  if (p == 1) return;
-  const double count = std::floor(bytes / element), size = count * element;
-  auto segmented = [&](double segment_bytes) { return segment_count(segment_bytes, element, count); };
-  switch (algorithm) {
-    case ReduceAlgorithm::OmpiBasicLinear:  // every rank to the root, which takes p - 1 first, then p - 2 .. 0
-      if (rank != root) {
-        s.blocking_send(root, size);
-        return;
-      }
-      for (int i = p - 1; i >= 0; --i)
-        if (i != rank) s.blocking_recv(i, size);
-      return;
-    case ReduceAlgorithm::OmpiChain:  // p/2 chains, 64 KiB segments
-      return reduce_generic(s, chain(p / 2, rank, root, p), count, segmented(65536), element);
-    case ReduceAlgorithm::OmpiPipeline: {  // one chain; segments by Open MPI's fit of message size and ranks
-      const double segment = p > 0.0410 / 1024 * size + 9.7128 ? 1024 : p > 0.0033 / 1024 * size + 1.6761 ? 32768 : 65536;
-      return reduce_generic(s, chain(1, rank, root, p), count, segmented(segment), element);
-    }
-    case ReduceAlgorithm::OmpiBinary:  // binary tree, 32 KiB segments
-      return reduce_generic(s, kary_tree(2, rank, root, p), count, segmented(32768), element);
-    case ReduceAlgorithm::OmpiBinomial: {  // binomial tree; 1 KiB segments only for many ranks and large messages
-      const bool whole = (p < 8 && size < 20480) || size < 2048 || count <= 1;
-      const double segment = !whole && p > 0.6016 / 1024 * size + 1.3496 ? 1024 : 0;
-      return reduce_generic(s, in_order_bmtree(rank, root, p), count, segmented(segment), element);
-    }
-    case ReduceAlgorithm::OmpiInOrderBinary: {  // in-order binary tree to p - 1, which hands the result to the root
-      reduce_generic(s, in_order_bintree(rank, p), count, count, element);
-      if (root != p - 1 && rank == root) s.blocking_recv(p - 1, size);
-      else if (root != p - 1 && rank == p - 1) s.blocking_send(root, size);
-      return;
-    }
-    default: return;  // not one of Open MPI's (the caller's)
-  }
-}
-
+}  // namespace
 }  // namespace mapsim::collectives

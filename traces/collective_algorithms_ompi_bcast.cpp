@@ -65,27 +65,6 @@ void bcast_generic(Steps& s, const TreeNode& node, double count, double per_segm
   s.wait();
 }
 
-}  // namespace
-
-BcastAlgorithm ompi_bcast_choice(int p, double bytes) {
-  using B = BcastAlgorithm;
-  constexpr B L = B::Ntsl, P = B::OmpiPipeline, S = B::OmpiSplitBintree, T = B::Ntsb, M = B::Mapsim, K = B::Knomial,
-              R = B::ScatterRdbAllgather;
-  static const std::vector<Band<B>> table = {
-      {4, {{32, P}, {256, T}, {512, P}, {1024, K}, {32768, L}, {131072, T}, {262144, P}, {524288, L}, {1048576, M}, {kAll, T}}},
-      {8, {{64, T}, {128, M}, {2048, T}, {8192, M}, {1048576, L}, {kAll, P}}},
-      {16, {{8, K}, {64, T}, {4096, K}, {16384, T}, {32768, M}, {kAll, L}}},
-      {32, {{4096, K}, {1048576, M}, {kAll, R}}},
-      {64, {{2048, M}, {kAll, K}}},
-      {128, {{kAll, K}}},
-      {256, {{2, M}, {16384, T}, {32768, L}, {65536, T}, {kAll, K}}},
-      {1024, {{16384, K}, {32768, S}, {kAll, K}}},
-      {2048, {{524288, K}, {kAll, R}}},
-      {4096, {{262144, K}, {kAll, R}}},
-      {INT_MAX, {{8192, K}, {16384, T}, {262144, K}, {kAll, R}}}};
-  return decide(table, p, bytes);
-}
-
 // bcast__NTSL: a chain 0 -> 1 -> ... -> p - 1.
 double bcast_ntsl(Steps& s, int rank, int root, int p, double bytes, int element) {
   const std::vector<int> next = rank + 1 < p ? std::vector<int>{rank + 1} : std::vector<int>{};
@@ -179,4 +158,63 @@ void bcast_knomial(Steps& s, int rank, int root, int p, double bytes) {
   }
 }
 
+using Call = const CollectiveCall&;
+
+// NTSL and NTSB leave what does not fill a last segment to the run's bcast, as SimGrid does.
+void bcast_rest(Steps& s, Call c, double rest) {
+  if (rest <= 0) return;
+  CollectiveCall remainder = c;
+  remainder.bytes = rest;
+  run_collective(s, remainder);
+}
+
+MAPSIM_REGISTER(collective_registry(),
+                {"bcast=NTSL",
+                 "SimGrid's: via rank 0 down a chain in 8 KiB segments, the rest by the chosen bcast",
+                 {},
+                 [](Steps& s, Call c) { bcast_rest(s, c, bcast_ntsl(s, c.rank, c.root, c.p, c.bytes, c.element)); }});
+MAPSIM_REGISTER(collective_registry(),
+                {"bcast=NTSB",
+                 "SimGrid's: via rank 0 down a binary heap in 8 KiB segments, the rest by the chosen bcast",
+                 {},
+                 [](Steps& s, Call c) { bcast_rest(s, c, bcast_ntsb(s, c.rank, c.root, c.p, c.bytes, c.element)); }});
+MAPSIM_REGISTER(collective_registry(),
+                {"bcast=ompi_pipeline",
+                 "a chain from the root, segments by Open MPI's fit of message size and ranks",
+                 {},
+                 [](Steps& s, Call c) { bcast_ompi_pipeline(s, c.rank, c.root, c.p, c.bytes, c.element); }});
+MAPSIM_REGISTER(collective_registry(),
+                {"bcast=ompi_split_bintree",
+                 "two halves down the two subtrees of a binary tree, then swapped between twins",
+                 {},
+                 [](Steps& s, Call c) { bcast_ompi_split_bintree(s, c.rank, c.root, c.p, c.bytes, c.element); }});
+MAPSIM_REGISTER(collective_registry(),
+                {"bcast=mvapich2_knomial_intra_node", "MVAPICH2's 4-nomial tree", {}, [](Steps& s, Call c) {
+                   bcast_knomial(s, c.rank, c.root, c.p, c.bytes);
+                 }});
+void bcast_choice(Steps& s, Call c) {
+  constexpr const char *L = "NTSL", *P = "ompi_pipeline", *S = "ompi_split_bintree", *T = "NTSB", *M = "mapsim",
+                       *K = "mvapich2_knomial_intra_node", *R = "scatter_rdb_allgather";
+  static const std::vector<Band<const char*>> table = {
+      {4, {{32, P}, {256, T}, {512, P}, {1024, K}, {32768, L}, {131072, T}, {262144, P}, {524288, L}, {1048576, M}, {kAll, T}}},
+      {8, {{64, T}, {128, M}, {2048, T}, {8192, M}, {1048576, L}, {kAll, P}}},
+      {16, {{8, K}, {64, T}, {4096, K}, {16384, T}, {32768, M}, {kAll, L}}},
+      {32, {{4096, K}, {1048576, M}, {kAll, R}}},
+      {64, {{2048, M}, {kAll, K}}},
+      {128, {{kAll, K}}},
+      {256, {{2, M}, {16384, T}, {32768, L}, {65536, T}, {kAll, K}}},
+      {1024, {{16384, K}, {32768, S}, {kAll, K}}},
+      {2048, {{524288, K}, {kAll, R}}},
+      {4096, {{262144, K}, {kAll, R}}},
+      {INT_MAX, {{8192, K}, {16384, T}, {262144, K}, {kAll, R}}}};
+  run_collective(s, c, decide(table, c.p, c.bytes));
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"bcast=ompi",
+                 "Open MPI's table: binomial_tree, NTSL, NTSB, ompi_pipeline, ompi_split_bintree, knomial or "
+                 "scatter_rdb_allgather",
+                 {},
+                 bcast_choice});
+
+}  // namespace
 }  // namespace mapsim::collectives

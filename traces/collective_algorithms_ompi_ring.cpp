@@ -33,26 +33,6 @@ int mirror(int x, int bits) {  // x with its low `bits` bits reversed
   return reversed;
 }
 
-}  // namespace
-
-AllreduceAlgorithm ompi_allreduce_choice(int p, double bytes) {
-  using A = AllreduceAlgorithm;
-  constexpr A N = A::Redbcast, D = A::Mapsim, L = A::Lr, S = A::OmpiRingSegmented, R = A::RabRdb;
-  static const std::vector<Band<A>> table = {  // commutative operations (a trace's reductions)
-      {4, {{8, L}, {4096, D}, {8192, L}, {16384, D}, {65536, L}, {262144, S}, {kAll, R}}},
-      {8, {{16, L}, {8192, D}, {kAll, R}}},
-      {16, {{8192, D}, {kAll, R}}},
-      {32, {{64, S}, {4096, D}, {kAll, R}}},
-      {64, {{128, S}, {kAll, R}}},
-      {128, {{262144, D}, {kAll, R}}},
-      {256, {{131072, N}, {262144, D}, {kAll, R}}},
-      {512, {{4096, N}, {kAll, R}}},
-      {2048, {{2048, N}, {16384, D}, {kAll, R}}},
-      {4096, {{2048, N}, {4096, S}, {16384, D}, {kAll, R}}},
-      {INT_MAX, {{2048, N}, {16384, S}, {32768, D}, {kAll, R}}}};
-  return decide(table, p, bytes);
-}
-
 // allreduce__lr: a ring reduce-scatter, then a ring allgather, of blocks of count / p elements.
 double allreduce_lr(Steps& s, int rank, int p, double bytes, int element) {
   const double count = std::floor(bytes / element);
@@ -88,24 +68,6 @@ double allreduce_ring_segmented(Steps& s, int rank, int p, double bytes, int ele
   for (int k = 0; k < p - 1; ++k)
     s.exchange(right, blocks.size((rank + 1 + p - k) % p) * element, left, blocks.size((rank + p - k) % p) * element);
   return 0;
-}
-
-ReduceScatterAlgorithm ompi_reduce_scatter_choice(int p, double total) {
-  using R = ReduceScatterAlgorithm;
-  constexpr R D = R::Default, H = R::OmpiRecursiveHalving, G = R::OmpiRing, B = R::OmpiButterfly;
-  static const std::vector<Band<R>> table = {  // commutative operations
-      {4, {{65536, G}, {131072, B}, {kAll, G}}},
-      {8, {{8, D}, {262144, H}, {kAll, G}}},
-      {32, {{262144, H}, {kAll, G}}},
-      {64, {{64, D}, {2048, H}, {524288, B}, {kAll, G}}},
-      {128, {{256, D}, {512, H}, {2048, B}, {4096, H}, {kAll, B}}},
-      {256, {{256, D}, {512, H}, {kAll, B}}},
-      {512, {{256, D}, {1024, H}, {kAll, B}}},
-      {1024, {{512, D}, {2048, H}, {8192, B}, {16384, H}, {kAll, B}}},
-      {2048, {{512, D}, {4096, H}, {16384, B}, {32768, H}, {kAll, B}}},
-      {4096, {{512, D}, {4096, H}, {kAll, B}}},
-      {INT_MAX, {{1024, D}, {8192, H}, {kAll, B}}}};
-  return decide(table, p, total);
 }
 
 // reduce_scatter__ompi_basic_recursivehalving: the ranks past the largest power of two fold into
@@ -190,4 +152,88 @@ void reduce_scatter_butterfly(Steps& s, int rank, int p, const double* counts) {
   if (vpeer != vrank) s.exchange(peer, counts[index], peer, counts[rank]);
 }
 
+using Call = const CollectiveCall&;
+
+// The ring allreduces' `rest`: -1, the whole reduction by redbcast, as SimGrid; > 0, the remainder by
+// the run's allreduce.
+void allreduce_rest(Steps& s, Call c, double rest) {
+  if (rest < 0) return run_collective(s, c, "redbcast");
+  if (rest == 0) return;
+  CollectiveCall remainder = c;
+  remainder.bytes = rest;
+  run_collective(s, remainder);
+}
+
+MAPSIM_REGISTER(collective_registry(),
+                {"allreduce=lr",
+                 "ring reduce-scatter, then ring allgather, of count / p elements; the rest by the chosen allreduce",
+                 {},
+                 [](Steps& s, Call c) { allreduce_rest(s, c, allreduce_lr(s, c.rank, c.p, c.bytes, c.element)); }});
+MAPSIM_REGISTER(collective_registry(), {"allreduce=ompi_ring_segmented",
+                                        "the ring in phases of at most 1 MiB per block; lr below one phase",
+                                        {},
+                                        [](Steps& s, Call c) {
+                                          allreduce_rest(s, c,
+                                                         allreduce_ring_segmented(s, c.rank, c.p, c.bytes, c.element));
+                                        }});
+
+void allreduce_choice(Steps& s, Call c) {
+  constexpr const char *N = "redbcast", *D = "mapsim", *L = "lr", *S = "ompi_ring_segmented", *R = "rab_rdb";
+  static const std::vector<Band<const char*>> table = {  // commutative operations (a trace's reductions)
+      {4, {{8, L}, {4096, D}, {8192, L}, {16384, D}, {65536, L}, {262144, S}, {kAll, R}}},
+      {8, {{16, L}, {8192, D}, {kAll, R}}},
+      {16, {{8192, D}, {kAll, R}}},
+      {32, {{64, S}, {4096, D}, {kAll, R}}},
+      {64, {{128, S}, {kAll, R}}},
+      {128, {{262144, D}, {kAll, R}}},
+      {256, {{131072, N}, {262144, D}, {kAll, R}}},
+      {512, {{4096, N}, {kAll, R}}},
+      {2048, {{2048, N}, {16384, D}, {kAll, R}}},
+      {4096, {{2048, N}, {4096, S}, {16384, D}, {kAll, R}}},
+      {INT_MAX, {{2048, N}, {16384, S}, {32768, D}, {kAll, R}}}};
+  run_collective(s, c, decide(table, c.p, c.bytes));
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"allreduce=ompi",
+                 "Open MPI's table (commutative operations): redbcast, rdb, lr, ompi_ring_segmented or rab_rdb",
+                 {},
+                 allreduce_choice});
+
+MAPSIM_REGISTER(collective_registry(),
+                {"reduce_scatter=ompi_basic_recursivehalving",
+                 "ranks past a power of two fold in, the others halve the vector log p times",
+                 {},
+                 [](Steps& s, Call c) { reduce_scatter_recursive_halving(s, c.rank, c.p, c.counts); }});
+MAPSIM_REGISTER(collective_registry(), {"reduce_scatter=ompi_ring",
+                                        "each block p - 1 steps to the right, reduced on the way",
+                                        {},
+                                        [](Steps& s, Call c) { reduce_scatter_ring(s, c.rank, c.p, c.counts); }});
+MAPSIM_REGISTER(collective_registry(), {"reduce_scatter=ompi_butterfly",
+                                        "halves exchanged log p times, each result block to its bit-reversed owner",
+                                        {},
+                                        [](Steps& s, Call c) { reduce_scatter_butterfly(s, c.rank, c.p, c.counts); }});
+
+void reduce_scatter_choice(Steps& s, Call c) {
+  constexpr const char *D = "default", *H = "ompi_basic_recursivehalving", *G = "ompi_ring", *B = "ompi_butterfly";
+  static const std::vector<Band<const char*>> table = {  // commutative operations
+      {4, {{65536, G}, {131072, B}, {kAll, G}}},
+      {8, {{8, D}, {262144, H}, {kAll, G}}},
+      {32, {{262144, H}, {kAll, G}}},
+      {64, {{64, D}, {2048, H}, {524288, B}, {kAll, G}}},
+      {128, {{256, D}, {512, H}, {2048, B}, {4096, H}, {kAll, B}}},
+      {256, {{256, D}, {512, H}, {kAll, B}}},
+      {512, {{256, D}, {1024, H}, {kAll, B}}},
+      {1024, {{512, D}, {2048, H}, {8192, B}, {16384, H}, {kAll, B}}},
+      {2048, {{512, D}, {4096, H}, {16384, B}, {32768, H}, {kAll, B}}},
+      {4096, {{512, D}, {4096, H}, {kAll, B}}},
+      {INT_MAX, {{1024, D}, {8192, H}, {kAll, B}}}};
+  run_collective(s, c, decide(table, c.p, total_bytes(c)));
+}
+MAPSIM_REGISTER(collective_registry(),
+                {"reduce_scatter=ompi",
+                 "Open MPI's table (commutative operations): default, the recursive halving, ring or butterfly",
+                 {},
+                 reduce_scatter_choice});
+
+}  // namespace
 }  // namespace mapsim::collectives
