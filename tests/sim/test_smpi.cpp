@@ -1,6 +1,6 @@
 // Agreement with SimGrid's own replayer: the same TI trace on the same platform (mapsim's
-// `--export simgrid`), smpirun with the exact-model flags vs mapsim's flow model. Skipped, with
-// a message, where smpirun is not installed.
+// `--export simgrid`), smpirun with the exact-model flags vs mapsim's flow model. Reported skipped
+// by doctest where smpirun is not installed.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -19,7 +19,11 @@ using namespace mapsim;
 
 namespace {
 
-bool have_smpirun() { return std::system("command -v smpirun >/dev/null 2>&1") == 0; }
+bool have(const char* tool) { return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0; }
+// libsimgrid-dev, which scripts/setup.sh installs, brings smpirun and smpicc: a test without them is
+// reported skipped by doctest, never passed having checked nothing.
+const bool kNoSmpirun = !have("smpirun");
+const bool kNoSmpicc = kNoSmpirun || !have("smpicc");
 
 // Simulated end time of smpirun running `what` (`-replay INDEX`, or an SMPI program and its
 // arguments), read from its Paje trace at 15 digits.
@@ -61,11 +65,7 @@ double mapsim_time(const RoutedNetwork& routed, const Placement& placement, cons
 
 }  // namespace
 
-TEST_CASE("flow model matches smpirun -replay: 1e-6 without contention, 1% on a contended stencil with SMPI sharing") {
-  if (!have_smpirun()) {
-    MESSAGE("smpirun not installed: SMPI agreement test skipped");
-    return;
-  }
+TEST_CASE("flow model matches smpirun -replay: 1e-6 without contention, 1% on a contended stencil with SMPI sharing" * doctest::skip(kNoSmpirun)) {
   RoutedNetwork cluster(make_network("tree2:switches=1,nodes_per_switch=8"));
   RoutedNetwork irregular(make_network("irregular:nodes=64,switches=20,seed=4"), "updown");
 
@@ -115,11 +115,7 @@ TEST_CASE("flow model matches smpirun -replay: 1e-6 without contention, 1% on a 
   CHECK(std::fabs(fair - smpi) <= 0.03 * smpi);  // the sharing rules differ; see docs/simulation.md
 }
 
-TEST_CASE("tests take SMPI's smpi/test time, growing while they fail: agreement with smpirun -replay") {
-  if (!have_smpirun()) {
-    MESSAGE("smpirun not installed: SMPI agreement test skipped");
-    return;
-  }
+TEST_CASE("tests take SMPI's smpi/test time, growing while they fail: agreement with smpirun -replay" * doctest::skip(kNoSmpirun)) {
   RoutedNetwork pair(make_network("tree2:switches=1,nodes_per_switch=2"));
   // One rank tests while the other computes; then both test each other's requests (one multiplier
   // for all ranks, as SMPI's).
@@ -140,11 +136,7 @@ TEST_CASE("tests take SMPI's smpi/test time, growing while they fail: agreement 
   }
 }
 
-TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --cfg=smpi/COLLECTIVE:ALGORITHM") {
-  if (!have_smpirun()) {
-    MESSAGE("smpirun not installed: SMPI agreement test skipped");
-    return;
-  }
+TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --cfg=smpi/COLLECTIVE:ALGORITHM" * doctest::skip(kNoSmpirun)) {
   RoutedNetwork star(make_network("tree2:switches=1,nodes_per_switch=8"));
   // alltoall below and above the eager threshold; alltoallv with empty pairs; allgatherv with empty
   // blocks and blocks above mpich_ring's 256 KiB pieces.
@@ -275,11 +267,7 @@ TEST_CASE("collective algorithms by SimGrid's names replay as smpirun -replay --
             .find("alltoall=pair needs a power-of-two number of ranks, the trace has 6") != std::string::npos);
 }
 
-TEST_CASE("MVAPICH2's knomial bcast, which aborts SimGrid's replay, agrees with an SMPI program") {
-  if (!have_smpirun() || std::system("command -v smpicc >/dev/null 2>&1") != 0) {
-    MESSAGE("smpirun or smpicc not installed: SMPI agreement test skipped");
-    return;
-  }
+TEST_CASE("MVAPICH2's knomial bcast, which aborts SimGrid's replay, agrees with an SMPI program" * doctest::skip(kNoSmpicc)) {
   // SimGrid sets up its node communicators in the first knomial bcast, which sends messages of its
   // own: compare what a second bcast adds. At rendezvous sizes the two bcasts do not overlap.
   const std::string source = temp_file("bcast.c",
