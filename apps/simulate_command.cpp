@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "apps/commands.h"
 #include "apps/common_options.h"
@@ -29,7 +30,8 @@ std::string model_list() {
 struct SimulateOptions {
   SharedFlags shared;
   std::string process, workload, trace, mapper, placement;
-  std::string model, eager, mtu, intra_node, flops, sharing, flow_solver, path_selection, ocs, test_time, collectives;
+  std::string model, ocs;
+  std::map<std::string, std::string> model_options;  // by builtin_model_options() name: the flags' text
   std::string output, write_trace, timeline;
   bool messages = false, json = false;
 };
@@ -39,27 +41,21 @@ Scenario simulate_scenario(const SimulateOptions& o) {
   if (o.process.empty() == o.trace.empty()) throw Error("give either --process (synthetic workload) or --trace");
   if (!o.placement.empty() && !o.mapper.empty()) throw Error("give either --mapper or --placement, not both");
   const std::string mapping = o.placement.empty() ? o.mapper : "placement:" + o.placement;
-  Scenario scenario = scenario_from_flags(
-      "mapsim simulate", given_flags({o.shared.topology_key(),
-                                      o.shared.routing_key(),
-                                      {"workload.process", "--process", o.process},
-                                      {"workload.pattern", "--workload", o.workload},
-                                      {"workload.trace", "--trace", o.trace},
-                                      {"mapping", o.placement.empty() ? "--mapper" : "--placement", mapping},
-                                      o.shared.allocation_key(),
-                                      o.shared.slots_key(),
-                                      o.shared.seed_key(),
-                                      {"model.name", "--model", o.model},
-                                      {"model.eager_threshold", "--eager", o.eager},
-                                      {"model.mtu", "--mtu", o.mtu},
-                                      {"model.test_time", "--test-time", o.test_time},
-                                      {"model.collectives", "--collectives", o.collectives},
-                                      {"model.intra_node_bandwidth", "--intra-node-bandwidth", o.intra_node},
-                                      {"model.flops", "--flops", o.flops},
-                                      {"model.sharing", "--sharing", o.sharing},
-                                      {"model.flow_solver", "--flow-solver", o.flow_solver},
-                                      {"model.path_selection", "--path-selection", o.path_selection},
-                                      {"ocs", "--ocs", o.ocs}}));
+  std::vector<std::array<std::string, 3>> flags = {o.shared.topology_key(),
+                                                   o.shared.routing_key(),
+                                                   {"workload.process", "--process", o.process},
+                                                   {"workload.pattern", "--workload", o.workload},
+                                                   {"workload.trace", "--trace", o.trace},
+                                                   {"mapping", o.placement.empty() ? "--mapper" : "--placement", mapping},
+                                                   o.shared.allocation_key(),
+                                                   o.shared.slots_key(),
+                                                   o.shared.seed_key(),
+                                                   {"model.name", "--model", o.model}};
+  for (const ModelOption& option : builtin_model_options())  // each at its key, model.NAME
+    if (auto given = o.model_options.find(option.param.name); given != o.model_options.end())
+      flags.push_back({"model." + option.param.name, option.flag, given->second});
+  flags.push_back({"ocs", "--ocs", o.ocs});
+  Scenario scenario = scenario_from_flags("mapsim simulate", given_flags(flags));
   if (!scenario.simulate) throw Error("--model: simulate needs a simulation model, not none: expected one of " + model_list());
   scenario.sim.record_messages = o.messages || !o.timeline.empty();
   scenario.sim.record_timeline = !o.timeline.empty();
@@ -136,33 +132,18 @@ void add_simulate_command(CLI::App& app) {
   add_slots_option(cmd, o->shared.slots);
   add_seed_option(cmd, o->shared.seed);
   cmd->add_option("--model", o->model, "Simulation model: " + model_list() + " (default flow)");
-  cmd->add_option("--eager", o->eager,
-                  "Eager/rendezvous threshold (SMPI's send-is-detached-thresh), default " +
-                      format_number(SimOptions{}.eager_threshold) + " bytes");
-  cmd->add_option("--mtu", o->mtu,
-                  "Packet size of the packet model, default " + format_number(SimOptions{}.mtu) + " bytes");
-  cmd->add_option("--test-time", o->test_time,
-                  "Time a trace's `test` takes before it tests (SMPI's smpi/test), default " +
-                      format_time(SimOptions{}.test_time));
-  cmd->add_option("--collectives", o->collectives,
-                  "Collective algorithms, SimGrid's names, e.g. alltoallv=pair,allgatherv=mpich_ring (default: mapsim's; " +
-                      collectives_help() + ")");
-  cmd->add_option("--flops", o->flops,
-                  "Node speed for compute actions, flop/s (default " + format_number(SimOptions{}.flops) + ")");
-  cmd->add_option("--sharing", o->sharing,
-                  "Flow model bandwidth sharing: fair (default) or smpi (weighted by route latency)");
-  cmd->add_option(
-      "--flow-solver", o->flow_solver,
-      "Flow model solver: mapsim (default, incremental max-min) or simgrid (SimGrid's CM02, the slower reference)");
-  cmd->add_option("--path-selection", o->path_selection,
-                  "Paths over a multipath routing: deterministic (default, its tables), ecmp (per flow hash), "
-                  "spray (per packet, random) or adaptive (per packet, least queued port; port models)");
+  // The model options' flags, declared with their keys (builtin_model_options), in --help's order.
+  const auto add_model_flag = [&](const std::string& name) {
+    const ModelOption& option = builtin_model_option(name);
+    cmd->add_option(option.flag, o->model_options[name], option.help());
+  };
+  for (const char* name : {"eager_threshold", "mtu", "test_time", "collectives", "flops", "sharing", "flow_solver",
+                           "path_selection"})
+    add_model_flag(name);
   cmd->add_option("--ocs", o->ocs,
                   "Optical circuits beside the EPS: ocs:pathways=N,policy=sp|cp,nodes=all|F|list:FILE,"
                   "bandwidth=32Gbps,latency=80ns,setup=10ms,threshold=B,circuits=N,setup_wait=0|1");
-  cmd->add_option(
-      "--intra-node-bandwidth", o->intra_node,
-      "Bandwidth between ranks on one node, default " + format_bandwidth(SimOptions{}.intra_node_bandwidth));
+  add_model_flag("intra_node_bandwidth");
   cmd->add_option("-o,--output", o->output, "Directory for summary.json, links.csv (and messages.csv)");
   cmd->add_option("--write-trace", o->write_trace,
                   "Also write the workload as a TI trace (index.txt + rank files) in DIR");

@@ -105,7 +105,7 @@ const ReplicateParts& RunPipeline::replicate(int r) {
   if (const std::string spec = s.network_spec(r); !routed_ || spec != network_spec_) {
     network_spec_ = spec;
     Network network;
-    at_key(s, "network", [&] { network = make_network(spec); });
+    at_key(s, "network", [&] { network = make_network(spec, s.links); });
     at_key(s, "routing", [&] { routed_ = std::make_unique<RoutedNetwork>(std::move(network), s.routing); });
   }
   parts_.replicate = r;

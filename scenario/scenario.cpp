@@ -41,11 +41,6 @@ SpecSyntax syntax_at(const std::string& path) { return *spec_syntax(path); }
 const std::vector<std::string> kTopKeys = {"name",       "network", "routing", "workload", "mapping", "allocation", "slots",
                                            "model",      "ocs",     "seed",    "replicates", "output"};
 const std::vector<std::string> kWorkloadKeys = {"process", "pattern", "trace", "traffic"};
-const std::vector<std::string> kModelKeys = {"name",     "t_s",          "t_p", "t_r", "link_bandwidth",
-                                             "node_bandwidth", "node_latency", "intra_node_bandwidth",
-                                             "mtu",      "eager_threshold", "flops", "sharing", "flow_solver",
-                                             "path_selection", "test_time", "collectives"};
-
 std::string spec_text(const YamlReader& reader, const YAML::Node& node, const SpecSyntax& field, const std::string& what,
                       const std::string& implied_name = "") {
   if (node.IsScalar()) {
@@ -176,78 +171,47 @@ YAML::Node locate(const YAML::Node& document, const std::string& path) {
   return chain.back();
 }
 
-double positive(const YamlReader& reader, const YAML::Node& node, double value, const std::string& what, bool allow_zero) {
-  if (value < 0 || (!allow_zero && value == 0)) reader.fail(node, what + " must be " + (allow_zero ? ">= 0" : "> 0"));
-  return value;
-}
-
-void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, std::vector<std::string>& link_keys) {
+// Reads model: as a name or a map. Every key of the map is a declared parameter read by its
+// declaration (YamlReader::param): the link parameters (link_params.h) into s.links, the options
+// every model takes (builtin_model_options) into s.sim, the chosen model's own into
+// s.sim.model_options. `first_link` gets the first link key given, as written ("t_s=1us").
+void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, std::string& first_link) {
   std::string name = "flow";
   if (node.IsScalar()) {
     name = node.Scalar();
   } else {
     reader.expect_map(node, "model");
     if (node["name"]) name = reader.scalar(node["name"], "model.name");
-    // Beside the shared keys, the keys the chosen model declares (docs/components.md).
-    std::vector<std::string> keys = kModelKeys;
+    std::vector<std::string> keys = {"name"};
+    for (const LinkParam& link : link_param_table()) keys.push_back(link.param.name);
+    for (const ModelOption& option : builtin_model_options()) keys.push_back(option.param.name);
+    std::vector<Param> own;  // beside the shared keys, the keys the chosen model declares (docs/components.md)
     for (const Param& p : model_params(name))
       if (std::find(keys.begin(), keys.end(), p.name) == keys.end()) {
         keys.push_back(p.name);
-        if (node[p.name]) s.sim.model_options[p.name] = reader.scalar(node[p.name], "model." + p.name);
+        own.push_back(p);
       }
     reader.check_keys(node, keys);
     for (const LinkParam& link : link_param_table()) {  // the generator's own key names (link_params.h)
       const std::string& key = link.param.name;
+      if (const YAML::Node value = node[key]) {
+        s.links.*link.override = reader.param(value, link.param, "model." + key).number;
+        if (first_link.empty()) first_link = key + "=" + value.Scalar();
+      }
+    }
+    for (const ModelOption& option : builtin_model_options()) {
+      const std::string& key = option.param.name;
       const YAML::Node value = node[key];
       if (!value) continue;
-      if (link.param.type == ParamType::Time)
-        positive(reader, value, reader.time(value), "model." + key, true);
-      else
-        positive(reader, value, reader.bandwidth(value), "model." + key, false);
-      link_keys.push_back(key + "=" + value.Scalar());
-    }
-    if (node["intra_node_bandwidth"])
-      s.sim.intra_node_bandwidth = positive(reader, node["intra_node_bandwidth"], reader.bandwidth(node["intra_node_bandwidth"]),
-                                            "model.intra_node_bandwidth", false);
-    if (node["mtu"]) {
-      s.sim.mtu = positive(reader, node["mtu"], reader.size(node["mtu"]), "model.mtu", false);
-      if (s.sim.mtu < 1) reader.fail(node["mtu"], "model.mtu must be at least 1 byte");  // as simulate() requires
-    }
-    if (node["eager_threshold"])
-      s.sim.eager_threshold = positive(reader, node["eager_threshold"], reader.size(node["eager_threshold"]),
-                                       "model.eager_threshold", true);
-    if (node["test_time"])
-      s.sim.test_time = positive(reader, node["test_time"], reader.time(node["test_time"]), "model.test_time", true);
-    if (node["collectives"]) {
+      const ParamValue read = reader.param(value, option.param, "model." + key);
       try {
-        s.sim.collectives = parse_collectives(reader.scalar(node["collectives"], "model.collectives"));
+        option.set(s.sim, read);
       } catch (const Error& e) {
-        reader.fail(node["collectives"], std::string("model.") + e.what());
+        reader.fail(value, "model." + std::string(e.what()));  // set_text's errors name the key
       }
     }
-    if (node["flops"]) {
-      s.sim.flops = reader.number(node["flops"], "model.flops");
-      if (!(s.sim.flops >= 1 && s.sim.flops <= 1e18)) reader.fail(node["flops"], "model.flops must be 1 to 1e18 flop/s");
-    }
-    if (node["sharing"]) {
-      const std::string sharing = reader.scalar(node["sharing"], "model.sharing");
-      if (sharing != "fair" && sharing != "smpi") reader.fail(node["sharing"], "model.sharing: expected fair or smpi, got '" + sharing + "'");
-      s.sim.smpi_sharing = sharing == "smpi";
-    }
-    if (node["flow_solver"]) {
-      try {
-        s.sim.flow_solver = parse_flow_solver(reader.scalar(node["flow_solver"], "model.flow_solver"));
-      } catch (const Error& e) {
-        reader.fail(node["flow_solver"], std::string("model.flow_solver: ") + e.what());
-      }
-    }
-    if (node["path_selection"]) {
-      try {
-        s.sim.path_selection = parse_path_selection(reader.scalar(node["path_selection"], "model.path_selection"));
-      } catch (const Error& e) {
-        reader.fail(node["path_selection"], std::string("model.path_selection: ") + e.what());
-      }
-    }
+    for (const Param& p : own)  // checked here; the model's factory reads them with model_spec()
+      if (const YAML::Node value = node[p.name]) s.sim.model_options[p.name] = reader.param(value, p, "model." + p.name).text;
   }
   const YAML::Node& at = node.IsMap() && node["name"] ? node["name"] : node;
   if (name == "none") {
@@ -260,32 +224,24 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
     reader.fail(at, std::string("model: ") + e.what() + " (or none: mapping metrics only)");
   }
   try {
-    model_spec(s.sim);
-  } catch (const Error& e) {
-    reader.fail(node, std::string("model: ") + e.what());
-  }
-  try {
     check_path_selection(s.sim.path_selection, s.sim.model);
   } catch (const Error& e) {
     reader.fail(node["path_selection"], std::string("model.path_selection: ") + e.what());
   }
 }
 
-// Appends the model's link keys to a generator spec; files carry their own link values.
-std::string fold_link_keys(const YamlReader& reader, const YAML::Node& at, std::string network,
-                           const std::vector<std::string>& link_keys) {
-  if (link_keys.empty()) return network;
+// The model's link values go to the generator as typed overrides (Scenario::links); a network file
+// carries its own, and a key given in the network spec too is given twice.
+void check_link_overrides(const YamlReader& reader, const YAML::Node& at, const std::string& network,
+                          const LinkOverrides& links, const std::string& first_link) {
+  if (links.empty()) return;
   const SpecSyntax syntax = syntax_at("network");
-  Spec spec = syntax.parse(network);
+  const Spec spec = syntax.parse(network);
   if (syntax.path_valued.count(spec.name()))
-    reader.fail(at, "model link parameters (" + link_keys.front() + ", ...) cannot override the link values of a " +
+    reader.fail(at, "model link parameters (" + first_link + ", ...) cannot override the link values of a " +
                         spec.name() + " network; set them in the file");
-  for (const std::string& item : link_keys) {
-    const std::string key = item.substr(0, item.find('='));
-    if (spec.has(key)) reader.fail(at, "network: '" + key + "' is given both in the network spec and in model");
-    network += (network.find(':') == std::string::npos ? ":" : ",") + item;
-  }
-  return network;
+  if (const std::string key = link_conflict(spec, links); !key.empty())
+    reader.fail(at, "network: '" + key + "' is given both in the network spec and in model");
 }
 
 }  // namespace
@@ -392,9 +348,9 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
     s.slots = static_cast<int>(slots);
   }
 
-  std::vector<std::string> link_keys;
-  if (document["model"]) parse_model(reader, document["model"], s, link_keys);
-  s.network = fold_link_keys(reader, document["model"] ? document["model"] : document, s.network, link_keys);
+  std::string first_link;
+  if (document["model"]) parse_model(reader, document["model"], s, first_link);
+  check_link_overrides(reader, document["model"] ? document["model"] : document, s.network, s.links, first_link);
   if (s.simulate) try {
       check_routing_choice(s.routing, s.sim.model);
     } catch (const Error& e) {

@@ -17,13 +17,15 @@
 
 #include "sim/simulate.h"
 #include "support/yaml_reader.h"
+#include "topologies/link_params.h"
 
 namespace mapsim {
 
 struct Scenario {
   std::string source;       // file the document came from (for messages and relative paths)
   std::string name;
-  std::string network;      // generator spec, model link keys folded in, relative paths resolved
+  std::string network;      // generator spec as given, relative paths resolved
+  LinkOverrides links;      // model: link keys, typed; make_network hands them to the generator
   std::string routing = "default";
   std::string process;      // process topology spec (synthetic workload) ...
   std::string pattern = "exchange";

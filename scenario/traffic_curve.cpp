@@ -51,8 +51,11 @@ std::vector<TrafficResult> run_traffic_curve(const TrafficCurve& c, TrafficPlan 
   RoutedNetwork routed(make_network(c.network), c.routing);
   SimOptions& sim = plan.sim;
   sim.seed = c.seed;
-  if (!c.mtu.empty()) sim.mtu = parse_size(c.mtu);
-  if (!(sim.mtu > 0)) throw Error("--mtu: must be > 0");
+  if (!c.mtu.empty()) try {  // as model.mtu and simulate's --mtu: its declaration (builtin_model_options)
+      sim.mtu = read_param_text(builtin_model_option("mtu").param, c.mtu).number;
+    } catch (const Error& e) {
+      throw Error(std::string("--mtu: ") + e.what());
+    }
   TrafficOptions traffic;
   traffic.pattern = c.pattern;
   if (!c.message.empty()) traffic.message = parse_size(c.message);

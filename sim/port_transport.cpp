@@ -224,7 +224,7 @@ MAPSIM_REGISTER(model_registry(),
                  "", "", {"saf"}});
 MAPSIM_REGISTER(model_registry(),
                 {"packet", "store-and-forward of MTU-sized packets, pipelined across hops",
-                 {above(size_param("mtu", SimOptions{}.mtu, "packet size (model.mtu, --mtu)"), 0)},
+                 {builtin_model_option("mtu").param},  // packets: the mtu every model is given
                  {true,
                   [](const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>& circuits,
                      std::vector<Message>& messages, Transport::Delivered delivered) -> std::unique_ptr<Transport> {

@@ -334,11 +334,8 @@ SimResult simulate(const RoutedNetwork& routed, const Placement& placement, cons
     if (placement[r] < 0 || placement[r] >= net.num_nodes())
       throw Error("rank " + std::to_string(r) + " is placed on node " + std::to_string(placement[r]) +
                   ", which the network does not have");
-  if (!(options.mtu >= 1)) throw Error("simulation parameters: the mtu must be at least 1 byte");
-  if (!(options.mtu > 0) || !(options.flops > 0) || !(options.intra_node_bandwidth > 0) || options.eager_threshold < 0 ||
-      options.envelope < 0 || !(options.test_time >= 0) || !std::isfinite(options.test_time))
-    throw Error("simulation parameters: mtu, flops and intra-node bandwidth must be positive, eager threshold, envelope "
-                "and test time not negative");
+  check_model_options(options);  // the declared ranges (builtin_model_options)
+  if (!(options.envelope >= 0)) throw Error("simulation parameters: the envelope must not be negative");
 
   if (options.ocs && !model_carries_circuits(options.model))
     throw Error("optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)");

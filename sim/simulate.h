@@ -80,6 +80,27 @@ struct SimOptions {
 // factory reads them with spec.get_*(KEY). Throws Error for an unknown key or a bad value.
 Spec model_spec(const SimOptions& options);
 
+// The options every model takes, declared once (support/param.h: name, type, default -- SimOptions' own
+// --, range, description): each is the scenario key model.NAME (and so --set model.NAME=, sweep keys),
+// `mapsim simulate`'s flag with its --help text, and one range that the scenario, the flags and
+// simulate() check. The scenario reads a value by its declaration (YamlReader::param) and set() stores
+// it; a model's own options (its registration's params) are read the same way. The packet model
+// declares the `mtu` of this table.
+struct ModelOption {
+  Param param;
+  std::string flag;                   // `mapsim simulate`'s flag, "--mtu"; empty: none
+  std::function<std::string()> help;  // its --help text (late: it may list registered components)
+  double SimOptions::*field = nullptr;  // a number, stored as read (SI base units) ...
+  // ... or text, turned into its field; throws Error "NAME: ..." for text the option does not take.
+  std::function<void(SimOptions&, const std::string&)> set_text;
+  void set(SimOptions& options, const ParamValue& value) const;
+};
+const std::vector<ModelOption>& builtin_model_options();
+const ModelOption& builtin_model_option(const std::string& name);  // InternalError for an undeclared name
+// Throws Error "simulation parameters: NAME must be RANGE" for a number outside its declaration
+// (simulate() and simulate_traffic() check the options they are given).
+void check_model_options(const SimOptions& options);
+
 struct PortLoad {
   double bytes = 0;
   double messages = 0;  // messages (packets in the packet model count once per message)

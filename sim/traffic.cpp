@@ -211,6 +211,7 @@ TrafficResult simulate_traffic(const RoutedNetwork& routed, const TrafficOptions
   if (!(traffic.load > 0) || traffic.load > 1)
     throw Error("offered load must be in (0, 1] (a fraction of the node bandwidth), got " + format_number(traffic.load));
   check_traffic(traffic);
+  check_model_options(options);
   check_path_selection(options.path_selection, options.model);
   check_routing_choice(routed.routing().name(), options.model);
   make_traffic_pattern(routed.network(), traffic.pattern);  // a bad pattern fails here, not in the child

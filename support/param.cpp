@@ -1,5 +1,10 @@
 #include "support/param.h"
 
+#include <cerrno>
+#include <cstdlib>
+
+#include "support/error.h"
+#include "support/message.h"
 #include "support/units.h"
 
 namespace mapsim {
@@ -59,6 +64,11 @@ Param above(Param param, double min) {
   return param;
 }
 
+Param with_range_words(Param param, std::string words) {
+  param.range_words = std::move(words);
+  return param;
+}
+
 const char* param_type_name(ParamType type) {
   switch (type) {
     case ParamType::Integer:
@@ -92,6 +102,7 @@ std::string param_default_text(const Param& p) {
 }
 
 std::string param_range_text(const Param& p) {
+  if (!p.range_words.empty()) return p.range_words;
   const bool low = std::isfinite(p.min), high = std::isfinite(p.max);
   if (low && high)
     return p.above_min ? "(" + format_number(p.min, 17) + ", " + format_number(p.max, 17) + "]"
@@ -99,6 +110,40 @@ std::string param_range_text(const Param& p) {
   if (low) return (p.above_min ? "> " : ">= ") + format_number(p.min, 17);
   if (high) return "<= " + format_number(p.max, 17);
   return "";
+}
+
+bool param_in_range(const Param& p, double value) {
+  return std::isfinite(value) && value >= p.min && value <= p.max && !(p.above_min && value == p.min);
+}
+
+ParamValue read_param_text(const Param& p, const std::string& text) {
+  ParamValue v;
+  v.text = text;
+  char* end = nullptr;
+  switch (p.type) {
+    case ParamType::Text:
+      return v;
+    case ParamType::Integer:
+      errno = 0;
+      v.number = static_cast<double>(std::strtol(text.c_str(), &end, 10));
+      if (text.empty() || *end != '\0' || errno == ERANGE) throw Error("expected an integer, got " + excerpt(text));
+      break;
+    case ParamType::Real:
+      v.number = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !std::isfinite(v.number)) throw Error("expected a number, got " + excerpt(text));
+      break;
+    case ParamType::Size:
+      v.number = parse_size(text);
+      break;
+    case ParamType::Time:
+      v.number = parse_time(text);
+      break;
+    case ParamType::Bandwidth:
+      v.number = parse_bandwidth(text);
+      break;
+  }
+  if (!param_in_range(p, v.number)) throw Error("must be " + param_range_text(p));
+  return v;
 }
 
 }  // namespace mapsim

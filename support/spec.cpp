@@ -132,7 +132,8 @@ const Param& Spec::declared(const std::string& key) const {
 double Spec::checked(const Param& p, double value) const {
   if (value < p.min || value > p.max || (p.above_min && value == p.min))
     throw Error("bad " + context() + ": " + p.name + " must be " +
-                (std::isfinite(p.min) && std::isfinite(p.max) ? "in " : "") + param_range_text(p) + ", got " +
+                (p.range_words.empty() && std::isfinite(p.min) && std::isfinite(p.max) ? "in " : "") +
+                param_range_text(p) + ", got " +
                 (values_.count(p.name) ? values_.at(p.name) : format_number(value, 17)));
   return value;
 }

@@ -190,6 +190,33 @@ double YamlReader::bandwidth(const YAML::Node& node) const { return with_unit(*t
 double YamlReader::time(const YAML::Node& node) const { return with_unit(*this, node, parse_time); }
 double YamlReader::size(const YAML::Node& node) const { return with_unit(*this, node, parse_size); }
 
+ParamValue YamlReader::param(const YAML::Node& node, const Param& p, const std::string& what) const {
+  ParamValue v;
+  switch (p.type) {
+    case ParamType::Text:
+      v.text = scalar(node, what);
+      return v;
+    case ParamType::Integer:
+      v.number = static_cast<double>(integer(node, what));
+      break;
+    case ParamType::Real:
+      v.number = number(node, what);
+      break;
+    case ParamType::Size:
+      v.number = size(node);
+      break;
+    case ParamType::Time:
+      v.number = time(node);
+      break;
+    case ParamType::Bandwidth:
+      v.number = bandwidth(node);
+      break;
+  }
+  v.text = node.Scalar();
+  if (!param_in_range(p, v.number)) fail(node, what + " must be " + param_range_text(p));
+  return v;
+}
+
 std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates) {
   std::string best;
   size_t best_distance = std::max<size_t>(2, word.size() / 2) + 1;

@@ -7,6 +7,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "support/param.h"
+
 namespace mapsim {
 
 // A value put into a document from outside its file (--set, a command-line flag, a sweep's set:):
@@ -44,6 +46,10 @@ class YamlReader {
   double bandwidth(const YAML::Node& node) const;
   double time(const YAML::Node& node) const;
   double size(const YAML::Node& node) const;
+  // A value of a declared parameter (support/param.h) read by its type -- as size(), time(),
+  // bandwidth(), number() or integer() would, or as text -- and checked against the declared range:
+  // "WHAT must be RANGE" (param_range_text). `what` is the key path, "model.mtu".
+  ParamValue param(const YAML::Node& node, const Param& p, const std::string& what) const;
 
   const std::string& path() const { return path_; }
 

@@ -50,11 +50,11 @@ MAPSIM_REGISTER(network_registry(),
                                    integer_param("p", 2, "nodes per router", 1, 1024),
                                    integer_param("h", 2, "global links per router", 0, 1024),
                                    derived_param("g", ParamType::Integer, "a*h + 1", "groups", 1, 1 << 20)}),
-                 [](Spec& spec) {
+                 [](Spec& spec, const LinkOverrides& links) {
                    const int a = static_cast<int>(spec.get_int("a")), p = static_cast<int>(spec.get_int("p")),
                              h = static_cast<int>(spec.get_int("h"));
                    const auto g = spec.find_number("g");
-                   return make_dragonfly(a, p, h, g ? static_cast<int>(*g) : a * h + 1, read_link_params(spec, {}));
+                   return make_dragonfly(a, p, h, g ? static_cast<int>(*g) : a * h + 1, read_link_params(spec, links, {}));
                  }});
 
 }  // namespace mapsim

@@ -123,16 +123,16 @@ MAPSIM_REGISTER(network_registry(),
                                                  "compute nodes of a folded Clos", 1, 1 << 24),
                                    integer_param("radix", 32, "ports per switch (folded Clos)", 2, 4096),
                                    real_param("oversubscription", 1, "leaf down:up port ratio (folded Clos)", 0.01, 100)}),
-                 [](Spec& spec) {
+                 [](Spec& spec, const LinkOverrides& links) {
                    const auto levels = spec.find_number("levels");
                    if (const auto nodes = spec.find_number("nodes"))
                      return make_folded_clos(static_cast<long>(*nodes), static_cast<int>(spec.get_int("radix")),
                                              levels ? static_cast<int>(*levels) : 0, spec.get_double("oversubscription"),
-                                             read_link_params(spec, {}));
+                                             read_link_params(spec, links, {}));
                    for (const char* key : {"radix", "oversubscription"})
                      if (spec.has(key)) throw Error("bad spec '" + spec.text() + "': " + key + " needs nodes= (a folded Clos)");
                    return make_fattree(static_cast<int>(spec.get_int("k")), levels ? static_cast<int>(*levels) : 3,
-                                       read_link_params(spec, {}));
+                                       read_link_params(spec, links, {}));
                  }});
 MAPSIM_REGISTER(network_registry(),
                 {"xgft",
@@ -141,10 +141,10 @@ MAPSIM_REGISTER(network_registry(),
                  with_link_params({text_param("m", "16x32", "children per switch, leaf level first"),
                                    text_param("w", "1x16", "parents per vertex, nodes first (w_1 = 1)"),
                                    derived_param("nodes", ParamType::Integer, "all (product of m)", "compute nodes", 1, 1 << 24)}),
-                 [](Spec& spec) {
+                 [](Spec& spec, const LinkOverrides& links) {
                    const auto nodes = spec.find_number("nodes");
                    return make_xgft(dims_value(spec, "m"), dims_value(spec, "w"), nodes ? static_cast<long>(*nodes) : 0, 0,
-                                    read_link_params(spec, {}));
+                                    read_link_params(spec, links, {}));
                  }});
 
 }  // namespace mapsim

@@ -110,9 +110,9 @@ class HyperXRouting : public Routing {
 MAPSIM_REGISTER(network_registry(),
                 {"hyperx", "HyperX / flattened butterfly: routers all-to-all along each dimension of a lattice",
                  with_link_params({integer_param("nodes_per_router", 1, "compute nodes on each router", 1, 1024)}),
-                 [](Spec& spec) {
+                 [](Spec& spec, const LinkOverrides& links) {
                    const std::vector<int> dims = parse_dims(spec.require_positional("4x4 or 8x8x8"), "spec '" + spec.text() + "'");
-                   return make_hyperx(dims, static_cast<int>(spec.get_int("nodes_per_router")), read_link_params(spec, {}));
+                   return make_hyperx(dims, static_cast<int>(spec.get_int("nodes_per_router")), read_link_params(spec, links, {}));
                  },
                  "4x4", "dims"});
 MAPSIM_REGISTER(routing_registry(),

@@ -282,7 +282,7 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
 MAPSIM_REGISTER(network_registry(),
                 {"ibnet", "an InfiniBand fabric from ibnetdiscover output, optionally with its forwarding tables",
                  {text_param("lft", "", "ibroute / dump_lfts.sh output: route by the fabric's own tables (routing lft)")},
-                 [](Spec& spec) {
+                 [](Spec& spec, const LinkOverrides&) {  // make_network refuses overrides
                    return load_ibnetdiscover(spec.require_positional("PATH"), LinkDefaults{}, spec.get_string("lft"));
                  },
                  "PATH", "path"});

@@ -131,7 +131,7 @@ MAPSIM_REGISTER(network_registry(),
                                    above(real_param("connectivity", IrregularParams{}.connectivity, "fraction of all ports in use", 0, 1), 0),
                                    integer_param("seed", static_cast<long>(IrregularParams{}.seed), "random seed", 0),
                                    integer_param("duplicates", 0, "allow parallel links (1) or not (0)", 0, 1)}),
-                 [](Spec& spec) {
+                 [](Spec& spec, const LinkOverrides& links) {
                    IrregularParams p;
                    p.nodes = static_cast<int>(spec.get_int("nodes"));
                    p.switches = static_cast<int>(spec.get_int("switches"));
@@ -139,7 +139,7 @@ MAPSIM_REGISTER(network_registry(),
                    p.connectivity = spec.get_double("connectivity");
                    p.seed = static_cast<uint64_t>(spec.get_int("seed"));
                    p.duplicate_links = spec.get_int("duplicates") != 0;
-                   p.defaults = read_link_params(spec, p.defaults);
+                   p.defaults = read_link_params(spec, links, p.defaults);
                    return make_irregular(p);
                  }});
 

@@ -211,7 +211,9 @@ std::string network_to_json(const Network& net) {
 }
 
 MAPSIM_REGISTER(network_registry(), {"file", "a YAML or JSON network file (docs/network-file.md)", {},
-                                     [](Spec& spec) { return load_network_file(spec.require_positional("PATH")); }, "PATH",
-                                     "path"});
+                                     [](Spec& spec, const LinkOverrides&) {  // make_network refuses overrides
+                                       return load_network_file(spec.require_positional("PATH"));
+                                     },
+                                     "PATH", "path"});
 
 }  // namespace mapsim

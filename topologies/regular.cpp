@@ -154,10 +154,10 @@ namespace {
 
 const Param kNodesPerRouter = integer_param("nodes_per_router", 1, "compute nodes on each router", 1, 64);
 
-Network mesh_or_torus(Spec& spec, bool torus) {
+Network mesh_or_torus(Spec& spec, const LinkOverrides& links, bool torus) {
   std::vector<int> dims = parse_dims(spec.require_positional("16x16 or 8x8x8"), "spec '" + spec.text() + "'");
   const int per = static_cast<int>(spec.get_int("nodes_per_router"));
-  return make_mesh(dims, torus, read_link_params(spec, {}), per);
+  return make_mesh(dims, torus, read_link_params(spec, links, {}), per);
 }
 
 }  // namespace
@@ -166,16 +166,18 @@ MAPSIM_REGISTER(network_registry(),
                 {"hypercube", "binary n-cube of routers",
                  with_link_params({derived_param("dim", ParamType::Integer, "required", "dimension n (2^n routers)", 1, 20),
                                    kNodesPerRouter}),
-                 [](Spec& spec) {
+                 [](Spec& spec, const LinkOverrides& links) {
                    const auto dim = spec.find_number("dim");
                    if (!dim) throw Error("bad spec '" + spec.text() + "': expected hypercube:dim=N");
                    const int per = static_cast<int>(spec.get_int("nodes_per_router"));
-                   return make_hypercube(static_cast<int>(*dim), read_link_params(spec, {}), per);
+                   return make_hypercube(static_cast<int>(*dim), read_link_params(spec, links, {}), per);
                  }});
 MAPSIM_REGISTER(network_registry(), {"mesh", "n-D mesh of routers, x fastest", with_link_params({kNodesPerRouter}),
-                                     [](Spec& spec) { return mesh_or_torus(spec, false); }, "16x16", "dims"});
+                                     [](Spec& spec, const LinkOverrides& links) { return mesh_or_torus(spec, links, false); },
+                                     "16x16", "dims"});
 MAPSIM_REGISTER(network_registry(), {"torus", "n-D torus of routers (wraparound links)", with_link_params({kNodesPerRouter}),
-                                     [](Spec& spec) { return mesh_or_torus(spec, true); }, "8x8x8", "dims"});
+                                     [](Spec& spec, const LinkOverrides& links) { return mesh_or_torus(spec, links, true); },
+                                     "8x8x8", "dims"});
 MAPSIM_REGISTER(network_registry(),
                 {"tree2", "two-level tree of takizawa2008 (end-tier switches under one top switch)",
                  with_link_params({integer_param("switches", Tree2Params{}.switches, "end-tier switches", 1, 1 << 24),
@@ -183,13 +185,13 @@ MAPSIM_REGISTER(network_registry(),
                                    bandwidth_param("up_bw", Tree2Params{}.up_bandwidth, "end-tier to top switch bandwidth"),
                                    bandwidth_param("down_bw", Tree2Params{}.down_bandwidth, "node to end-tier switch bandwidth")},
                                   Tree2Params{}.defaults),
-                 [](Spec& spec) {
+                 [](Spec& spec, const LinkOverrides& links) {
                    Tree2Params p;
                    p.switches = static_cast<int>(spec.get_int("switches"));
                    p.nodes_per_switch = static_cast<int>(spec.get_int("nodes_per_switch"));
                    p.up_bandwidth = spec.get_bandwidth("up_bw");
                    p.down_bandwidth = spec.get_bandwidth("down_bw");
-                   p.defaults = read_link_params(spec, p.defaults);
+                   p.defaults = read_link_params(spec, links, p.defaults);
                    return make_tree2(p);
                  }});
 MAPSIM_REGISTER(network_registry(),
@@ -197,9 +199,9 @@ MAPSIM_REGISTER(network_registry(),
                  with_link_params({integer_param("c", 4, "clusters per side", 1, 4096),
                                    integer_param("d", 16, "processors per cluster", 1, 1 << 20),
                                    real_param("alpha", 5, "bus/ring speed ratio of the cost model")}),
-                 [](Spec& spec) {
+                 [](Spec& spec, const LinkOverrides& links) {
                    const int c = static_cast<int>(spec.get_int("c")), d = static_cast<int>(spec.get_int("d"));
-                   return make_suprenum(c, d, spec.get_double("alpha"), read_link_params(spec, {}));
+                   return make_suprenum(c, d, spec.get_double("alpha"), read_link_params(spec, links, {}));
                  }});
 
 }  // namespace mapsim

@@ -38,7 +38,7 @@ replicates: 3
 
 }  // namespace
 
-TEST_CASE("a spec string and a map give the same spec; model link keys join the network spec") {
+TEST_CASE("a spec string and a map give the same spec; model link keys reach the generator typed") {
   const Scenario a = scenario_text("sc-a.yaml", R"(network: irregular:nodes=64,switches=20,ports=8
 workload: {process: mesh:8x8}
 model: {name: packet, t_s: 1us, link_bandwidth: 20Gbps, mtu: 2KiB, eager_threshold: 0, sharing: smpi}
@@ -47,8 +47,12 @@ model: {name: packet, t_s: 1us, link_bandwidth: 20Gbps, mtu: 2KiB, eager_thresho
 workload: {process: {name: mesh, dims: 8x8}}
 model: {name: packet, t_s: 1us, link_bandwidth: 20Gbps, mtu: 2KiB, eager_threshold: 0, sharing: smpi}
 )");
-  CHECK(a.network == "irregular:nodes=64,switches=20,ports=8,link_bandwidth=20Gbps,t_s=1us");
+  CHECK(a.network == "irregular:nodes=64,switches=20,ports=8");
   CHECK(b.network == a.network);
+  CHECK(a.links.link_bandwidth == 2.5e9);  // read once, as a bandwidth
+  CHECK(a.links.startup == 1e-6);
+  CHECK_FALSE(a.links.link_latency);
+  CHECK(b.links.link_bandwidth == a.links.link_bandwidth);
   CHECK(a.process == "mesh:8x8");
   CHECK(b.process == a.process);
   CHECK(a.sim.model == "packet");
@@ -84,7 +88,8 @@ seed: 10
 TEST_CASE("--set follows key paths, opening spec strings into maps") {
   const Scenario s = scenario_text("sc-set.yaml", kSmall,
                                    {"network.dims=8x2", "model.t_s=3us", "mapping.1=switch", "replicates=5", "workload.pattern.size=128"});
-  CHECK(s.network == "mesh:8x2,t_s=3us");
+  CHECK(s.network == "mesh:8x2");
+  CHECK(s.links.startup == 3e-6);
   CHECK(s.mappers == std::vector<std::string>{"default", "switch"});
   CHECK(s.replicates == 5);
   CHECK(s.pattern == "exchange:size=128");
@@ -113,7 +118,7 @@ TEST_CASE("bad scenarios: one line naming file, line, column and what was expect
             "mapping, allocation, slots, model, ocs, seed, replicates, output");
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: {name: flow, t_s: 2 parsecs}\n") ==
         f + ":3:26: bad time '2 parsecs': expected a number with s, ms, us, ns or ps (e.g. 20ns)");
-  CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: {mtu: 0}\n") == f + ":3:14: model.mtu must be > 0");
+  CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: {mtu: 0}\n") == f + ":3:14: model.mtu must be at least 1 byte");
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: {flow_solver: lmm}\n") ==
         f + ":3:22: model.flow_solver: unknown flow solver 'lmm': expected mapsim or simgrid");
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nslots: two\n") == f + ":3:8: expected slots to be an integer, got 'two'");
@@ -125,6 +130,8 @@ TEST_CASE("bad scenarios: one line naming file, line, column and what was expect
         std::string::npos);
   CHECK(bad("network: mesh:2x2,t_s=1us\nworkload: {process: ring:4}\nmodel: {t_s: 1us}\n").find("'t_s' is given both") !=
         std::string::npos);
+  CHECK(bad("network: mesh:2x2,link_bw=1Gbps\nworkload: {process: ring:4}\nmodel: {link_bandwidth: 2Gbps}\n") ==
+        f + ":3:8: network: 'link_bandwidth' is given both in the network spec and in model");  // under an alias too
   CHECK(bad("network: {nodes: 4}\nworkload: {process: ring:4}\n").find("a map needs 'name'") != std::string::npos);
   CHECK(bad("network: mesh:2x2\nworkload: {process: random:tasks=8,edges=4}\n").find("must be quoted") != std::string::npos);
   CHECK(bad("network: [mesh:2x2\n").rfind(f + ":2:1: malformed YAML", 0) == 0);

@@ -5,6 +5,7 @@
 
 #include "support/error.h"
 #include "topologies/generators.h"
+#include "topologies/link_params.h"
 #include "topologies/network_factory.h"
 
 using namespace mapsim;
@@ -117,6 +118,33 @@ TEST_CASE("link keys apply to every generator") {
   CHECK(net.switch_at(0).router_delay == 100 / 1e9);
   CHECK(net.startup == 1 / 1e6);
   CHECK(net.node(0).bandwidth == 2.5e9);
+}
+
+TEST_CASE("typed link overrides (a scenario's model: keys) apply like the spec's own link keys") {
+  LinkOverrides links;
+  links.link_bandwidth = 5e9;
+  links.link_latency = 5e-9;
+  links.startup = 1e-6;
+  for (const char* spec : {"mesh:4x4", "tree2:switches=2,nodes_per_switch=4", "suprenum:c=2,d=4", "irregular:nodes=16,switches=4,seed=2"}) {
+    CAPTURE(spec);
+    const Network given = make_network(spec, links);
+    const Network written = make_network(std::string(spec) + ",link_bandwidth=40Gbps,t_p=5ns,t_s=1us");
+    CHECK(given.startup == written.startup);
+    REQUIRE(given.num_links() == written.num_links());
+    for (int l = 0; l < given.num_links(); ++l) {
+      CHECK(given.link(l).bandwidth == written.link(l).bandwidth);
+      CHECK(given.link(l).latency == written.link(l).latency);
+    }
+  }
+  CHECK(make_network("mesh:4x4", links).link(0).bandwidth == 5e9);
+  CHECK(make_network("mesh:4x4", links).switch_at(0).router_delay == 300e-9);  // not overridden: the default
+  CHECK_THROWS_WITH_AS(make_network("mesh:4x4,t_p=1ns", links), doctest::Contains("'t_p' is given both"), Error);
+  CHECK_THROWS_WITH_AS(make_network("mesh:4x4,link_bw=1Gbps", links), doctest::Contains("'link_bandwidth' is given both"), Error);
+  CHECK_THROWS_WITH_AS(make_network("file:/nonexistent.yaml", links), doctest::Contains("cannot override the link values of a file"),
+                       Error);
+  LinkOverrides zero;
+  zero.node_bandwidth = 0;
+  CHECK_THROWS_WITH_AS(make_network("mesh:4x4", zero), doctest::Contains("node_bandwidth must be > 0"), Error);
 }
 
 TEST_CASE("unknown generators and keys are reported") {
