@@ -98,8 +98,9 @@ struct Candidate {
 };
 
 constexpr int kMaxAnnealingTasks = 1024;  // annealing's moves grow with T x temperature levels
-constexpr int kRefineMoves = 64;  // evaluations per task of each objective refinement
-constexpr double kTie = 0.01;     // scores within 1 % of the leader's are near ties
+constexpr int kRefineMoves = 64;     // evaluations per task of each objective refinement,
+constexpr double kRefineWork = 1e8;  // and at most this many port writes (~5 s)
+constexpr double kTie = 0.01;        // scores within 1 % of the leader's are near ties
 
 // Slots dealt round-robin over the switches that hold them, so that consecutive ranks sit on
 // different switches: the spread placement users try against all-to-all hot spots.
@@ -181,7 +182,7 @@ Placement BestMapper::map(const MappingProblem& problem) const {
     const size_t top = std::min(candidates.size(), static_cast<size_t>(options_.refine));
     for (size_t i = 0; i < top; ++i) {
       Candidate c{candidates[i].name + "+" + objective_name(*ranking), candidates[i].placement};
-      search_objective(problem, *ranking, c.placement, {kRefineMoves, options_.time_limit}, problem.seed);
+      search_objective(problem, *ranking, c.placement, {kRefineMoves, options_.time_limit, 8, kRefineWork}, problem.seed);
       c.cost = placement_cost(problem, table, c.placement);
       c.score = score(c);
       candidates.push_back(std::move(c));

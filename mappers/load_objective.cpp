@@ -34,11 +34,15 @@ LoadObjective::LoadObjective(const MappingProblem& problem, Objective objective,
     messages_.push_back({group, from, to, b});
   }
   tree_.assign(groups * 2 * ports_, 0);
+  double writes = 0;
   for (const Message& m : messages_)
     if (placement_[m.from] != placement_[m.to])
       shares_.for_each(placement_[m.from], placement_[m.to], [&](int port, double share) {
         tree_[m.group * 2 * ports_ + ports_ + port] += m.bytes * share * inverse_bandwidth_[port];
+        ++writes;
       });
+  // Each message's ports count for both its tasks; a move re-routes two tasks' messages twice.
+  move_work_ = placement_.empty() ? 0 : 2 * 2 * (2 * writes / static_cast<double>(placement_.size()));
   for (size_t g = 0; g < groups; ++g) {
     double* t = &tree_[g * 2 * ports_];
     for (size_t i = ports_ - 1; i >= 1; --i) t[i] = std::max(t[2 * i], t[2 * i + 1]);

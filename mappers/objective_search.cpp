@@ -55,6 +55,8 @@ double search_objective(const MappingProblem& problem, Objective objective, Plac
   for (int t = 0; t < tasks; ++t) order[t] = t;
   const auto start = std::chrono::steady_clock::now();
   long budget = static_cast<long>(limits.moves_per_task) * tasks;
+  if (limits.max_work > 0 && load.move_work() > 0)
+    budget = std::min(budget, std::max(1L, static_cast<long>(limits.max_work / load.move_work())));
   bool out_of_time = false;
   while (budget > 0 && !out_of_time && slots.slots() > 1) {
     const double before = load.value();

@@ -17,6 +17,9 @@ class LoadObjective {
   // objective: MaxLinkLoad, or Congestion (Makespan is searched as Congestion).
   LoadObjective(const MappingProblem& problem, Objective objective, const Placement& placement);
   double value() const { return value_; }
+  // Port writes of an average evaluation (its two tasks' messages, old and new routes): what a
+  // search budget counts, as routes of spread paths cross many more ports.
+  double move_work() const { return move_work_; }
   const Placement& placement() const { return placement_; }
   // Change of the value when task u moves to node `to` and task x (-1: none, a free slot there)
   // moves to u's node.
@@ -58,6 +61,7 @@ class LoadObjective {
   size_t ports_;
   Placement placement_;
   double value_ = 0;
+  double move_work_ = 0;
   // Scratch of one evaluation.
   std::vector<Undo> undo_;
   std::vector<Touched> touched_;

@@ -1,8 +1,9 @@
 // Descent on a load objective (mappers/internal/load_objective.h): tasks in a seeded random order
 // each try `tries` random slots of the allocation (a task there to swap with, or a free slot to
 // move to) and take the best improving one; rounds repeat until one improves the value by less than
-// 0.01 %, `moves_per_task` x T evaluations are spent, or `time_limit` seconds pass (0: no limit; a
-// search cut by the clock is not reproducible, and says so once). Node loads stay within slots.
+// 0.01 %, `moves_per_task` x T evaluations (fewer where they would write more than `max_work` port
+// times: routes spread over many paths cost more) are spent, or `time_limit` seconds pass (0: no
+// limit; a search cut by the clock is not reproducible, and says so once). Node loads stay within slots.
 #pragma once
 #include <cstdint>
 
@@ -14,6 +15,7 @@ struct SearchLimits {
   int moves_per_task = 64;
   double time_limit = 0;  // seconds
   int tries = 8;
+  double max_work = 0;  // port writes (0: no limit)
 };
 
 // Improves `placement` in place; returns the objective's value it ends with.
