@@ -294,3 +294,21 @@ TEST_CASE("objective search never makes a placement worse, and annealing's makes
     CHECK_THROWS_AS(make_mapper("annealing:objective=makespan")->map(p), NotApplicable);
   }
 }
+
+TEST_CASE("objective search: a work budget bounds the evaluations (one evaluation: at most one move)") {
+  const RoutedNetwork routed(make_network("dragonfly:a=4,p=2,h=2"));
+  const ProcessGraph graph(20);
+  const CommSchedule schedule = pairwise_alltoall(20);
+  MappingProblem p = make_problem(routed, graph, "random", 1, 3);
+  p.schedule = &schedule;
+  const Placement start = make_mapper("default")->map(p);
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    Placement placement = start;
+    SearchLimits limits;
+    limits.max_work = 1;  // less than one evaluation's writes: one evaluation
+    search_objective(p, Objective::Congestion, placement, limits, seed);
+    int moved = 0;
+    for (size_t t = 0; t < start.size(); ++t) moved += placement[t] != start[t];
+    CHECK(moved <= 2);
+  }
+}
