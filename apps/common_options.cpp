@@ -1,7 +1,7 @@
 #include "apps/common_options.h"
 
 #include "support/component_reference.h"
-#include "topologies/routing.h"
+#include "routing/routing.h"
 
 namespace mapsim {
 

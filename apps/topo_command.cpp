@@ -8,9 +8,9 @@
 #include "reporting/topo_report.h"
 #include "support/atomic_file.h"
 #include "support/json_text.h"
-#include "topologies/export.h"
+#include "routing/export.h"
 #include "topologies/network_factory.h"
-#include "topologies/route_analysis.h"
+#include "routing/route_analysis.h"
 
 namespace mapsim {
 namespace {

@@ -19,7 +19,7 @@
 #include "sim/simulate.h"
 #include "bench/sizes.h"
 #include "sim/workload.h"
-#include "topologies/export.h"
+#include "routing/export.h"
 #include "topologies/network_factory.h"
 
 using namespace mapsim;

@@ -10,8 +10,8 @@
 
 #include "bench/sizes.h"
 #include "topologies/generators.h"
-#include "topologies/route_analysis.h"
-#include "topologies/routed_network.h"
+#include "routing/route_analysis.h"
+#include "routing/routed_network.h"
 
 int main(int argc, char** argv) {
   std::vector<int> sizes;

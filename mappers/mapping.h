@@ -9,7 +9,7 @@
 
 #include "mappers/process_graph.h"
 #include "mappers/schedule.h"
-#include "topologies/routed_network.h"
+#include "routing/routed_network.h"
 
 namespace mapsim {
 

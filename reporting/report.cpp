@@ -17,7 +17,7 @@
 #include "reporting/plot.h"
 #include "scenario/statistics.h"
 #include "sim/timeline.h"
-#include "topologies/export.h"
+#include "routing/export.h"
 #include "support/error.h"
 #include "support/input_file.h"
 #include "support/message.h"

@@ -1,12 +1,12 @@
-// What `mapsim topo` prints of a routed network and its route analysis (topologies/route_analysis.h):
+// What `mapsim topo` prints of a routed network and its route analysis (routing/route_analysis.h):
 // a text summary, or one JSON object.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
-#include "topologies/route_analysis.h"
-#include "topologies/routed_network.h"
+#include "routing/route_analysis.h"
+#include "routing/routed_network.h"
 
 namespace mapsim {
 

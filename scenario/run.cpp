@@ -20,7 +20,7 @@
 #include "sim/traffic.h"
 #include "sim/workload.h"
 #include "support/atomic_file.h"
-#include "topologies/export.h"
+#include "routing/export.h"
 #include "topologies/port_layout.h"
 #include "topologies/network_factory.h"
 #include "support/units.h"

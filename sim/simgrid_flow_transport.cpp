@@ -11,7 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "sim/transport.h"
-#include "topologies/export.h"
+#include "routing/export.h"
 
 namespace mapsim::sim {
 namespace {

@@ -21,7 +21,7 @@
 #include "support/error.h"
 #include "support/interrupt.h"
 #include "support/spec.h"
-#include "topologies/routing.h"
+#include "routing/routing.h"
 
 namespace mapsim {
 

@@ -17,7 +17,7 @@
 #include "mappers/mapping.h"
 #include "support/registry.h"
 #include "sim/ocs.h"
-#include "topologies/routed_network.h"
+#include "routing/routed_network.h"
 #include "traces/collective_choice.h"
 #include "traces/ti_trace.h"
 

@@ -13,7 +13,7 @@
 
 #include "sim/simulate.h"
 #include "topologies/port_layout.h"
-#include "topologies/routed_network.h"
+#include "routing/routed_network.h"
 
 namespace mapsim::sim {
 

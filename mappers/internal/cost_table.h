@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "topologies/routed_network.h"
+#include "routing/routed_network.h"
 
 namespace mapsim {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "topologies/routed_network.h"
+#include "routing/routed_network.h"
 
 namespace mapsim {
 

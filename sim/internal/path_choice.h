@@ -10,7 +10,7 @@
 #include "sim/simulate.h"
 #include "sim/transport.h"
 #include "support/random.h"
-#include "topologies/routed_network.h"
+#include "routing/routed_network.h"
 
 namespace mapsim::sim {
 

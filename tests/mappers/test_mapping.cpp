@@ -9,7 +9,7 @@
 #include "mappers/switch_mapper.h"
 #include "support/error.h"
 #include "topologies/network_factory.h"
-#include "topologies/internal/table_routing.h"
+#include "routing/internal/table_routing.h"
 
 using namespace mapsim;
 

@@ -15,7 +15,7 @@
 #include "sim/workload.h"
 #include "test_files.h"
 #include "topologies/network_factory.h"
-#include "topologies/routing.h"
+#include "routing/routing.h"
 
 using namespace mapsim;
 

@@ -12,7 +12,7 @@
 #include "sim/simulate.h"
 #include "sim/workload.h"
 #include "test_files.h"
-#include "topologies/export.h"
+#include "routing/export.h"
 #include "topologies/network_factory.h"
 
 using namespace mapsim;

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "support/error.h"
-#include "topologies/export.h"
+#include "routing/export.h"
 #include "topologies/network_factory.h"
 #include "topologies/network_file.h"
 

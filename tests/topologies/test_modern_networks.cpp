@@ -10,8 +10,8 @@
 #include "support/random.h"
 #include "topologies/generators.h"
 #include "topologies/network_factory.h"
-#include "topologies/route_analysis.h"
-#include "topologies/routed_network.h"
+#include "routing/route_analysis.h"
+#include "routing/routed_network.h"
 
 using namespace mapsim;
 

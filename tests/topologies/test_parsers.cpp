@@ -12,8 +12,8 @@
 #include "topologies/network_factory.h"
 #include "topologies/network_file.h"
 #include "topologies/node_list.h"
-#include "topologies/route_analysis.h"
-#include "topologies/routed_network.h"
+#include "routing/route_analysis.h"
+#include "routing/routed_network.h"
 #include "support/yaml_reader.h"
 
 using namespace mapsim;

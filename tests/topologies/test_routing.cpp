@@ -8,9 +8,9 @@
 #include "support/error.h"
 #include "topologies/generators.h"
 #include "topologies/network_factory.h"
-#include "topologies/route_analysis.h"
-#include "topologies/routed_network.h"
-#include "topologies/internal/table_routing.h"
+#include "routing/route_analysis.h"
+#include "routing/routed_network.h"
+#include "routing/internal/table_routing.h"
 
 using namespace mapsim;
 

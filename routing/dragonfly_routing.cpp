@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "support/error.h"
-#include "topologies/routing.h"
+#include "routing/routing.h"
 
 namespace mapsim {
 namespace {

@@ -2,7 +2,7 @@
 #pragma once
 #include <vector>
 
-#include "topologies/routing.h"
+#include "routing/routing.h"
 
 namespace mapsim {
 

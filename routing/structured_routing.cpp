@@ -1,4 +1,4 @@
-#include "topologies/internal/structured_routing.h"
+#include "routing/internal/structured_routing.h"
 
 #include <cstdlib>
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "topologies/routing.h"
+#include "routing/routing.h"
 
 namespace mapsim {
 

@@ -14,7 +14,7 @@
 #include <memory>
 
 #include "support/error.h"
-#include "topologies/internal/table_routing.h"
+#include "routing/internal/table_routing.h"
 
 namespace mapsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "topologies/routing.h"
+#include "routing/routing.h"
 
 #include "support/error.h"
 

@@ -1,4 +1,4 @@
-#include "topologies/export.h"
+#include "routing/export.h"
 
 #include <algorithm>
 #include <cmath>

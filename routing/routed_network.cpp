@@ -1,4 +1,4 @@
-#include "topologies/routed_network.h"
+#include "routing/routed_network.h"
 
 namespace mapsim {
 

@@ -1,4 +1,4 @@
-#include "topologies/route_analysis.h"
+#include "routing/route_analysis.h"
 
 #include <algorithm>
 #include <cstdint>

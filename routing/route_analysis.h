@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "topologies/routed_network.h"
+#include "routing/routed_network.h"
 
 namespace mapsim {
 

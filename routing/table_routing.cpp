@@ -1,4 +1,4 @@
-#include "topologies/internal/table_routing.h"
+#include "routing/internal/table_routing.h"
 
 #include <deque>
 #include <limits>

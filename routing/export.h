@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "topologies/routed_network.h"
+#include "routing/routed_network.h"
 
 namespace mapsim {
 

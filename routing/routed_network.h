@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "topologies/network.h"
-#include "topologies/routing.h"
+#include "routing/routing.h"
 
 namespace mapsim {
 
