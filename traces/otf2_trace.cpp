@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <unordered_map>
 
+#include <spdlog/spdlog.h>
+
 #include "support/error.h"
 #include "traces/action_ops.h"
 
@@ -370,9 +372,9 @@ void check(const Reading& r, OTF2_ErrorCode code, F what) {
 // OTF2 prints its errors to stderr by default; the codes are reported in the one error line instead.
 OTF2_ErrorCode quiet(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code, const char*, va_list) { return code; }
 
-}  // namespace
-
 bool is_otf2_path(const std::string& path) { return path.size() > 5 && path.compare(path.size() - 5, 5, ".otf2") == 0; }
+
+}  // namespace
 
 Otf2Import read_otf2_trace(const std::string& path, double flops_per_second) {
   Reading r;
@@ -472,5 +474,12 @@ Otf2Import read_otf2_trace(const std::string& path, double flops_per_second) {
   result.skipped = std::move(r.skipped);
   return result;
 }
+
+// What was not converted is a warning where a trace is read for a run.
+const bool kRegistered = register_trace_format({is_otf2_path, [](const std::string& path) {
+  Otf2Import imported = read_otf2_trace(path);
+  for (const auto& [what, count] : imported.skipped) spdlog::warn("{}: OTF2: {} {} (docs/traces.md)", path, count, what);
+  return std::move(imported.trace);
+}});
 
 }  // namespace mapsim

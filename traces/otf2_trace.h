@@ -2,7 +2,8 @@
 // send/isend/recv/irecv and their waits, MPI collectives on MPI_COMM_WORLD become the TI collective
 // of the same name (byte counts decoded with Score-P's per-rank conventions), and the time a rank
 // spends outside MPI regions becomes compute (seconds x flops_per_second). What the TI format cannot
-// express is counted in Otf2Import::skipped (docs/traces.md lists both).
+// express is counted in Otf2Import::skipped (docs/traces.md lists both). Registered as a trace format:
+// every trace reader takes an anchor file (*.otf2).
 #pragma once
 #include <map>
 #include <string>
@@ -19,8 +20,5 @@ struct Otf2Import {
 // Reads the archive whose anchor file is `path` (traces.otf2). Throws mapsim::Error naming the
 // file on an unreadable archive or inconsistent events (a collective whose ranks disagree).
 Otf2Import read_otf2_trace(const std::string& path, double flops_per_second = 1e9);
-
-// True when `path` names an OTF2 anchor file (*.otf2): every trace reader takes it too.
-bool is_otf2_path(const std::string& path);
 
 }  // namespace mapsim

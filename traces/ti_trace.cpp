@@ -12,14 +12,11 @@
 #include <sstream>
 #include <unordered_map>
 
-#include <spdlog/spdlog.h>
-
 #include "support/atomic_file.h"
 #include "support/error.h"
 #include "support/input_file.h"
 #include "support/message.h"
 #include "support/units.h"
-#include "traces/otf2_trace.h"
 
 namespace mapsim {
 namespace {
@@ -459,25 +456,34 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
   parse_file(path, -1, trace.ranks, "", named_by, legacy, sink);
 }
 
-Trace read_otf2(const std::string& path) {
-  Otf2Import imported = read_otf2_trace(path);
-  for (const auto& [what, count] : imported.skipped)
-    spdlog::warn("{}: OTF2: {} {} (docs/traces.md)", path, count, what);
-  return std::move(imported.trace);
+std::vector<TraceFormat>& trace_formats() {
+  static std::vector<TraceFormat> formats;
+  return formats;
+}
+
+const TraceFormat* format_of(const std::string& path) {
+  for (const TraceFormat& format : trace_formats())
+    if (format.recognises(path)) return &format;
+  return nullptr;
 }
 
 }  // namespace
 
+bool register_trace_format(TraceFormat format) {
+  trace_formats().push_back(std::move(format));
+  return true;
+}
+
 Trace read_ti_trace(const std::string& path, bool legacy) {
-  if (is_otf2_path(path)) return read_otf2(path);
+  if (const TraceFormat* format = format_of(path)) return format->read(path);
   Trace trace;
   read_into(path, legacy, trace, [](int, Action&& a, RankTrace& rank) { rank.actions.push_back(a); });
   return trace;
 }
 
 int visit_ti_trace(const std::string& path, bool legacy, const ActionVisitor& visit) {
-  if (is_otf2_path(path)) {  // loaded whole: OTF2 events are read in time order across ranks
-    const Trace trace = read_otf2(path);
+  if (const TraceFormat* format = format_of(path)) {  // loaded whole: e.g. OTF2 events come in time order across ranks
+    const Trace trace = format->read(path);
     for (int r = 0; r < trace.num_ranks(); ++r)
       for (const Action& a : trace.ranks[r].actions) visit(r, a, trace.ranks[r], trace.num_ranks());
     return trace.num_ranks();

@@ -57,6 +57,14 @@ struct Trace {
   int num_ranks() const { return static_cast<int>(ranks.size()); }
 };
 
+// Another trace format registers a reader for the paths it recognises (traces/otf2_trace.cpp: *.otf2
+// archives); the readers below take such a path too and load that trace whole.
+struct TraceFormat {
+  std::function<bool(const std::string& path)> recognises;
+  std::function<Trace(const std::string& path)> read;
+};
+bool register_trace_format(TraceFormat format);
+
 // Reads a single trace file or an index file (paths relative to the index's folder, else to the
 // working directory). Throws mapsim::Error "FILE:LINE: ..." on an unknown action, a malformed
 // line, a rank out of range or a missing file. `legacy`: SimGrid's old point-to-point format without
