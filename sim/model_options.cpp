@@ -1,5 +1,5 @@
 // The options every simulation model takes (simulate.h ModelOption): one declaration each.
-#include "sim/simulate.h"
+#include "sim/simulation.h"
 #include "support/error.h"
 #include "support/units.h"
 

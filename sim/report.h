@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "sim/simulate.h"
+#include "sim/simulation.h"
 
 namespace mapsim {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/simulate.h"
+#include "sim/simulation.h"
 
 namespace mapsim {
 

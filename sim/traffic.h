@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/simulate.h"
+#include "sim/simulation.h"
 #include "support/random.h"
 #include "support/registry.h"
 

@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "sim/simulate.h"
+#include "sim/simulation.h"
 #include "topologies/port_layout.h"
 #include "routing/routed_network.h"
 

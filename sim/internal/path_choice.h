@@ -7,7 +7,7 @@
 #include <functional>
 #include <vector>
 
-#include "sim/simulate.h"
+#include "sim/simulation.h"
 #include "sim/transport.h"
 #include "support/random.h"
 #include "routing/routed_network.h"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "traces/action_ops.h"
-#include "sim/simulate.h"
+#include "sim/simulation.h"
 #include "sim/internal/circuit_planner.h"
 #include "sim/internal/path_choice.h"
 #include "sim/transport.h"

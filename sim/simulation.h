@@ -1,0 +1,169 @@
+// What a simulation takes and gives: the registered models and their queries, SimOptions (with the
+// built-in model options) and SimResult. simulate.h runs one.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mappers/mapping.h"
+#include "support/registry.h"
+#include "sim/ocs.h"
+#include "routing/routed_network.h"
+#include "traces/collective_choice.h"
+#include "traces/ti_trace.h"
+
+namespace mapsim {
+
+// The simulation models, registered from their transports' files (sim/transport.h): flow,
+// store-and-forward (alias saf), packet. parse_model returns the registered name.
+std::string parse_model(const std::string& name);
+bool model_carries_circuits(const std::string& model);  // optical circuits need relay nodes (port models)
+std::vector<ComponentInfo> model_infos();
+// The parameters a model (or an alias of it) declares; none for an unknown name.
+std::vector<Param> model_params(const std::string& name);
+
+// Who solves the flow model's bandwidth sharing: mapsim's incremental max-min solver, or SimGrid's
+// CM02 model with one SimGrid comm per message (the reference; same rates, much slower).
+enum class FlowSolver { Mapsim, SimGrid };
+FlowSolver parse_flow_solver(const std::string& name);  // mapsim | simgrid
+
+// How a model picks among a multipath routing's paths: deterministic (the routing's table route),
+// ecmp (per flow: a hash of source, destination and tag), spray (per packet, at random) or adaptive
+// (per packet and hop, the least backlogged port). spray and adaptive need a port model.
+enum class PathSelection { Deterministic, Ecmp, Spray, Adaptive };
+PathSelection parse_path_selection(const std::string& name);
+std::string path_selection_name(PathSelection selection);
+// Before anything is built or run: throw when paths are to be chosen per packet from queue state on
+// a model that has no queues (flow) -- by `selection` (spray, adaptive), or by the routing named
+// `routing` (UGAL; "default" is not checked).
+void check_path_selection(PathSelection selection, const std::string& model);
+void check_routing_choice(const std::string& routing, const std::string& model);
+
+// Where a running simulation is, for progress lines: simulated seconds, engine events, messages
+// delivered, and trace actions started of all ranks' actions.
+struct SimProgress {
+  double simulated = 0;
+  long events = 0, messages = 0, actions_done = 0, actions_total = 0;
+};
+
+struct SimOptions {
+  std::string model = "flow";           // a registered model
+  double eager_threshold = 65536;      // bytes; SMPI's smpi/send-is-detached-thresh
+  double mtu = 4096;                   // packet model, bytes
+  double flops = 1e9;                  // node speed for compute actions, flop/s
+  double intra_node_bandwidth = 1e10;  // ranks on one node, bytes/s (no network resources)
+  double envelope = 16;                // bytes added to every message on the wire (SMPI's MPI envelope)
+  double test_time = 1e-4;             // seconds a `test` action takes before it tests (SMPI's smpi/test)
+  CollectiveChoice collectives;        // alltoall, alltoallv, allgatherv algorithms (traces/collective_choice.h)
+  bool smpi_sharing = false;           // flow: share bandwidth weighted by route latency, as SMPI
+  FlowSolver flow_solver = FlowSolver::Mapsim;
+  bool record_messages = false;        // keep one MessageRecord per message
+  bool record_timeline = false;        // keep each rank's compute and wait intervals (RankInterval)
+  PathSelection path_selection = PathSelection::Deterministic;
+  uint64_t seed = 1;                   // random path choices (Valiant groups, spraying, adaptive ties)
+  std::optional<OcsConfig> ocs;        // a hybrid network: optical circuits beside the EPS (port models only)
+  std::map<std::string, std::string> model_options;  // keys the model declares beyond these (scenario model: map)
+  // Called up to ten times a second of wall-clock time, in the simulating (child) process.
+  std::function<void(const SimProgress&)> progress;
+};
+
+// The model's own options as a spec that has been told the model's declared parameters: a model's
+// factory reads them with spec.get_*(KEY). Throws Error for an unknown key or a bad value.
+Spec model_spec(const SimOptions& options);
+
+// The options every model takes, declared once (support/param.h: name, type, default -- SimOptions' own
+// --, range, description): each is the scenario key model.NAME (and so --set model.NAME=, sweep keys),
+// `mapsim simulate`'s flag with its --help text, and one range that the scenario, the flags and
+// simulate() check. The scenario reads a value by its declaration (YamlReader::param) and set() stores
+// it; a model's own options (its registration's params) are read the same way. The packet model
+// declares the `mtu` of this table.
+struct ModelOption {
+  Param param;
+  std::string flag;                   // `mapsim simulate`'s flag, "--mtu"; empty: none
+  std::function<std::string()> help;  // its --help text (late: it may list registered components)
+  double SimOptions::*field = nullptr;  // a number, stored as read (SI base units) ...
+  // ... or text, turned into its field; throws Error "NAME: ..." for text the option does not take.
+  std::function<void(SimOptions&, const std::string&)> set_text;
+  void set(SimOptions& options, const ParamValue& value) const;
+};
+const std::vector<ModelOption>& builtin_model_options();
+const ModelOption& builtin_model_option(const std::string& name);  // InternalError for an undeclared name
+// Throws Error "simulation parameters: NAME must be RANGE" for a number outside its declaration
+// (simulate() and simulate_traffic() check the options they are given).
+void check_model_options(const SimOptions& options);
+
+struct PortLoad {
+  double bytes = 0;
+  double messages = 0;  // messages (packets in the packet model count once per message)
+  double busy = 0;      // seconds spent serialising
+};
+
+struct MessageRecord {
+  int src, dst, tag;
+  double bytes, posted, started, delivered;
+  int hops;
+  bool distant, collective;
+};
+
+// A span of one rank's simulated time: computing (a compute or sleep action), or blocked in the
+// named action ("wait", "waitall", "recv", "allreduce", ...) until its messages completed.
+struct RankInterval {
+  int rank;
+  std::string state;
+  double start, end;
+};
+
+struct LatencyStats {
+  long count = 0;
+  double mean = 0, p50 = 0, p99 = 0, max = 0;
+};
+
+struct SimResult {
+  std::string model;
+  double makespan = 0;                 // simulated seconds until the last rank finished
+  std::vector<double> rank_finish;
+  long messages = 0;
+  double bytes = 0;
+  LatencyStats latency;                // send invoked -> data delivered, all messages
+  LatencyStats neighbour_latency;      // synthetic workloads: neighbour partners
+  LatencyStats distant_latency;        //                      random distant partners
+  double zero_load_latency = 0;        // mean t_s + d t_p + (d+1) t_r over the same messages
+  std::vector<PortLoad> channels;      // per directed switch-to-switch channel (Network::channel)
+  std::vector<PortLoad> node_out, node_in;  // per node: injection and ejection links
+  std::vector<double> switch_bytes;    // bytes received by each switch (takizawa2008's S0 load)
+  // Hybrid networks: the static circuits (node pairs) and their loads, messages that took circuits,
+  // summed waits for circuit set-up, and the makespan of the same run on the EPS alone.
+  std::vector<std::pair<int, int>> circuits;
+  std::vector<PortLoad> circuit_loads;
+  double circuit_bandwidth = 0;
+  long optical_messages = 0;
+  double setup_wait = 0;
+  double eps_only_makespan = 0;
+  double max_link_load = 0;            // bytes on the busiest switch-to-switch channel
+  double max_link_utilisation = 0;
+  long events = 0;
+  double wall_seconds = 0;
+  long peak_memory_kb = 0;             // of the simulating process
+  std::vector<MessageRecord> message_log;
+  std::vector<RankInterval> timeline;  // with record_timeline, in the order the intervals ended
+};
+
+// The field tables of the results (JSON / MessagePack), written once.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PortLoad, bytes, messages, busy)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MessageRecord, src, dst, tag, bytes, posted, started, delivered, hops, distant, collective)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LatencyStats, count, mean, p50, p99, max)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RankInterval, rank, state, start, end)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimResult, model, makespan, rank_finish, messages, bytes, latency, neighbour_latency,
+                                   distant_latency, zero_load_latency, channels, node_out, node_in, switch_bytes, circuits,
+                                   circuit_loads, circuit_bandwidth, optical_messages, setup_wait, eps_only_makespan,
+                                   max_link_load, max_link_utilisation, events, wall_seconds, peak_memory_kb, message_log,
+                                   timeline)
+
+// Whether a simulation draws on options.seed (random Valiant groups, spraying, adaptive ties, ECMP
+// walks); false: the result depends on the network, placement and trace alone.
+bool simulation_uses_seed(const RoutedNetwork& routed, const SimOptions& options);
+
+}  // namespace mapsim
