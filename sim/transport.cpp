@@ -123,8 +123,14 @@ bool write_all(int fd, const void* data, size_t size) {
   return true;
 }
 
-// Child side: run SimGrid once, send back 'R' + result or 'E' + error text.
-[[noreturn]] void run_child(int fd, const std::function<std::vector<uint8_t>()>& work) {
+// Child side: run SimGrid once, send back 'R' + result or 'E' + error text. SIGINT and SIGTERM come
+// blocked; `mask` is the mask to set once the engine is built. SimGrid's engine installs a SIGINT
+// handler that calls exit() from inside the simulation: the engine is torn down under its own feet
+// and the child prints "Segmentation fault." (a Ctrl-C reaches every process of the terminal's
+// group). So the child ignores both signals before it lets them in: the parent, which gets the same
+// Ctrl-C (or a SIGTERM sent to it alone), kills and reaps the child, decides what to keep and says it;
+// a parent that ignores them keeps its simulation; a parent that dies takes it along (PDEATHSIG).
+[[noreturn]] void run_child(int fd, const std::function<std::vector<uint8_t>()>& work, const sigset_t& mask) {
   std::vector<uint8_t> payload;
   char kind = 'R';
   try {
@@ -132,6 +138,9 @@ bool write_all(int fd, const void* data, size_t size) {
     char arg0[] = "mapsim", arg1[] = "--log=root.thres:critical";
     char* argv[] = {arg0, arg1, nullptr};
     simgrid::s4u::Engine engine(&argc, argv);
+    std::signal(SIGINT, SIG_IGN);  // SimGrid's handler out (SIGTERM too, should a version add one)
+    std::signal(SIGTERM, SIG_IGN);
+    pthread_sigmask(SIG_SETMASK, &mask, nullptr);
     // Exact fluid model (see docs/simulation.md): no correction factors, no TCP window, 1e-12 s.
     for (const char* cfg : {"network/model:CM02", "network/crosstraffic:0", "network/TCP-gamma:1e300",
                             "surf/precision:1e-12", "network/optim:Full"})
@@ -203,8 +212,9 @@ class StopSignals {
 }  // namespace
 
 // The simulation runs in a forked child, so that SimGrid's global state starts fresh each time; the
-// child never outlives this call. SIGINT and SIGTERM sent to this process alone (`timeout`, a batch
-// system's time limit) end and reap the child first: a caller polling an InterruptGuard gets an Error
+// child never outlives this call. SIGINT and SIGTERM, sent to this process alone (`timeout`, a batch
+// system's time limit) or to its whole group (a terminal's Ctrl-C: the child ignores them), end and
+// reap the child first, which prints nothing: a caller polling an InterruptGuard gets an Error
 // (its loop then stops), any other the signal's own effect afterwards. A parent that dies otherwise
 // (SIGKILL, a crash) takes the child along (PR_SET_PDEATHSIG).
 std::vector<uint8_t> run_isolated(const std::function<std::vector<uint8_t>()>& work) {
@@ -231,12 +241,11 @@ std::vector<uint8_t> run_isolated(const std::function<std::vector<uint8_t>()>& w
     throw Error(std::string("cannot fork the simulation: ") + std::strerror(error));
   }
   if (pid == 0) {
-    restore_default_interrupts();  // Ctrl-C ends the simulation; the parent decides what to keep
+    restore_default_interrupts();  // no guard lives here: the parent ends this child and decides what to keep
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(4);  // the parent died before prctl
-    pthread_sigmask(SIG_SETMASK, &before, nullptr);
     ::close(fds[0]);
-    run_child(fds[1], work);
+    run_child(fds[1], work, before);  // SIGINT and SIGTERM stay blocked until SimGrid's handler is gone
   }
   ::close(fds[1]);
   struct Child {
