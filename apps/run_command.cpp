@@ -10,6 +10,7 @@
 #include "apps/commands.h"
 #include "apps/external_tool.h"
 #include "apps/progress.h"
+#include "reporting/run_report.h"
 #include "scenario/run.h"
 #include "scenario/run_checkpoint.h"
 #include "sim/report.h"

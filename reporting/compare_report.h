@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "scenario/run.h"
-#include "scenario/statistics.h"
+#include "support/statistics.h"
 
 namespace mapsim {
 

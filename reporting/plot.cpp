@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "reporting/csv_table.h"
-#include "scenario/statistics.h"
+#include "support/statistics.h"
 #include "support/error.h"
 #include "support/units.h"
 #include "support/yaml_reader.h"

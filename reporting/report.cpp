@@ -15,7 +15,7 @@
 
 #include "reporting/csv_table.h"
 #include "reporting/plot.h"
-#include "scenario/statistics.h"
+#include "support/statistics.h"
 #include "sim/timeline.h"
 #include "routing/export.h"
 #include "support/error.h"

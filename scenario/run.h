@@ -5,8 +5,7 @@
 // runs one mapper on them; `mapsim map`, `compare`, `simulate`, `run` and every sweep point go
 // through it. run_scenario() runs every replicate x mapper: one row each -- the mapping metrics
 // and, with a model, the simulation's results (keys prefixed sim_) -- plus that placement's link
-// loads, in replicate order, then mapping order. write_run() stores them as results.csv,
-// links.csv, timings.csv and summary.json (summary.json last: it marks a complete directory).
+// loads, in replicate order, then mapping order. reporting/run_report.h writes them.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -108,17 +107,5 @@ struct RunOptions {
 };
 
 std::vector<RunRow> run_scenario(const Scenario& scenario, const RunOptions& options = {});
-
-// Writes results.csv, links.csv, timings.csv, failed.csv (when a mapper failed), timeline.csv (when
-// recorded) and summary.json into `dir`.
-void write_run(const std::string& dir, const Scenario& scenario, const std::vector<RunRow>& rows,
-               const std::vector<RunFailure>& failures = {});
-// Mean (sd) per mapper of the headline metrics, as a text table; below it, with simulations, how
-// well each static metric ranks the placements by makespan, and what `best` chose.
-std::string run_table(const std::vector<RunRow>& rows);
-// Per static metric, Spearman's correlation with sim_makespan across the mappers' placements of a
-// replicate, averaged over the replicates where it is defined (NaN where never: a metric equal for
-// every placement, as the weighted cardinality of an all-to-all). Empty without simulations.
-std::vector<std::pair<std::string, double>> metric_correlations(const std::vector<RunRow>& rows);
 
 }  // namespace mapsim

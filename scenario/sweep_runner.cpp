@@ -16,7 +16,7 @@
 
 #include "scenario/run.h"
 #include "scenario/run_checkpoint.h"
-#include "scenario/statistics.h"
+#include "support/statistics.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
 #include "support/interrupt.h"

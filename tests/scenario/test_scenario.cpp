@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 
+#include "reporting/run_report.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 #include "test_files.h"

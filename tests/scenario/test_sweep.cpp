@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "scenario/run_checkpoint.h"
-#include "scenario/statistics.h"
+#include "support/statistics.h"
 #include "scenario/sweep_runner.h"
 #include "test_files.h"
 #include "support/error.h"

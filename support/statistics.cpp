@@ -1,4 +1,4 @@
-#include "scenario/statistics.h"
+#include "support/statistics.h"
 
 #include <algorithm>
 #include <cmath>
