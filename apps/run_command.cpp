@@ -60,6 +60,17 @@ void draw(const std::string& path, const std::vector<RunRow>& rows) {
   }
 }
 
+// Whether `path`'s folder is `folder` or lies inside it (the folders need not exist yet).
+bool within_folder(const std::string& folder, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec, ec2;
+  const fs::path base = fs::weakly_canonical(fs::absolute(folder), ec) / "";
+  const fs::path parent = fs::weakly_canonical(fs::absolute(path).parent_path(), ec2) / "";
+  if (ec || ec2) return false;
+  const fs::path relative = parent.lexically_relative(base);
+  return !relative.empty() && *relative.begin() != "..";
+}
+
 // No file this run writes or removes may be one it reads (the scenario, through a link or a hard
 // link): refused before anything runs, not when the results are written.
 void refuse_inputs_as_outputs(const Scenario& scenario, const std::string& draw) {
@@ -87,11 +98,20 @@ int run(const RunCommandOptions& o) {
     if (o.output_given || !scenario.document["output"]) throw;
     throw Error(YamlReader(scenario.source, &scenario.overrides).where(scenario.document["output"]) + ": output: " + e.what());
   }
-  if (!o.draw.empty()) {  // checked before the run, not after it
+  // --draw is checked before the run, not after it. Its folder may be the output folder or one inside
+  // it: made when the run starts, as -o makes the output folder (`-o out/ --draw out/net.svg`).
+  const bool draw_in_output = !o.draw.empty() && within_folder(scenario.output, o.draw);
+  if (!o.draw.empty()) {
     draw_format(o.draw);
-    require_output_folder("--draw", o.draw);
+    if (draw_in_output) try {
+        check_output_folder(std::filesystem::absolute(o.draw).parent_path().string(), "the --draw pictures");
+      } catch (const Error& e) {
+        throw Error("--draw " + o.draw + ": " + e.what());
+      }
+    else require_output_folder("--draw", o.draw);
   }
   refuse_inputs_as_outputs(scenario, o.draw);
+  if (draw_in_output) make_output_folder(std::filesystem::absolute(o.draw).parent_path().string(), "the --draw pictures");
   const std::filesystem::path dir = scenario.output;
   std::filesystem::remove(dir / "summary.json");  // the completeness marker goes until this run is complete
   RunCheckpoint kept;
@@ -154,9 +174,15 @@ int run(const RunCommandOptions& o) {
   int repeats = 0;
   for (const auto& entry : repeated) repeats += entry.second;
   if (repeats > 0) spdlog::warn("{} more mapper run(s) failed with an error shown above", repeats);
-  if (InterruptGuard::interrupted()) {
-    std::cerr << "mapsim: interrupted; " << saved << " of " << scenario.replicates << " replicates are kept in "
-              << (dir / "partial").string() << ": rerun with --resume\n";
+  if (InterruptGuard::interrupted()) {  // one line: what is kept, and how to go on
+    if (saved == 0)
+      std::cerr << "mapsim: interrupted before any replicate finished; nothing is kept: rerun the same command to start again\n";
+    else {
+      const int left = scenario.replicates - static_cast<int>(saved);
+      std::cerr << "mapsim: interrupted; " << saved << " of " << scenario.replicates << " replicates are kept in "
+                << (dir / "partial").string() << ": rerun the same command with --resume to "
+                << (left > 0 ? "run the other " + std::to_string(left) : std::string("write the tables")) << "\n";
+    }
     return 130;
   }
   if (none_ran) {

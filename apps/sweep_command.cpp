@@ -33,8 +33,13 @@ int report(const Sweep& sweep, const SweepStatus& status) {
   const int missing = status.total - status.done - status.failed;
   if (missing) std::cout << ", " << missing << " not run";
   std::cout << "\nresults: " << (std::filesystem::path(sweep.output) / "results.csv").string() << ", aggregate.csv\n";
-  if (status.interrupted) {
-    std::cerr << "mapsim: interrupted; finished points are kept: rerun with --resume\n";
+  if (status.interrupted) {  // one line: what is kept, and how to go on
+    if (status.done == 0)
+      std::cerr << "mapsim: interrupted before any point was done: rerun the same command to start again\n";
+    else
+      std::cerr << "mapsim: interrupted; " << status.done << " of " << status.total << " points are kept in "
+                << (std::filesystem::path(sweep.output) / "points").string()
+                << ": rerun the same command with --resume to run the other " << status.total - status.done << "\n";
     return 130;
   }
   return status.failed || status.mapper_failures || missing ? 2 : 0;
