@@ -210,8 +210,8 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
         reader.fail(value, "model." + std::string(e.what()));  // set_text's errors name the key
       }
     }
-    for (const Param& p : own)  // checked here; the model's factory reads them with model_spec()
-      if (const YAML::Node value = node[p.name]) s.sim.model_options[p.name] = reader.param(value, p, "model." + p.name).text;
+    for (const Param& p : own)  // read once, typed; the model's factory reads them with model_option()
+      if (const YAML::Node value = node[p.name]) s.sim.model_options[p.name] = reader.param(value, p, "model." + p.name);
   }
   const YAML::Node& at = node.IsMap() && node["name"] ? node["name"] : node;
   if (name == "none") {

@@ -65,14 +65,17 @@ struct SimOptions {
   PathSelection path_selection = PathSelection::Deterministic;
   uint64_t seed = 1;                   // random path choices (Valiant groups, spraying, adaptive ties)
   std::optional<OcsConfig> ocs;        // a hybrid network: optical circuits beside the EPS (port models only)
-  std::map<std::string, std::string> model_options;  // keys the model declares beyond these (scenario model: map)
+  std::map<std::string, ParamValue> model_options;  // the model's own keys, read by its declarations (scenario model: map)
   // Called up to ten times a second of wall-clock time, in the simulating (child) process.
   std::function<void(const SimProgress&)> progress;
 };
 
-// The model's own options as a spec that has been told the model's declared parameters: a model's
-// factory reads them with spec.get_*(KEY). Throws Error for an unknown key or a bad value.
-Spec model_spec(const SimOptions& options);
+// A model's own option, as its factory reads it: the value given (typed by the model's declaration when
+// the scenario read it), else the declared default. InternalError for a key the model does not declare.
+ParamValue model_option(const SimOptions& options, const std::string& name);
+// Sets a model's own option from text, read by options.model's declaration of `name`: throws Error for a
+// key that model does not declare or a value out of its range (what the scenario checks at FILE:LINE).
+void set_model_option(SimOptions& options, const std::string& name, const std::string& text);
 
 // The options every model takes, declared once (support/param.h: name, type, default -- SimOptions' own
 // --, range, description): each is the scenario key model.NAME (and so --set model.NAME=, sweep keys),

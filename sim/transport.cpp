@@ -38,20 +38,27 @@ std::vector<Param> model_params(const std::string& name) {
   return entry ? entry->params : std::vector<Param>{};
 }
 
-Spec model_spec(const SimOptions& options) {
-  std::string text = options.model;
-  for (const auto& [key, value] : options.model_options)
-    text += (text == options.model ? ":" : ",") + key + "=" + value;
-  Spec spec = Spec::parse(text);
-  const auto& entry = sim::model_registry().at(options.model);
-  spec.declare(entry.params);
-  for (const Param& p : entry.params) {  // every value given is checked against its declaration
-    if (!spec.has(p.name)) continue;
-    if (p.type == ParamType::Text) spec.get_string(p.name);
-    else spec.find_number(p.name);
-  }
-  spec.finish();
-  return spec;
+namespace {
+
+const Param* declared_option(const std::string& model, const std::string& name) {
+  for (const Param& p : sim::model_registry().at(model).params)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
+ParamValue model_option(const SimOptions& options, const std::string& name) {
+  if (auto given = options.model_options.find(name); given != options.model_options.end()) return given->second;
+  const Param* p = declared_option(options.model, name);
+  if (!p) throw InternalError("model " + options.model + " reads an undeclared option '" + name + "'");
+  return {p->number.value_or(0), p->text};
+}
+
+void set_model_option(SimOptions& options, const std::string& name, const std::string& text) {
+  const Param* p = declared_option(options.model, name);
+  if (!p) throw Error("unknown key '" + name + "' for model " + options.model);
+  options.model_options[name] = read_param_text(*p, text);
 }
 
 FlowSolver parse_flow_solver(const std::string& name) {

@@ -39,7 +39,7 @@ MAPSIM_REGISTER(sim::model_registry(),
                  {bandwidth_param("bandwidth", 1e9, "end-to-end bandwidth")},
                  {false, [](const RoutedNetwork&, const SimOptions& options, const std::vector<Circuit>&,
                             std::vector<sim::Message>&, sim::Transport::Delivered delivered) -> std::unique_ptr<sim::Transport> {
-                    return std::make_unique<IdealTransport>(model_spec(options).get_bandwidth("bandwidth"),
+                    return std::make_unique<IdealTransport>(model_option(options, "bandwidth").number,
                                                             std::move(delivered));
                   }}});
 
@@ -51,11 +51,11 @@ TEST_CASE("a registered toy model runs with an option of its own") {
   options.envelope = 0;
   const double latency = 2e-6 + 3 * 20e-9 + 4 * 300e-9;  // t_s + d t_p + (d+1) t_r over 3 hops
   CHECK(simulate(routed, {0, 3}, trace, options).makespan == doctest::Approx(latency + 10000 / 1e9).epsilon(1e-12));
-  options.model_options = {{"bandwidth", "2GB/s"}};
+  set_model_option(options, "bandwidth", "2GB/s");
+  CHECK(options.model_options.at("bandwidth").number == 2e9);
   CHECK(simulate(routed, {0, 3}, trace, options).makespan == doctest::Approx(latency + 10000 / 2e9).epsilon(1e-12));
-  options.model_options = {{"bandwidth", "0Gbps"}};
-  CHECK_THROWS_WITH_AS(model_spec(options), doctest::Contains("bad bandwidth '0Gbps': must be above 0"), Error);
-  options.model_options = {{"credits", "4"}};
-  CHECK_THROWS_WITH_AS(model_spec(options), doctest::Contains("unknown key 'credits' for ideal"), Error);
+  CHECK_THROWS_WITH_AS(set_model_option(options, "bandwidth", "0Gbps"), doctest::Contains("must be above 0"), Error);
+  CHECK_THROWS_WITH_AS(set_model_option(options, "credits", "4"), doctest::Contains("unknown key 'credits' for model ideal"), Error);
+  CHECK_THROWS_AS(model_option(options, "credits"), InternalError);
   CHECK(parse_model("ideal") == "ideal");
 }
