@@ -9,6 +9,7 @@
 
 #include "mappers/mapper.h"
 #include "mappers/process_graph.h"
+#include "routing/routing.h"
 #include "sim/traffic.h"
 #include "sim/workload.h"
 #include "support/error.h"
@@ -244,6 +245,38 @@ void check_link_overrides(const YamlReader& reader, const YAML::Node& at, const 
     reader.fail(at, "network: '" + key + "' is given both in the network spec and in model");
 }
 
+// The constraints between keys (routing x model x path selection x optical circuits x workload x
+// mapping), checked once the whole document is read, before anything is built or run: each is a
+// one-line error at the key to change, naming the other key. A sweep's points are parsed before it
+// starts, so a point whose combination is invalid stops the sweep before any point runs.
+void check_combinations(const YamlReader& reader, const YAML::Node& document, const Scenario& s) {
+  const YAML::Node model = document["model"];
+  const YAML::Node path_selection = model && model.IsMap() ? model["path_selection"] : YAML::Node();
+  if (!s.traffic.empty() && !s.simulate)
+    reader.fail(document["workload"]["traffic"], "workload.traffic: open-loop traffic needs a simulation model, not none");
+  if (s.ocs.empty()) return;
+  if (!s.simulate || !model_carries_circuits(s.sim.model))
+    reader.fail(document["ocs"], "ocs: optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)");
+  // Circuits are set up per pair of ranks: paths chosen per packet from queue state cannot use them.
+  const auto* routing = routing_registry().find(Spec::parse(s.routing).name());
+  if (routing && routing->factory.per_packet)
+    reader.fail(document["routing"], "routing: " + routing->name + " routing is not available on a hybrid network with optical circuits (ocs)");
+  if (s.sim.path_selection == PathSelection::Spray || s.sim.path_selection == PathSelection::Adaptive)
+    reader.fail(path_selection ? path_selection : document["ocs"],
+                "model.path_selection: path selection " + path_selection_name(s.sim.path_selection) +
+                    " is not available on a hybrid network with optical circuits (ocs)");
+  // Policy cp places the ranks itself (sim/ocs.h): a placement file would be ignored.
+  Spec ocs = Spec::parse(s.ocs);
+  if (ocs.has("policy") && ocs.get_string("policy", "sp") == "cp")
+    for (size_t i = 0; i < s.mappers.size(); ++i)
+      if (s.mappers[i].rfind("placement:", 0) == 0) {
+        const YAML::Node mapping = document["mapping"];
+        reader.fail(mapping.IsSequence() ? mapping[i] : mapping,
+                    std::string(mapping.IsSequence() ? "mapping." + std::to_string(i) : "mapping") +
+                        ": ocs policy cp places the ranks itself: drop the placement file (" + s.mappers[i] + ")");
+      }
+}
+
 }  // namespace
 
 YAML::Node load_yaml_file(const std::string& path) { return YamlReader(path).load(); }
@@ -370,6 +403,7 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
   if (document["output"] && reader.scalar(document["output"], "output").empty())
     reader.fail(document["output"], "output: expected a folder, got an empty name");
   s.output = document["output"] ? resolve_path(reader.scalar(document["output"], "output"), source) : "results/" + stem;
+  check_combinations(reader, document, s);
   return s;
 }
 

@@ -337,3 +337,38 @@ replicates: 2
   CHECK(error("traffic-pattern2.yaml", "network: mesh:4x2\nworkload: {traffic: transpose}\nmodel: packet\n")
             .find("workload.traffic: transpose traffic needs a square node count") != std::string::npos);
 }
+
+TEST_CASE("invalid combinations of keys are refused when the scenario is read, at the key to change (issue 32)") {
+  const std::string f = temp_path("sc-combo.yaml");
+  auto bad = [&](const std::string& text, const std::vector<std::string>& sets = {}) {
+    return error_of([&] { scenario_text("sc-combo.yaml", text, sets); });
+  };
+  const std::string dragonfly = "network: dragonfly:a=2,p=1,h=1\nworkload: {process: ring:6, pattern: alltoall}\n";
+  const std::string queues = " chooses paths per packet from queue state: use the store-and-forward or packet model, not flow";
+  // routing x model, path selection x model: the flow model has no queues to choose by.
+  CHECK(bad(dragonfly + "routing: ugal-l\nmodel: flow\n") == f + ":3:10: routing: ugal-l routing" + queues);
+  CHECK(bad(dragonfly + "routing: ugal-l\n") == f + ":3:10: routing: ugal-l routing" + queues);  // flow by default
+  CHECK(bad(dragonfly + "model: packet\n", {"routing=ugal-g", "model=flow"}) == "--set routing=ugal-g: routing: ugal-g routing" + queues);
+  CHECK(bad(dragonfly + "model: {name: flow, path_selection: adaptive}\n") ==
+        f + ":3:37: model.path_selection: path selection adaptive" + queues);
+  CHECK(bad(dragonfly + "routing: ugal-l\nmodel: packet\n").empty());
+  // optical circuits x model, x routing, x path selection, x mapping.
+  const std::string ocs_model = ": ocs: optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)";
+  CHECK(bad(dragonfly + "ocs: {pathways: 2}\n") == f + ":3:6" + ocs_model);
+  CHECK(bad(dragonfly + "model: none\nocs: {pathways: 2}\n") == f + ":4:6" + ocs_model);
+  CHECK(bad(dragonfly + "routing: ugal-l\nmodel: packet\nocs: {pathways: 2}\n") ==
+        f + ":3:10: routing: ugal-l routing is not available on a hybrid network with optical circuits (ocs)");
+  CHECK(bad(dragonfly + "model: {name: store-and-forward, path_selection: spray}\nocs: {pathways: 2}\n") ==
+        f + ":3:50: model.path_selection: path selection spray is not available on a hybrid network with optical circuits (ocs)");
+  CHECK(bad(dragonfly + "model: packet\nocs: {pathways: 2}\n", {"model.path_selection=adaptive"}) ==
+        "--set model.path_selection=adaptive: model.path_selection: path selection adaptive is not available on a hybrid "
+        "network with optical circuits (ocs)");
+  CHECK(bad(dragonfly + "routing: valiant\nmodel: {name: packet, path_selection: ecmp}\nocs: {pathways: 2}\n").empty());
+  const std::string placement = temp_file("sc-combo-placement.txt", "0\n1\n2\n3\n4\n5\n");
+  CHECK(bad(dragonfly + "mapping: [default, placement:" + placement + "]\nmodel: packet\nocs: {pathways: 2, policy: cp}\n") ==
+        f + ":3:20: mapping.1: ocs policy cp places the ranks itself: drop the placement file (placement:" + placement + ")");
+  CHECK(bad(dragonfly + "mapping: [default, placement:" + placement + "]\nmodel: packet\nocs: {pathways: 2, policy: sp}\n").empty());
+  // open-loop traffic x model.
+  CHECK(bad("network: mesh:4x4\nworkload: {traffic: uniform}\nmodel: none\n") ==
+        f + ":2:21: workload.traffic: open-loop traffic needs a simulation model, not none");
+}
