@@ -6,7 +6,9 @@
 // a to b) and 2N + C + 2k + 1 (b to a). Circuit ports stay busy until
 // the circuits' set-up delay has passed: packets that need them wait in their queues.
 // Walked legs (spraying, adaptive routing, UGAL) choose each packet's next port when it reaches a
-// switch, from the ports' backlogs at that moment (sim/internal/path_choice.h).
+// switch, from the ports' backlogs at that moment (sim/internal/path_choice.h); the hops and
+// zero-load latency of the paths they took are summed per message (TakenPaths).
+#include <algorithm>
 #include <cmath>
 #include <deque>
 
@@ -20,7 +22,7 @@ namespace {
 
 constexpr long kMaxPacketsPerMessage = 1L << 24;
 
-class PortTransport : public Transport, public CircuitPorts {
+class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
  public:
   // `mtu` INFINITY: whole messages (store-and-forward); else packets of that size.
   PortTransport(const RoutedNetwork& routed, const SimOptions& options, double mtu, const std::vector<Circuit>& circuits,
@@ -83,6 +85,10 @@ class PortTransport : public Transport, public CircuitPorts {
                   " per message: raise model.mtu (--mtu)");
     const long packets = static_cast<long>(count);
     m.pending_packets = static_cast<int>(packets);
+    if (m.walked) {
+      if (taken_.size() <= static_cast<size_t>(id)) taken_.resize(id + 1);
+      taken_[id] = Taken{0, 0, packets};
+    }
     at(now() + net.startup, [this, id, packets] {
       ++events_;
       const double bytes = messages_[id].wire;
@@ -94,6 +100,13 @@ class PortTransport : public Transport, public CircuitPorts {
   }
 
   long events() const override { return events_; }
+  TakenPath taken_path(int id) const override {
+    static const std::vector<int> kNoChannels;
+    const Message& m = messages_[id];
+    const Taken& t = taken_.at(id);
+    const double packets = static_cast<double>(std::max(t.packets, 1L));
+    return {t.hops / packets, routed_.route_latency(m.src_node, m.dst_node, kNoChannels) + t.latency / packets};
+  }
   const std::vector<PortLoad>* walked_channel_loads() const override {
     return walked_loads_.empty() ? nullptr : &walked_loads_;
   }
@@ -106,6 +119,10 @@ class PortTransport : public Transport, public CircuitPorts {
     int port;           // the port it waits for or crosses
     int sw = -1;        // walked: the switch the packet reaches over `port`
     int state = 0;      // walked: its route state there
+  };
+  struct Taken {  // a walked message's packets: channels crossed and their delays, summed
+    double hops = 0, latency = 0;
+    long packets = 0;
   };
   struct Port {
     double bandwidth = 1, delay = 0;  // delay: propagation plus the next switch's router delay
@@ -170,6 +187,9 @@ class PortTransport : public Transport, public CircuitPorts {
     load.bytes += packet.bytes;
     load.messages += packet.bytes / m.wire;
     load.busy += packet.bytes / net.link(hop.channel / 2).bandwidth;
+    Taken& taken = taken_[packet.message];
+    taken.hops += 1;
+    taken.latency += net.link(hop.channel / 2).latency + net.switch_at(packet.sw).router_delay;  // as route_latency
     return layout_.channel(hop.channel);
   }
 
@@ -207,6 +227,7 @@ class PortTransport : public Transport, public CircuitPorts {
   double mtu_;
   PathChooser chooser_;
   std::vector<PortLoad> walked_loads_;  // per channel, walked packets only
+  std::vector<Taken> taken_;            // per message id, walked messages only
   std::vector<Port> ports_;
   long events_ = 0;
 };

@@ -119,6 +119,7 @@ class OpenLoopTraffic {
     paths_.check_model(model.name, model.factory.walks_packets, false);
     static const std::vector<Circuit> kNoCircuits;
     transport_ = model.factory.make(routed, options, kNoCircuits, messages_, [this](int id) { delivered(id); });
+    taken_paths_ = dynamic_cast<const TakenPaths*>(transport_.get());
     sending_.assign(net.num_nodes(), false);
   }
 
@@ -173,7 +174,9 @@ class OpenLoopTraffic {
     path_.assign(1, paths_.leg(src, dst, 0));
     m.hops = static_cast<int>(path_.front().channels.size());
     const double latency = routed_.route_latency(src, dst, path_.front().channels);
-    if (in_window(m.started)) {
+    // A whole path (deterministic, ECMP, Valiant) is the one taken; a walked leg's channels are only
+    // the routing's representative: its packets' own paths are counted at delivery.
+    if (in_window(m.started) && !(path_.front().walked && taken_paths_)) {
       zero_load_sum_ += latency;
       hop_sum_ += m.hops;
     }
@@ -185,7 +188,14 @@ class OpenLoopTraffic {
   void delivered(int id) {
     const Message& m = messages_[id];
     if (in_window(now())) window_bytes_ += m.wire;
-    if (in_window(m.started)) latencies_.push_back(now() - m.started);
+    if (in_window(m.started)) {
+      latencies_.push_back(now() - m.started);
+      if (m.walked && taken_paths_) {
+        const TakenPath taken = taken_paths_->taken_path(id);
+        zero_load_sum_ += taken.latency;
+        hop_sum_ += taken.hops;
+      }
+    }
     free_.push_back(id);
   }
 
@@ -195,6 +205,7 @@ class OpenLoopTraffic {
   Rng rng_;
   double bytes_ = 0, warmup_ = 0, measure_ = 0, load_ = 0;
   std::unique_ptr<Transport> transport_;
+  const TakenPaths* taken_paths_ = nullptr;  // the transport's walked paths, if it reports them
   std::vector<Message> messages_;
   std::vector<int> free_;
   std::vector<Leg> path_;

@@ -43,8 +43,9 @@ struct TrafficResult {
   double offered = 0;      // load actually offered (sending nodes only), fraction of their bandwidth
   double accepted = 0;     // bytes delivered in the window / (sending nodes x bandwidth x window)
   LatencyStats latency;    // messages created in the window, seconds
-  double zero_load_latency = 0;  // mean over the same messages
-  double avg_hops = 0;     // routed switch hops of the same messages (walked paths: their representative)
+  double zero_load_latency = 0;  // mean over the same messages, of the paths they took
+  double avg_hops = 0;     // switch hops of the same messages' paths as taken (Valiant's detour, UGAL's and
+                           // adaptive routing's choices; a message of several packets: their mean)
   long messages = 0;       // generated in all
   long events = 0;
   double wall_seconds = 0;

@@ -14,6 +14,20 @@
 
 namespace mapsim::sim {
 
+// The paths a transport's walked packets really took (spray, adaptive, UGAL: chosen hop by hop, so
+// the leg's channels are only the routing's representative). A transport that walks packets
+// (ModelComponent::walks_packets) may also implement this; open-loop traffic reads it at delivery.
+struct TakenPath {
+  double hops = 0;     // switch-to-switch links crossed, mean over the message's packets
+  double latency = 0;  // zero-load latency of those paths (RoutedNetwork::route_latency), mean over the packets
+};
+class TakenPaths {
+ public:
+  virtual ~TakenPaths() = default;
+  // Message `id`, a walked one (Message::walked), from its start until its delivery callback returns.
+  virtual TakenPath taken_path(int id) const = 0;
+};
+
 class PathChooser {
  public:
   // Bytes waiting at or being sent by a switch channel's output port.
