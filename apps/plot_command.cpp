@@ -1,5 +1,6 @@
 // mapsim plot: a figure (gnuplot) or a Markdown table of one metric against one key, one series
-// per mapper, from a run's or a sweep's results.csv / aggregate.csv.
+// per mapper, from a run's or a sweep's results.csv / aggregate.csv or mapsim traffic's CSV; several
+// files are read as one table (two routings' load curves in one figure).
 #include <iostream>
 
 #include "apps/cli_checks.h"
@@ -13,7 +14,8 @@ namespace mapsim {
 namespace {
 
 struct PlotCommandOptions {
-  std::string csv, output, script;
+  std::vector<std::string> csvs;
+  std::string output, script;
   PlotOptions plot;
   bool table = false;
 };
@@ -21,7 +23,7 @@ struct PlotCommandOptions {
 void plot(const PlotCommandOptions& o) {
   if (o.output.empty() && !o.table) throw Error("plot: give -o FIGURE (.svg, .png, .pdf) and/or --table");
   if (!o.output.empty()) require_output_folder("-o", o.output);  // before anything is printed
-  const PlotData data = collect_plot(o.csv, o.plot);
+  const PlotData data = collect_plot(o.csvs, o.plot);
   if (o.table) std::cout << markdown_table(data, o.plot);
   if (o.output.empty()) return;
   const std::string script = gnuplot_script(data, o.plot, o.output);
@@ -34,10 +36,14 @@ void plot(const PlotCommandOptions& o) {
 
 void add_plot_command(CLI::App& app) {
   auto o = std::make_shared<PlotCommandOptions>();
-  CLI::App* cmd = app.add_subcommand("plot", "Plot a metric against a key from results.csv or aggregate.csv (gnuplot)");
+  CLI::App* cmd = app.add_subcommand("plot", "Plot a metric against a key from results.csv, aggregate.csv or traffic CSVs (gnuplot)");
   cmd->footer("Example:\n  mapsim plot results/moh2001-fig6/results.csv --x workload.process.base "
-              "--y weighted_cardinality -o fig6.svg --table");
-  cmd->add_option("csv", o->csv, "results.csv or aggregate.csv of mapsim run / sweep")->required();
+              "--y weighted_cardinality -o fig6.svg --table\n"
+              "  mapsim plot minimal.csv ugal-g.csv --x offered --y latency_mean --by routing --scale 1e6 -o curves.svg");
+  cmd->add_option("csv", o->csvs,
+                  "results.csv or aggregate.csv of mapsim run / sweep, or mapsim traffic --format csv; several files are "
+                  "read as one table (columns by name; repeated header lines skipped)")
+      ->required();
   cmd->add_option("--x", o->plot.x, "Column on the x axis (a varied key, replicate, ...)")->required();
   cmd->add_option("--y", o->plot.y, "Metric column (mean and 95% CI over the rows that share x)")->required();
   cmd->add_option("--by", o->plot.by, "One series per value of this column (default mapper; empty: one series)");

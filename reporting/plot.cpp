@@ -65,22 +65,11 @@ std::string gnuplot_quote(const std::string& text) {
 }
 
 PlotData collect_plot(const std::string& path, const PlotOptions& o) {
-  const CsvTable table = read_csv(path);
-  const int x = require_column(table, o.x, "--x");
-  const int by = o.by.empty() ? -1 : require_column(table, o.by, "--by");
-  // results.csv holds y itself; aggregate.csv holds y_mean, y_ci95 and n.
-  const bool aggregated = table.column(o.y) < 0 && table.column(o.y + "_mean") >= 0;
-  const int y = require_column(table, aggregated ? o.y + "_mean" : o.y, "--y");
-  const int ci = aggregated ? require_column(table, o.y + "_ci95", "--y") : -1;
-  const int n = aggregated ? require_column(table, "n", "--y") : -1;
-  const int point = table.column("point");
-  std::vector<std::pair<int, std::string>> filters;
-  for (const std::string& w : o.where) {
-    const size_t eq = w.find('=');
-    if (eq == std::string::npos) throw Error("--where " + w + ": expected KEY=VALUE");
-    filters.emplace_back(require_column(table, w.substr(0, eq), "--where"), w.substr(eq + 1));
-  }
+  return collect_plot(std::vector<std::string>{path}, o);
+}
 
+PlotData collect_plot(const std::vector<std::string>& paths, const PlotOptions& o) {
+  if (paths.empty()) throw Error("plot: no CSV file given");
   struct Group {
     std::vector<double> values;
     double ci95 = 0;
@@ -90,37 +79,74 @@ PlotData collect_plot(const std::string& path, const PlotOptions& o) {
   std::map<std::pair<std::string, std::string>, Group> groups;
   PlotData data;
   std::vector<std::string> labels;
-  for (size_t r = 0; r < table.rows.size(); ++r) {
-    const auto& row = table.rows[r];
-    if (std::any_of(filters.begin(), filters.end(), [&](const auto& f) { return row[f.first] != f.second; })) continue;
-    double value = 0;
-    if (row[y].empty()) continue;  // this row has no such result
-    if (!parse_number(row[y], value))  // nan, inf or text: never dropped silently
-      throw Error(path + ": row " + std::to_string(r + 1) + ": " + table.header[y] + " is '" + row[y] + "', not a finite number");
-    const std::string label = by < 0 ? o.y : row[by];
-    if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
-    if (std::find(data.x_values.begin(), data.x_values.end(), row[x]) == data.x_values.end()) data.x_values.push_back(row[x]);
-    Group& g = groups[{label, row[x]}];
-    if (point >= 0 && !g.values.empty() && g.point != row[point]) {
-      std::string varied;
-      for (size_t c = 1; c < table.header.size() && table.header[c] != "replicate" && table.header[c] != "mapper"; ++c)
-        if (static_cast<int>(c) != x) varied += (varied.empty() ? "" : ", ") + table.header[c];
-      throw Error(path + ": rows with " + o.x + "=" + row[x] + " and " + (by < 0 ? "" : o.by + "=" + label) +
-                  " come from several sweep points; pick one with --where KEY=VALUE (other varied keys: " + varied + ")");
+  bool aggregated = false;
+  std::string files;  // for messages about them all
+  for (const std::string& file : paths) files += (files.empty() ? "" : ", ") + file;
+  // Each file's columns are found by name: files of one kind (traffic CSVs of two routings, results.csv of
+  // two runs) are read as one table. Rows repeating the header (files concatenated by hand) are skipped.
+  for (size_t f = 0; f < paths.size(); ++f) {
+    const CsvTable table = read_csv(paths[f]);
+    const std::string& path = paths[f];
+    const int x = require_column(table, o.x, "--x");
+    const int by = o.by.empty() ? -1 : require_column(table, o.by, "--by");
+    // results.csv holds y itself; aggregate.csv holds y_mean, y_ci95 and n.
+    const bool file_aggregated = table.column(o.y) < 0 && table.column(o.y + "_mean") >= 0;
+    if (f > 0 && file_aggregated != aggregated)
+      throw Error(path + ": --y " + o.y + ": holds " +
+                  (file_aggregated ? "aggregates (" + o.y + "_mean)" : "plain values") + ", " + paths.front() + " " +
+                  (aggregated ? "aggregates" : "plain values") + ": plot files of one kind together");
+    aggregated = file_aggregated;
+    const int y = require_column(table, aggregated ? o.y + "_mean" : o.y, "--y");
+    const int ci = aggregated ? require_column(table, o.y + "_ci95", "--y") : -1;
+    const int n = aggregated ? require_column(table, "n", "--y") : -1;
+    const int point = table.column("point");
+    std::vector<std::pair<int, std::string>> filters;
+    for (const std::string& w : o.where) {
+      const size_t eq = w.find('=');
+      if (eq == std::string::npos) throw Error("--where " + w + ": expected KEY=VALUE");
+      filters.emplace_back(require_column(table, w.substr(0, eq), "--where"), w.substr(eq + 1));
     }
-    if (point >= 0) g.point = row[point];
-    if (aggregated && !g.values.empty())
-      throw Error(path + ": several aggregate rows share " + o.x + "=" + row[x] + "; filter with --where");
-    g.values.push_back(value * o.scale);
-    if (aggregated) {
-      double c = 0, count = 0;
-      parse_number(row[ci], c);
-      parse_number(row[n], count);
-      g.ci95 = c * std::abs(o.scale);
-      g.n = static_cast<long>(count);
+
+    for (size_t r = 0; r < table.rows.size(); ++r) {
+      const auto& row = table.rows[r];
+      if (row == table.header) continue;  // a header again: CSV files concatenated by hand
+      if (std::any_of(filters.begin(), filters.end(), [&](const auto& filter) { return row[filter.first] != filter.second; }))
+        continue;
+      double value = 0;
+      if (row[y].empty()) continue;      // this row has no such result
+      if (!parse_number(row[y], value))  // nan, inf or text: never dropped silently
+        throw Error(path + ": row " + std::to_string(r + 1) + ": " + table.header[y] + " is '" + row[y] +
+                    "', not a finite number");
+      const std::string label = by < 0 ? o.y : row[by];
+      if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
+      if (std::find(data.x_values.begin(), data.x_values.end(), row[x]) == data.x_values.end())
+        data.x_values.push_back(row[x]);
+      Group& g = groups[{label, row[x]}];
+      // A sweep point of one file is not the point of the same number in another.
+      const std::string row_point = point >= 0 ? std::to_string(f) + ":" + row[point] : std::string();
+      if (point >= 0 && !g.values.empty() && g.point != row_point) {
+        std::string varied;
+        for (size_t c = 1; c < table.header.size() && table.header[c] != "replicate" && table.header[c] != "mapper";
+             ++c)
+          if (static_cast<int>(c) != x) varied += (varied.empty() ? "" : ", ") + table.header[c];
+        throw Error(path + ": rows with " + o.x + "=" + row[x] + " and " + (by < 0 ? "" : o.by + "=" + label) +
+                    " come from several sweep points" + (paths.size() > 1 ? " or files" : "") +
+                    "; pick one with --where KEY=VALUE (other varied keys: " + varied + ")");
+      }
+      if (point >= 0) g.point = row_point;
+      if (aggregated && !g.values.empty())
+        throw Error(path + ": several aggregate rows share " + o.x + "=" + row[x] + "; filter with --where");
+      g.values.push_back(value * o.scale);
+      if (aggregated) {
+        double c = 0, count = 0;
+        parse_number(row[ci], c);
+        parse_number(row[n], count);
+        g.ci95 = c * std::abs(o.scale);
+        g.n = static_cast<long>(count);
+      }
     }
   }
-  if (groups.empty()) throw Error(path + ": no rows with a value of " + o.y + " match");
+  if (groups.empty()) throw Error(files + ": no rows with a value of " + o.y + " match");
   // Numeric x: plain numbers, or quantities of one kind (with bare numbers as base units).
   std::map<std::string, double> number_of;
   std::set<std::string> kinds;
@@ -134,13 +160,13 @@ PlotData collect_plot(const std::string& path, const PlotOptions& o) {
   data.numeric_x = number_of.size() == data.x_values.size() && kinds.size() <= 1;
   data.labelled_x = data.numeric_x && !kinds.empty();
   if (o.logx && !data.numeric_x)
-    throw Error(path + ": --logx needs a numeric " + o.x + "; its values are categories ('" + data.x_values.front() + "', ...)");
+    throw Error(files + ": --logx needs a numeric " + o.x + "; its values are categories ('" + data.x_values.front() + "', ...)");
   if (data.numeric_x) {
     std::stable_sort(data.x_values.begin(), data.x_values.end(),
                      [&](const std::string& a, const std::string& b) { return number_of[a] < number_of[b]; });
     for (const std::string& v : data.x_values) data.x_numbers.push_back(number_of[v]);
     if (o.logx && data.x_numbers.front() <= 0)
-      throw Error(path + ": --logx: " + o.x + " has the value " + data.x_values.front() + ", which a log scale cannot show");
+      throw Error(files + ": --logx: " + o.x + " has the value " + data.x_values.front() + ", which a log scale cannot show");
   }
   for (const std::string& label : labels) {
     std::vector<PlotPoint> points;

@@ -1,4 +1,4 @@
-// Figures from results.csv (or aggregate.csv): one series per value of a column (`by`, e.g.
+// Figures from results.csv (or aggregate.csv, or mapsim traffic's CSV; one file or several): one series per value of a column (`by`, e.g.
 // mapper), y's mean and 95 % confidence interval over the rows sharing x, drawn by gnuplot as
 // lines with error bars, or printed as a Markdown table. x is numeric when every value is a
 // number or a quantity of one kind ("1Gbps", "2.5Gbps": placed by value, labelled as written),
@@ -38,6 +38,10 @@ struct PlotData {
 std::string gnuplot_quote(const std::string& text);
 
 PlotData collect_plot(const std::string& csv_path, const PlotOptions& options);
+// Several files read as one table, each file's columns found by name (the traffic CSVs of two
+// routings, the results.csv of two runs); the rows of one series and x from several files are pooled
+// as one file's rows are. Rows repeating the header (files concatenated by hand) are skipped.
+PlotData collect_plot(const std::vector<std::string>& csv_paths, const PlotOptions& options);
 // A gnuplot script drawing `data` into `output` with the terminal its extension names (.svg, .png, .pdf).
 // It writes the figure to standard output (run_tool saves it atomically); saved_script() names
 // `output` in its `set output`, quoted, so that the saved script reruns as is.

@@ -493,5 +493,20 @@ expect_error "path selection name" "expected deterministic, ecmp, spray or adapt
 expect_error "ugal on the flow model" "ugal-l routing chooses paths per packet" \
   simulate --topology dragonfly:a=2,p=1,h=1 --routing ugal-l --process ring:6 --workload alltoall
 
+# Traffic results name their run, one unit per latency column; plot compares routings from several files (issue 32).
+"$mapsim" traffic --topology dragonfly:a=2,p=1,h=1 --routing minimal --pattern group-shift --load 0.1,1 \
+  >"$tmp/tt.txt" 2>/dev/null
+check "traffic table: title line" grep -q "^traffic on dragonfly:a=2,p=1,h=1: routing minimal, pattern group-shift, model packet" "$tmp/tt.txt"
+check "traffic table: units in the header" grep -Eq "^offered +accepted +latency mean \((s|ms|us|ns)\) +p99 \((s|ms|us|ns)\) +zero-load \((s|ms|us|ns)\) +hops$" "$tmp/tt.txt"
+check "traffic table: plain numbers in the rows" test "$(tail -n +3 "$tmp/tt.txt" | grep -Ec '^ *[0-9.]+( +[0-9.]+){5}$')" -eq 2
+"$mapsim" traffic --topology dragonfly:a=2,p=1,h=1 --routing minimal --pattern group-shift --load 0.1,0.2 --format csv \
+  -o "$tmp/tmin.csv" 2>/dev/null
+"$mapsim" plot "$tmp/tmin.csv" "$tmp/t.csv" --x offered --y accepted --by routing --table >"$tmp/tp.md" 2>"$tmp/tp.err"
+check "plot: several CSV files, one series per routing" grep -q "^| offered | minimal | ugal-g |$" "$tmp/tp.md"
+cat "$tmp/tmin.csv" "$tmp/t.csv" >"$tmp/tcat.csv"
+"$mapsim" plot "$tmp/tcat.csv" --x offered --y accepted --by routing --table >"$tmp/tp2.md" 2>/dev/null
+check "plot: CSV files concatenated by hand (repeated header)" cmp -s "$tmp/tp.md" "$tmp/tp2.md"
+expect_error "plot: a missing one of several files" "nothing.csv" plot "$tmp/tmin.csv" "$tmp/nothing.csv" --x offered --y accepted --by routing --table
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
