@@ -1,4 +1,5 @@
-// mapsim components: every registered component with its parameters (--markdown: docs/components.md).
+// mapsim components [KIND]: every registered component with its parameters (--markdown: docs/components.md).
+#include <cctype>
 #include <iostream>
 
 #include "apps/commands.h"
@@ -7,6 +8,8 @@
 #include "sim/traffic.h"
 #include "sim/workload.h"
 #include "support/component_reference.h"
+#include "support/error.h"
+#include "support/message.h"
 #include "topologies/network_factory.h"
 #include "traces/collective_choice.h"
 
@@ -27,13 +30,44 @@ std::vector<ComponentSection> component_sections() {
            collective_registry().infos()}};
 }
 
+namespace {
+
+// A section's kind as a user names it: its title's first word, lower case ("Process topologies" -> process).
+std::string kind_word(const std::string& title) {
+  std::string word = title.substr(0, title.find(' '));
+  for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return word;
+}
+
+// The sections of `kind` (singular or plural: "mapper", "mappers"); all when empty.
+std::vector<ComponentSection> sections_of(const std::string& kind) {
+  std::vector<ComponentSection> sections = component_sections();
+  if (kind.empty()) return sections;
+  std::vector<std::string> kinds;
+  for (const ComponentSection& section : sections) {
+    const std::string word = kind_word(section.title);
+    kinds.push_back(word);
+    const bool plural = word.back() == 's';
+    if (kind == word || (plural && kind + "s" == word) || (!plural && kind == word + "s")) return {section};
+  }
+  std::string list;
+  for (const std::string& k : kinds) list += (list.empty() ? "" : ", ") + k;
+  const std::string near = nearest_word(kind, kinds);
+  throw Error("components: unknown kind '" + kind + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+              ": expected one of " + list);
+}
+
+}  // namespace
+
 void add_components_command(CLI::App& app) {
   auto markdown = std::make_shared<bool>(false);
+  auto kind = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "components", "List every registered network, routing, workload, mapper, model and collective algorithm");
+  cmd->add_option("kind", *kind, "Only this kind: networks, routings, process, workloads, mappers, simulation, traffic, collective");
   cmd->add_flag("--markdown", *markdown, "Print docs/components.md");
-  cmd->callback([markdown] {
-    const auto sections = component_sections();
+  cmd->callback([markdown, kind] {
+    const auto sections = sections_of(*kind);
     std::cout << (*markdown ? component_reference_markdown(sections) : component_reference_text(sections));
   });
 }

@@ -109,8 +109,10 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::RuntimeError& e) {  // a command's own exit status (2: some runs failed, 130: interrupted)
     return finish_output(app.exit(e));
+  } catch (const CLI::ParseError& e) {  // --help and --version end here too, with 0; a usage error with 1
+    return finish_output(app.exit(e) == 0 ? 0 : 1);
   } catch (const mapsim::Error& e) {
     std::fprintf(stderr, "mapsim: error: %s\n", mapsim::printable(e.what()).c_str());
     return finish_output(1);

@@ -1,5 +1,6 @@
 #include "support/message.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace mapsim {
@@ -92,6 +93,29 @@ std::string excerpt(std::string_view text) {
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
   return "'" + std::string(text.substr(0, cut)) + "...' (" + std::to_string(cut) + " of " + std::to_string(text.size()) +
          " bytes shown)";
+}
+
+std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(2, word.size() / 2) + 1;
+  for (const std::string& candidate : candidates) {
+    std::vector<size_t> row(candidate.size() + 1);
+    for (size_t j = 0; j <= candidate.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= word.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= candidate.size(); ++j) {
+        size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (word[i - 1] == candidate[j - 1] ? 0 : 1)});
+        diagonal = above;
+      }
+    }
+    if (row.back() < best_distance) {
+      best_distance = row.back();
+      best = candidate;
+    }
+  }
+  return best;
 }
 
 }  // namespace mapsim

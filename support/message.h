@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mapsim {
 
@@ -22,6 +23,9 @@ bool plain_name(std::string_view name);
 // 'head...' (40 of N bytes shown), so that an error about a file the user mistook for another
 // kind (/etc/shadow as a trace) shows little of it. printable() escapes it on the way out.
 std::string excerpt(std::string_view text);
+
+// The candidate closest to `word` by edit distance (empty if none is reasonably close): "did you mean".
+std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates);
 
 constexpr size_t kMaxShownToken = 160;
 constexpr size_t kMaxShownMessage = 2000;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/error.h"
+#include "support/message.h"
 #include "support/param.h"
 #include "support/spec.h"
 
@@ -58,10 +59,17 @@ class Registry {
         if (alias == name) return &entry;
     return nullptr;
   }
-  // Throws Error "unknown KIND 'NAME'<context>: expected one of a, b, c".
+  // Throws Error "unknown KIND 'NAME'<context> (did you mean 'N'?): expected one of a, b, c".
   const Entry& at(const std::string& name, const std::string& context = "") const {
     if (const Entry* entry = find(name)) return *entry;
-    throw Error("unknown " + kind_ + " '" + name + "'" + context + ": expected one of " + names());
+    std::vector<std::string> known;
+    for (const auto& [key, entry] : entries_) {
+      known.push_back(key);
+      known.insert(known.end(), entry.aliases.begin(), entry.aliases.end());
+    }
+    const std::string near = nearest_word(name, known);
+    throw Error("unknown " + kind_ + " '" + name + "'" + context + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                ": expected one of " + names());
   }
   // Entries by name.
   std::vector<const Entry*> entries() const {

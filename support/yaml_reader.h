@@ -7,6 +7,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "support/message.h"
 #include "support/param.h"
 
 namespace mapsim {
@@ -60,7 +61,5 @@ class YamlReader {
 
 constexpr long kMaxYamlNodes = 5000000;
 
-// The candidate closest to `word` by edit distance (empty if none is reasonably close).
-std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates);
 
 }  // namespace mapsim

@@ -30,6 +30,13 @@ check "map help lists registered mappers" bash -c "'$mapsim' map --help | grep -
 check "topo help lists registered routings" bash -c "'$mapsim' topo --help | grep -q 'dmodk, dor, ecube, lft, minhop, minimal, shortest, suprenum, ugal-g, ugal-l, updn, updown, valiant'"
 check "docs/components.md is current (mapsim components --markdown)" \
   bash -c "'$mapsim' components --markdown | cmp -s - '$src/docs/components.md'"
+check "components KIND lists that kind only" bash -c "'$mapsim' components mapper | grep -c '^[A-Z]' | grep -qx 1 && '$mapsim' components mappers | head -1 | grep -q '^Mappers'"
+expect_error "components: unknown kind" "unknown kind 'mapperz' (did you mean 'mappers'?)" components mapperz
+expect_error "did you mean a component" "unknown mapper 'bset' (did you mean 'best'?)" map --topology mesh:4x4 --process mesh:4x4 --mapper bset
+"$mapsim" run --no-such-flag >/dev/null 2>&1
+check "usage error: exit code 1 (not CLI11's own)" test $? -eq 1
+"$mapsim" map >/dev/null 2>&1
+check "missing required option: exit code 1" test $? -eq 1
 
 "$mapsim" topo irregular:nodes=256,switches=75,ports=8,connectivity=0.75,seed=1 --json >"$tmp/topo.json"
 check "topo json exit" test $? -eq 0

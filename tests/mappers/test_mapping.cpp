@@ -175,6 +175,7 @@ TEST_CASE("adjacency mapping: the mesh centre as close to the up*/down* root as 
 
 TEST_CASE("unknown mapper names the known ones") {
   CHECK_THROWS_WITH_AS(make_mapper("oracle"), doctest::Contains("unknown mapper 'oracle': expected one of adjacency, annealing, best, binary, default, greedy"), Error);
+  CHECK_THROWS_WITH_AS(make_mapper("bset"), doctest::Contains("unknown mapper 'bset' (did you mean 'best'?): expected one of"), Error);
 }
 
 TEST_CASE("antonio1994 Table II: default and greedy on random patterns, 128 tasks on a 7-cube, 100 runs") {
