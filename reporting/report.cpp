@@ -23,6 +23,7 @@
 #include "support/message.h"
 #include "support/units.h"
 #include "support/json_text.h"
+#include "topologies/network_factory.h"
 
 namespace mapsim {
 namespace {
@@ -249,6 +250,7 @@ class Report {
             "figure svg{max-width:100%;height:auto}pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:85%}\n"
             ".tables{display:flex;flex-wrap:wrap;gap:0 2em}.tables table{margin:0.5em 0}caption{font-weight:bold;text-align:left;padding:4px 0}\n"
             "tr.chosen td{background:#dff3d8;font-weight:bold}th.t,td.t{text-align:left}td.c{font-family:monospace;text-align:left}\n"
+            ".wide{overflow-x:auto;max-width:100%}.wide table{margin:0.5em 0}.wide td{white-space:nowrap}\n"
             "</style>\n</head>\n<body>\n"
          << body.str() << "<p><small>made by mapsim report from " << html_escape(dir_) << "; " << figures_
          << " figures</small></p>\n</body>\n</html>\n";
@@ -348,11 +350,11 @@ class Report {
         << "<p>Spearman's rank correlation of each metric with the simulated makespan across the placements of a "
            "replicate, averaged over the replicates: 1, the metric orders the placements as their run times do; 0, "
            "no relation; below 0, the reverse order.</p>\n"
-        << "<table id=\"rank-correlation-table\"><tr><th>static metric</th><th class=\"t\">column</th><th>rank correlation</th></tr>\n";
+        << "<div class=\"wide\"><table id=\"rank-correlation-table\"><tr><th>static metric</th><th class=\"t\">column</th><th>rank correlation</th></tr>\n";
     for (const auto& [key, rho] : summary_["rank_correlation"].items())
       out << "<tr><td>" << html_escape(metric_label(key)) << "</td><td class=\"c\">" << html_escape(key) << "</td><td>"
           << (rho.is_null() ? std::string("n/a: equal for every placement") : format_number(rho.get<double>(), 3)) << "</td></tr>\n";
-    out << "</table>\n";
+    out << "</table></div>\n";
   }
 
   // What `best` tried: summary.json's portfolio (per replicate: objective, choice, candidates,
@@ -363,7 +365,7 @@ class Report {
     out << "<h2 id=\"portfolio\">What best tried</h2>\n<p>A portfolio mapper ranks its candidate placements by an objective "
            "computed without simulation, simulates the first few on the workload and keeps the fastest.</p>\n";
     if (summary) {
-      out << "<table id=\"portfolio-summary\"><tr><th>mapper</th><th>replicate</th><th class=\"t\">objective</th><th>candidates</th>"
+      out << "<div class=\"wide\"><table id=\"portfolio-summary\"><tr><th>mapper</th><th>replicate</th><th class=\"t\">objective</th><th>candidates</th>"
              "<th>simulated</th><th class=\"t\">chosen</th><th>first choice's run time / chosen's</th></tr>\n";
       for (const auto& [mapper, entries] : summary_["portfolio"].items())
         for (const Json& e : entries) {
@@ -374,7 +376,7 @@ class Report {
               << "<td class=\"t\">" << html_escape(e["chosen"].get<std::string>()) << "</td><td>"
               << (e.contains("first_choice_slowdown") ? format_number(e["first_choice_slowdown"].get<double>(), 4) : "") << "</td></tr>\n";
         }
-      out << "</table>\n";
+      out << "</table></div>\n";
     }
     if (!candidates || candidates->rows.empty()) return;
     const CsvTable& t = *candidates;
@@ -445,7 +447,7 @@ class Report {
     const std::vector<std::string> names = mappers(results_);
     const std::vector<const Metric*> metrics = present(results_, "");
     out << "<h2>Results per mapper</h2>\n<p>Mean ± half-width of the 95 % confidence interval over the replicates.</p>\n"
-        << "<table id=\"mappers\"><tr><th>mapper</th><th>n</th>";
+        << "<div class=\"wide\"><table id=\"mappers\"><tr><th>mapper</th><th>n</th>";
     std::vector<std::map<std::string, Statistics>> stats;
     std::vector<std::pair<const char*, double>> units;
     for (const Metric* m : metrics) {
@@ -465,7 +467,7 @@ class Report {
       for (size_t k = 0; k < metrics.size(); ++k) out << "<td>" << cell(stats[k][mapper], units[k].second) << "</td>";
       out << "</tr>\n";
     }
-    out << "</table>\n";
+    out << "</table></div>\n";
     correlation_section(out);
     out << "<h2>Figures</h2>\n";
     const bool simulated = results_.column("sim_makespan") >= 0;
@@ -532,7 +534,7 @@ class Report {
         }
     }
     out << "<h2>Results per point and mapper</h2>\n<p>Mean ± half-width of the 95 % confidence interval.</p>\n"
-        << "<table id=\"points\"><tr><th>point</th>";
+        << "<div class=\"wide\"><table id=\"points\"><tr><th>point</th>";
     for (const std::string& key : keys) out << "<th>" << html_escape(key) << "</th>";
     out << "<th>mapper</th><th>n</th>";
     for (const Metric* m : metrics) out << "<th>" << html_escape(m->label) << (m->time ? " (s)" : "") << "</th>";
@@ -556,7 +558,7 @@ class Report {
       }
       out << "</tr>\n";
     }
-    out << "</table>\n<h2>Figures</h2>\n";
+    out << "</table></div>\n<h2>Figures</h2>\n";
     const std::string y = aggregate.column("sim_makespan_mean") >= 0 ? "sim_makespan" : "weighted_cardinality";
     for (const std::string& key : keys) {
       if (values[key].size() < 2) continue;
@@ -612,39 +614,108 @@ class Report {
     out << "<h2>Link loads (replicate 0)</h2>\n<p>Per directed channel: " << unit
         << ". Switch levels count hops from the switches that hold compute nodes.</p>\n";
     for (const auto& [name, per_mapper] : loads) {
+      // Curves often coincide (mappers that load a level alike): each has its own colour, dash pattern,
+      // width (the first widest, drawn underneath) and markers at staggered points, and its legend
+      // entry names the curve it equals.
+      double top = 0;
+      for (const auto& entry : per_mapper)
+        for (double v : entry.second) top = std::max(top, v);
+      const auto [load_unit_name, factor] = load_unit(top, simulated);
       std::ostringstream s;
-      s << gnuplot_head("link loads: " + name + " (CDF)") << "set xlabel " << gp(unit) << "\nset ylabel 'fraction of channels'\n"
-        << "set yrange [0:1.05]\nset key bottom right\n";
-      size_t k = 0;
+      s << gnuplot_head("link loads: " + name + " (CDF)") << "set xlabel "
+        << gp(simulated ? std::string("bytes per channel (") + load_unit_name + ")" : unit + " per channel")
+        << "\nset ylabel 'fraction of channels'\nset yrange [0:1.05]\nset key bottom right\n";
+      std::vector<std::pair<std::string, std::vector<double>>> curves;
       for (const auto& [m, values] : per_mapper) {
         std::vector<double> sorted = values;
         std::sort(sorted.begin(), sorted.end());
-        s << "$S" << k++ << " << EOD\n";
+        curves.emplace_back(m, std::move(sorted));
+      }
+      const size_t count = curves.size();
+      for (size_t k = 0; k < count; ++k) {
+        const std::vector<double>& sorted = curves[k].second;
+        const size_t step = std::max<size_t>(1, sorted.size() / 8), phase = k * step / count;
+        s << "$S" << k << " << EOD\n";
         for (size_t i = 0; i < sorted.size(); ++i)
-          s << format_exact(sorted[i]) << " " << format_exact(static_cast<double>(i + 1) / sorted.size()) << "\n";
+          s << format_exact(sorted[i] * factor) << " " << format_exact(static_cast<double>(i + 1) / sorted.size()) << "\n";
+        s << "EOD\n$P" << k << " << EOD\n";
+        for (size_t i = phase; i < sorted.size(); i += step)
+          s << format_exact(sorted[i] * factor) << " " << format_exact(static_cast<double>(i + 1) / sorted.size()) << "\n";
         s << "EOD\n";
       }
       s << "plot ";
-      k = 0;
-      for (const auto& [m, values] : per_mapper) s << (k ? ", " : "") << "$S" << k << " using 1:2 with steps linewidth 2 title " << gp(m), ++k;
+      for (size_t k = 0; k < count; ++k) {
+        std::string title = curves[k].first;
+        for (size_t e = 0; e < k; ++e)
+          if (curves[e].second == curves[k].second) {
+            title += " (= " + curves[e].first + ")";
+            break;
+          }
+        const std::string style = "linecolor " + std::to_string(k % 8 + 1) + " dashtype " + std::to_string(k % 5 + 1);
+        const std::string width = format_number(std::min(6.0, 1.5 + 1.5 * (count - 1 - k)), 3);
+        s << (k ? ", " : "") << "$S" << k << " using 1:2 with steps linewidth " << width << " " << style << " notitle, $P" << k
+          << " using 1:2 with points pointtype " << (k % 6 + 4) << " pointsize 1.2 " << style << " notitle, NaN with linespoints linewidth "
+          << width << " pointtype " << (k % 6 + 4) << " pointsize 1.2 " << style << " title " << gp(title);
+      }
       s << "\n";
       figure(out, "fig-load-" + std::to_string(figures_), "Link-load distribution: " + name, "gnuplot", {}, s.str());
     }
     if (link_load.empty() || link_load.begin()->second.size() > 2000) return;  // a picture of that many links says little
+    const std::optional<Network> network = network_of(links);
     for (const auto& [m, per_link] : link_load) {
       std::ostringstream dot;
-      dot << "graph loads {\n  graph [layout=neato, overlap=false, fontname=\"sans\"];\n"
-          << "  node [shape=box, style=filled, fillcolor=lightsteelblue, fontname=\"sans\", fontsize=9];\n";
-      for (const auto& [pair, load] : per_link) {
-        const double x = largest > 0 ? load / largest : 0;
-        dot << "  " << graphviz_quote(pair.first) << " -- " << graphviz_quote(pair.second) << " [color=\"" << (x > 0 ? load_colour(x) : "gray80")
-            << "\", penwidth=" << format_number(1 + 7 * x, 3) << ", tooltip=\"" << format_number(load) << "\"];\n";
+      if (network) {  // drawn as mapsim run --draw draws it: tiers, groups or a grid, one scale, the same unit
+        std::vector<double> load(network->num_channels(), 0);
+        for (const auto& row : links.rows)
+          if (row[rep] == "0" && row[mapper] == m && row[kind] == "link")
+            load[std::strtol(row[links.column("id")].c_str(), nullptr, 10)] = std::strtod(row[bytes].c_str(), nullptr);
+        LoadPicture picture;
+        picture.title = m;
+        picture.bytes = simulated;
+        picture.scale = largest;
+        picture.per_switch = true;
+        export_load_dot(*network, load, {}, picture, dot);
+      } else {
+        dot << "graph loads {\n  graph [layout=neato, overlap=false, fontname=\"sans\"];\n"
+            << "  node [shape=box, style=filled, fillcolor=lightsteelblue, fontname=\"sans\", fontsize=9];\n";
+        for (const auto& [pair, load] : per_link) {
+          const double x = largest > 0 ? load / largest : 0;
+          dot << "  " << graphviz_quote(pair.first) << " -- " << graphviz_quote(pair.second) << " [color=\"" << (x > 0 ? load_colour(x) : "gray80")
+              << "\", penwidth=" << format_number(1 + 7 * x, 3) << ", tooltip=" << graphviz_quote(format_load(load, simulated)) << "];\n";
+        }
+        dot << "}\n";
       }
-      dot << "}\n";
       figure(out, "fig-network-" + std::to_string(figures_),
              m + ": switch links coloured green (idle) to red and widened by the " + unit + " of their busier direction, "
-             "on one scale for every mapper (red: " + format_number(largest) + ")",
+             "on one scale for every mapper (red: " + format_load(largest, simulated) + ")",
              "dot", {"-Tsvg"}, dot.str());
+    }
+  }
+
+  // The network of the run, rebuilt from summary.json's network spec when it is a generator's (not a
+  // file) and its switch names and channels are those of links.csv; none otherwise.
+  std::optional<Network> network_of(const CsvTable& links) const {
+    if (!summary_.contains("scenario") || !summary_["scenario"].is_object()) return std::nullopt;
+    const auto& scenario = summary_["scenario"];
+    if (!scenario.contains("network") || !scenario["network"].is_string()) return std::nullopt;
+    const std::string spec = scenario["network"].get<std::string>();
+    if (spec.rfind("file:", 0) == 0 || spec.rfind("ibnet:", 0) == 0) return std::nullopt;
+    const int rep = links.column("replicate"), kind = links.column("kind"), id = links.column("id"), from = links.column("from"),
+              to = links.column("to");
+    if (id < 0) return std::nullopt;
+    try {
+      Network net = make_network(spec);
+      for (const auto& row : links.rows) {
+        if (row[rep] != "0" || row[kind] != "link") continue;
+        char* end = nullptr;
+        const long c = std::strtol(row[id].c_str(), &end, 10);
+        if (row[id].empty() || *end || c < 0 || c >= net.num_channels() || net.switch_at(net.channel_source(static_cast<int>(c))).name != row[from] ||
+            net.switch_at(net.channel_target(static_cast<int>(c))).name != row[to])
+          return std::nullopt;
+      }
+      return net;
+    } catch (const std::exception&) {
+      return std::nullopt;
     }
   }
 
@@ -657,7 +728,7 @@ class Report {
     for (const std::string& m : mappers(timeline)) {
       double last = 0;
       std::ostringstream data[3];
-      long shown = 0;
+      long shown = 0, highest = 0;
       for (const auto& row : timeline.rows) {
         const long r = std::strtol(row[rank].c_str(), nullptr, 10);
         if (row[mapper] != m || r < 0 || r >= 64 || shown >= 20000) continue;
@@ -667,13 +738,17 @@ class Report {
         if (kind == StateKind::Other) continue;
         const int k = kind == StateKind::Compute ? 0 : kind == StateKind::PointToPointWait ? 1 : 2;
         data[k] << format_exact((a + b) / 2) << " " << r << " " << format_exact((b - a) / 2) << " 0.4\n";
+        highest = std::max(highest, r);
         ++shown;
       }
       if (data[0].str().empty() && data[1].str().empty() && data[2].str().empty()) continue;  // none of its first 64 ranks
       const auto [unit, scale] = time_unit(last);
+      long tick = 1;  // whole ranks from 0 (at the top), at most 16 ticks
+      while (highest / tick > 16) tick *= 2;
       std::ostringstream s;
       s << gnuplot_head(m + ": what each rank does", 900, 420) << "set xlabel " << gp(std::string("simulated time (") + unit + ")")
-        << "\nset ylabel 'rank'\nset yrange [-1:*] reverse\nset key outside top center horizontal\n";
+        << "\nset ylabel 'rank'\nset yrange [" << format_number(highest + 0.5) << ":-0.5]\nset ytics 0," << tick << ","
+        << highest << "\nset format y '%.0f'\nset mytics 1\nset key outside top center horizontal\n";
       const char* names[] = {"compute", "point-to-point wait", "collective wait"};
       const char* colours[] = {"#33b233", "#d94d4d", "#4d66d9"};
       for (int k = 0; k < 3; ++k) s << "$S" << k << " << EOD\n" << data[k].str() << "EOD\n";

@@ -38,6 +38,23 @@ for fid, svg in p.found: print(fid, "svg" if svg else "EMPTY")
 PY
 }
 
+# How much wider than the window the rendered page is (0: nothing sticks out; wide tables scroll in their own box).
+overflow() {  # overflow PAGE WIDTH
+  sed 's#</body>#<script>document.body.setAttribute("data-overflow", String(document.documentElement.scrollWidth - window.innerWidth))</script></body>#' \
+    "$1" >"$tmp/width.html"
+  browse "$tmp/width.html" --window-size="$2",1000 --dump-dom | grep -o 'data-overflow="[^"]*"' | cut -d'"' -f2
+}
+# The text labels of a figure of the page: FIGURE-ID-PREFIX -> one per line, prefixed by the figure's id.
+figure_texts() {  # figure_texts PAGE ID-PREFIX
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+for m in re.finditer(r'<figure id="(' + re.escape(sys.argv[2]) + r'[^"]*)"(.*?)</figure>', page, re.S):
+    for text in re.findall(r'<text[^>]*>(.*?)</text>', m.group(2), re.S):
+        print(m.group(1), re.sub(r'<[^>]*>', '', text).strip())
+PY
+}
+
 cat >"$tmp/run.yaml" <<'YAML'
 name: report-run
 network: irregular:nodes=32,switches=10,seed=4
@@ -64,6 +81,18 @@ check "rendered: the per-mapper table" grep -q '<table id="mappers">' "$tmp/run-
 browse "$tmp/run/report.html" --window-size=1000,2200 --screenshot="$tmp/report.png" >/dev/null
 check "screenshot" test "$(stat -c %s "$tmp/report.png" 2>/dev/null || echo 0)" -gt 20000
 [ -n "$shot" ] && cp "$tmp/report.png" "$shot"
+for width in 1400 400; do
+  check "run page at $width px: nothing wider than the window" test "$(overflow "$tmp/run/report.html" $width)" = 0
+done
+figure_texts "$tmp/run/report.html" fig-timeline- >"$tmp/timeline-texts.txt"
+check "timeline: rank ticks start at 0" grep -q '^fig-timeline-[0-9]* 0$' "$tmp/timeline-texts.txt"
+check "timeline: no negative tick" bash -c "! grep -qE '^fig-timeline-[0-9]* -[0-9]' '$tmp/timeline-texts.txt'"
+figure_texts "$tmp/run/report.html" fig-load- >"$tmp/cdf-texts.txt"
+for m in default random binary; do
+  check "link-load CDFs: a legend entry for $m in each" test "$(grep -cE "^fig-load-[0-9]+ $m( \(= [a-z]+\))?$" "$tmp/cdf-texts.txt")" -eq \
+    "$(grep -c '^fig-load-[0-9]* svg$' "$tmp/run-figures.txt")"
+done
+check "one load unit: the network pictures' scale in bytes' binary units" grep -q 'on one scale for every mapper (red: [0-9.]* [KMG]\?i\?B)' "$tmp/run/report.html"
 
 cat >"$tmp/sweep.yaml" <<'YAML'
 scenario: run.yaml
@@ -78,6 +107,10 @@ browse "$tmp/sweep/report.html" --dump-dom >"$tmp/sweep-dom.html"
 figures "$tmp/sweep-dom.html" >"$tmp/sweep-figures.txt"
 check "sweep: a figure per swept key" test "$(grep -c '^fig-sweep-[0-9]* svg$' "$tmp/sweep-figures.txt")" -eq 2
 check "sweep: the per-point table" grep -q '<table id="points">' "$tmp/sweep-dom.html"
+check "sweep: the table scrolls in its own box" grep -q '<div class="wide"><table id="points">' "$tmp/sweep-dom.html"
+for width in 1400 400; do
+  check "sweep page at $width px: nothing wider than the window" test "$(overflow "$tmp/sweep/report.html" $width)" = 0
+done
 # A run with best: how well each static metric ranks the placements, and the candidates best tried.
 cat >"$tmp/a2a.yaml" <<'YAML'
 name: a2a
