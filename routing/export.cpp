@@ -244,7 +244,7 @@ void write_clusters(std::ostream& out, const Network& net, const Placement& p, b
   std::vector<std::vector<int>> members(p.groups);
   for (int s = 0; s < net.num_switches(); ++s) members[p.group[s]].push_back(s);
   for (int G = 0; G < p.groups; ++G) {
-    out << "  subgraph cluster_g" << G << " { label=\"\"; style=rounded; color=gray50; g" << G << " [shape=plaintext, style=\"\", fontsize=10, label=\"group "
+    out << "  subgraph cluster_g" << G << " { label=\"\"; style=rounded; color=gray50; g" << G << " [shape=plaintext, style=\"\", fixedsize=false, fontsize=10, label=\"group "
         << G << "\", pos=" << pos(p.label[G].first, p.label[G].second) << "];";
     for (int s : members[G]) {
       out << " " << dot_switch(s) << ";";
