@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # mapsim report as a user sees it: the page of a run (with a timeline) and of a sweep, rendered by
 # headless Chromium; every figure must be in the rendered DOM with its SVG, and a screenshot taken.
-# Usage: report_test.sh MAPSIM SOURCE_DIR [SCREENSHOT.png]
+# Usage: report_test.sh MAPSIM SOURCE_DIR [SCREENSHOT.png]   (also writes SCREENSHOT-sweep.png, the sweep's page)
 set -uo pipefail
 mapsim=$1
 src=$2
@@ -108,6 +108,10 @@ figures "$tmp/sweep-dom.html" >"$tmp/sweep-figures.txt"
 check "sweep: a figure per swept key" test "$(grep -c '^fig-sweep-[0-9]* svg$' "$tmp/sweep-figures.txt")" -eq 2
 check "sweep: the per-point table" grep -q '<table id="points">' "$tmp/sweep-dom.html"
 check "sweep: the table scrolls in its own box" grep -q '<div class="wide"><table id="points">' "$tmp/sweep-dom.html"
+if [ -n "$shot" ]; then
+  browse "$tmp/sweep/report.html" --window-size=1400,1000 --screenshot="$tmp/sweep.png" >/dev/null
+  cp "$tmp/sweep.png" "${shot%.png}-sweep.png"
+fi
 for width in 1400 400; do
   check "sweep page at $width px: nothing wider than the window" test "$(overflow "$tmp/sweep/report.html" $width)" = 0
 done
