@@ -92,7 +92,7 @@ void run_map(const MapOptions& o) {
               m.at("max_link_load"), m.at("max_link_messages"));
   std::printf("load variance        %.6g\nnetwork traffic      %.6g of %.6g\n", m.at("load_variance"),
               m.at("network_traffic"), m.at("total_communication"));
-  std::printf("gamma_c              %.6g\navg latency          %s zero-load\n", m.at("gamma_c"),
+  std::printf("gamma_c              %.6g\nzero-load latency    %s\n", m.at("gamma_c"),
               format_time(m.at("zero_load_latency")).c_str());
   std::printf("congestion           %s (phases' busiest ports)\ncongestion bound     %s (lower bound on the run time)\n",
               format_time(m.at("congestion")).c_str(), format_time(m.at("congestion_bound")).c_str());

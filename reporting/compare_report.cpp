@@ -60,9 +60,9 @@ void write_compare_table(const CompareSummary& summary, std::ostream& out) {
                                                                   {"cardinality", "cardinality"},
                                                                   {"hop_bytes", "hop-bytes"},
                                                                   {"dilation", "dilation"},
-                                                                  {"max_link_load", "max link load"},
+                                                                  {"max_link_load", "max link load (vol.)"},
                                                                   {"load_variance", "load var."},
-                                                                  {"zero_load_latency", "latency (us)"},
+                                                                  {"zero_load_latency", "0-load lat. (us)"},
                                                                   {"congestion_bound", "cong. bound (us)"}};
   out << summary.replicates << " replicate(s); mean (stddev)\n" << padded("mapper", -16);
   for (const auto& [key, label] : shown) out << " " << padded(label, 22);

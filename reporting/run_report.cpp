@@ -142,10 +142,10 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
 
 std::string run_table(const std::vector<RunRow>& rows) {
   const std::vector<std::pair<std::string, std::string>> shown = {
-      {"weighted_cardinality", "weighted card."}, {"cardinality", "cardinality"},   {"hop_bytes", "hop-bytes"},
-      {"max_link_load", "max link load"},         {"sim_max_link_load", "sim. max link load"},
-      {"zero_load_latency", "0-load lat."},       {"sim_avg_latency", "latency"},
-      {"congestion_bound", "congestion bound"},   {"sim_makespan", "makespan"},               {"traffic_offered", "offered load"},  {"traffic_accepted", "accepted"},
+      {"weighted_cardinality", "weighted card."}, {"cardinality", "cardinality"},   {"hop_bytes", "hop-bytes (B)"},
+      {"max_link_load", "max link load (B)"},     {"sim_max_link_load", "sim. max link load (B)"},
+      {"zero_load_latency", "0-load lat."},       {"sim_avg_latency", "sim. latency"},
+      {"congestion_bound", "congestion bound"},   {"sim_makespan", "sim. makespan"},               {"traffic_offered", "offered load"},  {"traffic_accepted", "accepted"},
       {"traffic_latency_mean", "latency"},        {"traffic_latency_p99", "p99 latency"}};
   std::vector<std::string> mappers;
   for (const RunRow& row : rows)

@@ -106,11 +106,11 @@ void write_topo_summary(const std::string& spec, const RoutedNetwork& routed, co
             a.routes_checked, format_number(a.routes_total, 4).c_str());
     appendf(out, "route hops     avg %.4f +- %.2g, max %d in the sample (ordered node pairs)\n", a.avg_route_hops,
             a.avg_route_hops_ci95, a.max_route_hops);
-    appendf(out, "avg latency    %s +- %s zero-load (t_s + d*t_p + (d+1)*t_r)\n",
+    appendf(out, "zero-load lat. %s +- %s (t_s + d*t_p + (d+1)*t_r)\n",
             format_time(a.zero_load_latency).c_str(), format_time(a.zero_load_latency_ci95).c_str());
   } else {
     appendf(out, "route hops     avg %.4f, max %d (ordered node pairs)\n", a.avg_route_hops, a.max_route_hops);
-    appendf(out, "avg latency    %s zero-load (t_s + d*t_p + (d+1)*t_r)\n", format_time(a.zero_load_latency).c_str());
+    appendf(out, "zero-load lat. %s (t_s + d*t_p + (d+1)*t_r)\n", format_time(a.zero_load_latency).c_str());
   }
   appendf(out, "routes legal   %s (%ld %sroutes checked)\n",
           a.routes_legal ? "yes" : ("NO: " + a.first_violation).c_str(), a.routes_checked, a.sampled ? "sampled " : "");

@@ -23,7 +23,11 @@ Statistics summarise(const std::vector<double>& values) {
   if (s.n == 0) return s;
   for (double v : values) s.mean += v;
   s.mean /= static_cast<double>(s.n);
-  if (s.n < 2) return s;
+  // Equal values: their mean and no deviation, exactly (the rounded sum would leave ~1e-16 of noise).
+  if (s.n < 2 || std::all_of(values.begin(), values.end(), [&](double v) { return v == values.front(); })) {
+    if (s.n > 0) s.mean = values.front();
+    return s;
+  }
   double squares = 0;
   for (double v : values) squares += (v - s.mean) * (v - s.mean);
   s.sd = std::sqrt(squares / static_cast<double>(s.n - 1));

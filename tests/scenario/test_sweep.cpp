@@ -159,6 +159,11 @@ TEST_CASE("statistics: mean, sample deviation, Student-t confidence interval") {
   CHECK(s.sd == doctest::Approx(std::sqrt(5.0 / 3.0)));
   CHECK(s.ci95 == doctest::Approx(3.1824 * std::sqrt(5.0 / 3.0) / 2));
   CHECK(summarise({7}).ci95 == 0);
+  // Equal values deviate by nothing, not by the rounding of their mean (1.573 three times: sd 6.8e-16 before).
+  const Statistics equal = summarise({1.573, 1.573, 1.573});
+  CHECK(equal.sd == 0);
+  CHECK(equal.ci95 == 0);
+  CHECK(equal.mean == 1.573);
   CHECK(student_t975(1) == doctest::Approx(12.706).epsilon(1e-4));
   CHECK(student_t975(60) == doctest::Approx(2.000).epsilon(2e-3));
   CHECK(student_t975(1000) == doctest::Approx(1.962).epsilon(2e-3));
