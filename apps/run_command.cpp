@@ -180,7 +180,7 @@ int run(const RunCommandOptions& o) {
     else {
       const int left = scenario.replicates - static_cast<int>(saved);
       std::cerr << "mapsim: interrupted; " << saved << " of " << scenario.replicates << " replicates are kept in "
-                << (dir / "partial").string() << ": rerun the same command with --resume to "
+                << (dir / "partial").string() << ": rerun with --resume to "
                 << (left > 0 ? "run the other " + std::to_string(left) : std::string("write the tables")) << "\n";
     }
     return 130;

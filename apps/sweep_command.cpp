@@ -39,7 +39,7 @@ int report(const Sweep& sweep, const SweepStatus& status) {
     else
       std::cerr << "mapsim: interrupted; " << status.done << " of " << status.total << " points are kept in "
                 << (std::filesystem::path(sweep.output) / "points").string()
-                << ": rerun the same command with --resume to run the other " << status.total - status.done << "\n";
+                << ": rerun with --resume to run the other " << status.total - status.done << "\n";
     return 130;
   }
   return status.failed || status.mapper_failures || missing ? 2 : 0;
