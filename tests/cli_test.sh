@@ -515,5 +515,84 @@ cat "$tmp/tmin.csv" "$tmp/t.csv" >"$tmp/tcat.csv"
 check "plot: CSV files concatenated by hand (repeated header)" cmp -s "$tmp/tp.md" "$tmp/tp2.md"
 expect_error "plot: a missing one of several files" "nothing.csv" plot "$tmp/tmin.csv" "$tmp/nothing.csv" --x offered --y accepted --by routing --table
 
+# Ctrl-C as a terminal sends it, to the whole process group (issue 32): no text from the simulation
+# engine, one interrupt line that ends with a newline and says what is kept, and --resume goes on.
+# group_interrupt NAME CONDITION ARGS...: runs mapsim ARGS in a process group of its own (stderr in
+# $tmp/NAME.err), waits (at most 30 s) until CONDITION holds, sends SIGINT to the group; $rc: its exit status.
+group_interrupt() {
+  local name=$1 condition=$2; shift 2
+  setsid "$mapsim" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+  local pid=$!
+  for _ in $(seq 600); do eval "$condition" && break; sleep 0.05; done
+  kill -INT -- "-$pid"
+  wait "$pid"
+  rc=$?
+}
+interrupt_is_clean() {  # interrupt_is_clean NAME WHAT
+  local name=$1 what=$2 err="$tmp/$1.err"
+  check "$what: exit status 130" test "$rc" -eq 130
+  check "$what: no crash text" bash -c "! grep -Eqi 'segmentation|sigsegv|ctrl-c|access violation|backtrace|simgrid' '$err'"
+  check "$what: one interrupt line" test "$(grep -c 'interrupted' "$err")" -eq 1
+  check "$what: the interrupt line ends with a newline" test -s "$err" -a -z "$(tail -c 1 "$err")"
+  check "$what: its processes end" test -z "$(pgrep -f "$tmp/$name")"
+}
+group_interrupt gi '[ -e "$tmp/gi/partial/replicate-0.json" ]' run "$tmp/long.yaml" -o "$tmp/gi"
+interrupt_is_clean gi "run, Ctrl-C to the group"
+check "run, Ctrl-C to the group: says what is kept and how to go on" \
+  grep -Eq "^mapsim: interrupted; [1-7] of 8 replicates are kept in $tmp/gi/partial: rerun with --resume to run the other [1-7]$" "$tmp/gi.err"
+"$mapsim" run "$tmp/long.yaml" -o "$tmp/gi" --resume >/dev/null 2>"$tmp/gi2.err"
+check "run, Ctrl-C to the group: --resume completes" test $? -eq 0
+check "run, Ctrl-C to the group: resumed run equals an uninterrupted one" cmp -s "$tmp/gi/results.csv" "$tmp/long-full/results.csv"
+sed 's/iterations=20/iterations=400/; s/replicates: 8/replicates: 2/' "$tmp/long.yaml" >"$tmp/slow.yaml"
+group_interrupt gz 'grep -q simulating "$tmp/gz.err"' run "$tmp/slow.yaml" -o "$tmp/gz" --progress=0.05
+interrupt_is_clean gz "run, Ctrl-C before a replicate finished"
+check "run, nothing kept: names no partial/ folder" \
+  grep -q "^mapsim: interrupted before any replicate finished; nothing is kept: rerun the same command to start again$" "$tmp/gz.err"
+check "run, nothing kept: no partial/ folder" test ! -e "$tmp/gz/partial"
+cat >"$tmp/gsweep.yaml" <<'YAML'
+scenario: slow.yaml
+replicates: 1
+vary:
+  workload.pattern: ["exchange:iterations=1", "exchange:iterations=150"]
+YAML
+group_interrupt gs '[ -n "$(ls "$tmp/gs/points" 2>/dev/null)" ]' sweep "$tmp/gsweep.yaml" -j 1 -o "$tmp/gs"
+interrupt_is_clean gs "sweep, Ctrl-C to the group"
+check "sweep, Ctrl-C to the group: says what is kept and how to go on" \
+  grep -q "^mapsim: interrupted; 1 of 2 points are kept in $tmp/gs/points: rerun with --resume to run the other 1$" "$tmp/gs.err"
+"$mapsim" sweep "$tmp/gsweep.yaml" -j 1 -o "$tmp/gs" --resume >"$tmp/gs2.out" 2>/dev/null
+check "sweep, Ctrl-C to the group: --resume completes" test $? -eq 0
+check "sweep, Ctrl-C to the group: --resume keeps the finished point" grep -q "2 of 2 points done (1 from before)" "$tmp/gs2.out"
+# run -o out/ --draw out/net.dot: the drawing goes into the output folder, made as -o makes it.
+"$mapsim" run "$src/configs/default.yaml" -o "$tmp/fresh/" --set replicates=1 --set mapping=[switch] --draw "$tmp/fresh/net.dot" \
+  >/dev/null 2>&1
+check "--draw into a fresh output folder" test $? -eq 0 -a -s "$tmp/fresh/net.dot" -a -s "$tmp/fresh/results.csv"
+expect_error "--draw into a missing folder elsewhere" "the folder $tmp/nowhere does not exist" \
+  run "$src/configs/default.yaml" -o "$tmp/fresh2" --draw "$tmp/nowhere/net.dot"
+check "nothing made for a --draw into a missing folder" test ! -e "$tmp/fresh2"
+# Invalid combinations of keys: refused before anything runs, at FILE:LINE:COL, for runs and sweep points.
+cat >"$tmp/combo.yaml" <<'YAML'
+network: dragonfly:a=2,p=1,h=1
+routing: ugal-l
+workload: {process: ring:6, pattern: alltoall}
+mapping: [default, random]
+model: packet
+ocs: {pathways: 2}
+YAML
+expect_error "ugal with optical circuits" "combo.yaml:2:10: routing: ugal-l routing is not available on a hybrid network with optical circuits (ocs)" \
+  run "$tmp/combo.yaml" -o "$tmp/combo"
+grep -v '^ocs:' "$tmp/combo.yaml" >"$tmp/combo-flow.yaml"
+expect_error "ugal on the flow model, in a run" "combo-flow.yaml:2:10: routing: ugal-l routing chooses paths per packet" \
+  run "$tmp/combo-flow.yaml" -o "$tmp/combo" --set model=flow
+check "nothing made for an invalid combination" test ! -e "$tmp/combo"
+cat >"$tmp/combo-sweep.yaml" <<'YAML'
+scenario: combo-flow.yaml
+set: {model: flow}
+vary:
+  routing: [minimal, ugal-l]
+YAML
+expect_error "a sweep point with an invalid combination" "combo-sweep.yaml: point 1 (routing=ugal-l): .*routing: ugal-l routing chooses paths per packet" \
+  sweep "$tmp/combo-sweep.yaml" -o "$tmp/combo-sweep"
+check "no sweep point runs when one is invalid" test ! -e "$tmp/combo-sweep"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
