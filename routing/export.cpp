@@ -183,6 +183,19 @@ Placement grid(const Network& net, bool with_nodes) {
   p.sy.assign(count, 0);
   p.nx.assign(net.num_nodes(), 0);
   p.ny.assign(net.num_nodes(), 0);
+  const Family f = net.shape.family;
+  if (f == Family::Mesh || f == Family::Hypercube) p.curved = dims.size() > 2;  // the third dimension's links skip blocks
+  else
+    for (int extent : dims) p.curved = p.curved || extent > 2;  // torus wrap-around, HyperX rows
+  p.curved = p.curved && net.num_links() <= 100;  // routing them takes seconds past that
+  // A larger torus bows its rows and columns (up to half a step in the middle) so that the straight
+  // wrap-around link of a row passes beside the row's switches, not through them.
+  const bool bowed = f == Family::Torus && !p.curved;
+  auto bow = [&](size_t d, long coordinate) {
+    if (!bowed || d >= dims.size() || dims[d] < 3) return 0.0;
+    const double half = (dims[d] - 1) / 2.0;
+    return 0.5 * unit * coordinate * (dims[d] - 1 - coordinate) / (half * half);
+  };
   for (long s = 0; s < count; ++s) {
     long rest = s;
     double across[2] = {0, 0}, block[2] = {1, 1};
@@ -193,19 +206,14 @@ Placement grid(const Network& net, bool with_nodes) {
       block[d % 2] *= dims[d] + (d >= 2 ? 1 : 0);
       if (d < 2) block[d % 2] += 1;  // a gap between the blocks of the next dimensions
     }
-    p.sx[s] = across[0] * unit;
-    p.sy[s] = -across[1] * unit;
+    p.sx[s] = across[0] * unit + bow(1, dims.size() > 1 ? (s / dims[0]) % dims[1] : 0);
+    p.sy[s] = -across[1] * unit + bow(0, s % dims[0]);
     const std::vector<int>& nodes = net.nodes_of(static_cast<int>(s));
     for (size_t i = 0; i < nodes.size() && with_nodes; ++i) {
       p.nx[nodes[i]] = p.sx[s] + 0.35 + 0.25 * i;
       p.ny[nodes[i]] = p.sy[s] - 0.4;
     }
   }
-  const Family f = net.shape.family;
-  if (f == Family::Mesh || f == Family::Hypercube) p.curved = dims.size() > 2;  // the third dimension's links skip blocks
-  else
-    for (int extent : dims) p.curved = p.curved || extent > 2;  // torus wrap-around, HyperX rows
-  p.curved = p.curved && net.num_links() <= 100;  // routing them takes seconds past that
   return p;
 }
 

@@ -277,6 +277,16 @@ TEST_CASE("drawings of lattices: positions form the grid of the switch coordinat
   }
   CHECK(dot_of("torus:4x3").find("splines=true") != std::string::npos);  // wrap-around links routed around the row
   CHECK(dot_of("mesh:4x3").find("splines=line") != std::string::npos);
+  // Past 100 links the links are straight: a torus bows each row (and column) so that its wrap-around
+  // link from the first to the last switch passes beside the others, not through them.
+  const std::string big = dot_of("torus:8x8");
+  CHECK(big.find("splines=line") != std::string::npos);
+  const auto bowed = positions(big);
+  for (int y = 0; y < 8; ++y)
+    for (int x = 1; x < 7; ++x) {
+      CHECK(bowed.at("s" + std::to_string(8 * y + x)).y > bowed.at("s" + std::to_string(8 * y)).y + 0.25);
+      CHECK(bowed.at("s" + std::to_string(8 * x + y)).x > bowed.at("s" + std::to_string(y)).x + 0.25);
+    }
   // A hypercube is the lattice of its bits: dimension 0 across, 1 down, 2 across again beside the first block.
   const auto cube = positions(dot_of("hypercube:dim=3"));
   CHECK(cube.at("s1").y == doctest::Approx(cube.at("s0").y));
