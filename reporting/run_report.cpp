@@ -1,8 +1,10 @@
 #include "reporting/run_report.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -36,6 +38,9 @@ nlohmann::ordered_json yaml_to_json(const YAML::Node& node) {
   if (!node.IsScalar()) return nullptr;
   const std::string& text = node.Scalar();
   char* end = nullptr;
+  errno = 0;
+  const long long whole = std::strtoll(text.c_str(), &end, 10);  // integers stay integers ("replicates": 5)
+  if (!text.empty() && *end == '\0' && errno != ERANGE) return whole;
   const double number = std::strtod(text.c_str(), &end);
   if (!text.empty() && *end == '\0') return number;
   return text;

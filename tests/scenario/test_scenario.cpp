@@ -280,6 +280,12 @@ TEST_CASE("write_run: results.csv has one row per replicate x mapper, summary.js
   CHECK(std::filesystem::exists(s.output + "/summary.json"));
   CHECK(std::filesystem::exists(s.output + "/links.csv"));
   CHECK(std::filesystem::exists(s.output + "/timings.csv"));
+  // The scenario as written: integers stay integers, specs stay text.
+  std::ifstream summary_file(s.output + "/summary.json");
+  const std::string summary((std::istreambuf_iterator<char>(summary_file)), std::istreambuf_iterator<char>());
+  CHECK(summary.find("\"replicates\": 3\n") != std::string::npos);
+  CHECK(summary.find("\"replicates\": 3.0") == std::string::npos);
+  CHECK(summary.find("\"pattern\": \"exchange:size=64\"") != std::string::npos);
 }
 
 TEST_CASE("run with optical circuits: the ocs key, CP's regrouping, circuit results") {
