@@ -8,7 +8,7 @@ src=$2
 shot=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-chromium=$(command -v chromium || command -v chromium-browser) || { echo "FAIL: chromium is not installed (scripts/setup.sh installs it)" >&2; exit 1; }
+chromium=$(command -v chromium || command -v chromium-browser) || { echo "FAIL: chromium is not installed (scripts/setup.sh --tests installs it)" >&2; exit 1; }
 passed=0 failed=0
 check() {  # check NAME CONDITION...
   local name=$1; shift
