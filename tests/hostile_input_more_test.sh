@@ -53,7 +53,7 @@ refused "allocation seed -1" "seed must be >= 0, got -1" map --topology mesh:4x4
 refused "traffic --message 0" "message size must be above 0 bytes" traffic --topology mesh:2x2 --message 0
 refused "traffic --measure 0" "measurement window must be above 0" traffic --topology mesh:2x2 --measure 0
 # Per-packet path choices need a model with queues: refused before anything runs, naming the key.
-refused "traffic: spray on the flow model" "--path-selection spray: path selection spray chooses paths per packet.*not flow" \
+refused "traffic: spray on the flow model" "--path-selection: model.path_selection: path selection spray chooses paths per packet.*not flow" \
   traffic --topology mesh:2x2 --path-selection spray --model flow
 refused "simulate: adaptive on the flow model" "--path-selection: model.path_selection: path selection adaptive" \
   simulate --topology mesh:2x2 --process ring:4 --model flow --path-selection adaptive
