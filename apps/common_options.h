@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <array>
 #include <string>
+#include <vector>
 
 namespace mapsim {
 
@@ -35,5 +36,23 @@ CLI::Option* add_seed_option(
     const std::string& help = "Seed of the mapper, the allocation and of specs given none (default 1)") {
   return cmd->add_option("--seed", seed, help);
 }
+
+// --format with the formats the command has (table, csv, json: `formats`, the first the default), and
+// --json, kept as an alias of --format json (they exclude each other). The format chosen is
+// chosen_format(format, json).
+CLI::Option* add_format_option(CLI::App* cmd, std::string& format, bool& json, const std::vector<std::string>& formats,
+                               const std::string& json_help = "Same as --format json");
+inline std::string chosen_format(const std::string& format, bool json) { return json ? "json" : format; }
+
+// The mapper flags: `--mapper` and `--mappers` are one flag, of either name, in every command that takes
+// mappers. map and simulate run one mapper (add_mapper_option), compare a comma-separated list
+// (add_mappers_option).
+CLI::Option* add_mapper_option(CLI::App* cmd, std::string& mapper, const std::string& help);
+CLI::Option* add_mappers_option(CLI::App* cmd, std::string& mappers, const std::string& help);
+// Mapper specs hold commas ("hypersphere:spreading=1,gamma=2"): a piece with '=' and no ':' is one
+// more option of the spec before it.
+std::vector<std::string> split_mappers(const std::string& list);
+// `mapper` as given to a one-mapper command; an Error when it names several ("mapsim compare" does that).
+std::string one_mapper(const std::string& command, const std::string& mapper);
 
 }  // namespace mapsim

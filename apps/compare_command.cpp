@@ -1,7 +1,7 @@
 // mapsim compare: several mappers on one problem, replicated over the topology seed; a table of
 // every metric's mean and standard deviation per mapper.
 #include <iostream>
-#include <sstream>
+#include <nlohmann/json.hpp>
 
 #include "apps/commands.h"
 #include "apps/common_options.h"
@@ -10,6 +10,7 @@
 #include "scenario/run.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
+#include "support/json_text.h"
 
 namespace mapsim {
 namespace {
@@ -17,24 +18,9 @@ namespace {
 struct CompareOptions {
   SharedFlags shared;
   std::string process, mappers = "random,default,switch,binary,greedy,best", replicates;
-  std::string csv;
+  std::string csv, format;
+  bool json = false;
 };
-
-// Mapper specs hold commas ("hypersphere:spreading=1,gamma=2"): a piece with '=' and no ':' is
-// one more option of the spec before it.
-std::vector<std::string> split_mappers(const std::string& list) {
-  std::vector<std::string> names;
-  std::string piece;
-  std::istringstream in(list);
-  while (std::getline(in, piece, ',')) {
-    if (piece.empty()) continue;
-    if (piece.find('=') != std::string::npos && piece.find(':') == std::string::npos && !names.empty())
-      names.back() += "," + piece;
-    else
-      names.push_back(piece);
-  }
-  return names;
-}
 
 // `compare` is `run` with model none: the same configuration, seeding and validation.
 Scenario compare_scenario(const CompareOptions& o) {
@@ -54,13 +40,28 @@ Scenario compare_scenario(const CompareOptions& o) {
   return scenario_from_flags("mapsim compare", values);
 }
 
+// {"replicates": N, "mappers": [{"mapper": M, "KEY": {"mean": .., "sd": ..}, ...}]}: the CSV's values.
+nlohmann::ordered_json compare_json(const CompareSummary& summary) {
+  nlohmann::ordered_json mappers = nlohmann::ordered_json::array();
+  for (size_t m = 0; m < summary.mappers.size(); ++m) {
+    nlohmann::ordered_json row{{"mapper", summary.mappers[m]}};
+    for (size_t k = 0; k < summary.keys.size(); ++k)
+      row[summary.keys[k]] = {{"mean", summary.per_mapper[m][k].mean}, {"sd", summary.per_mapper[m][k].sd}};
+    mappers.push_back(row);
+  }
+  return {{"replicates", summary.replicates}, {"mappers", mappers}};
+}
+
 void run_compare(const CompareOptions& o) {
   const Scenario scenario = compare_scenario(o);
   RunOptions options;
   options.links = false;
   const CompareSummary summary = summarise_compare(scenario.mappers, scenario.replicates, run_scenario(scenario, options));
   if (!o.csv.empty()) write_file_atomically(o.csv, [&](std::ostream& out) { write_compare_csv(summary, out); });
-  write_compare_table(summary, std::cout);
+  const std::string format = chosen_format(o.format, o.json);
+  if (format == "csv") write_compare_csv(summary, std::cout);
+  else if (format == "json") std::cout << json_text(compare_json(summary), 2) << "\n";
+  else write_compare_table(summary, std::cout);
 }
 
 }  // namespace
@@ -74,13 +75,15 @@ void add_compare_command(CLI::App& app) {
               "    --mappers random,switch,binary,adjacency,best --replicates 20 --csv compare.csv");
   add_topology_option(cmd, o->shared.topology, "Network spec (specs given no seed get seed S, S+1, ... per replicate)");
   cmd->add_option("--process", o->process, "Process topology spec")->required();
-  cmd->add_option("--mappers", o->mappers, "Comma-separated mapper specs (default: random,default,switch,binary,greedy,best)");
+  add_mappers_option(cmd, o->mappers, "Comma-separated mapper specs (default: random,default,switch,binary,greedy,best)");
   add_routing_option(cmd, o->shared.routing);
   add_allocation_option(cmd, o->shared.allocation);
   add_slots_option(cmd, o->shared.slots);
   cmd->add_option("--replicates", o->replicates, "Replicates (seeds S, S+1, ...) to average over (default 1)");
   add_seed_option(cmd, o->shared.seed, "First seed: of the mappers, allocations and specs given none (default 1)");
-  cmd->add_option("--csv", o->csv, "Write mean and stddev of every metric per mapper");
+  cmd->add_option("--csv", o->csv, "Also write the CSV (mean and stddev of every metric per mapper) to this file");
+  add_format_option(cmd, o->format, o->json, {"table", "csv", "json"},
+                    "Same as --format json");
   cmd->callback([o] { run_compare(*o); });
 }
 

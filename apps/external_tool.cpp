@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "support/atomic_file.h"
 #include "support/error.h"
 #include "support/input_file.h"
 
@@ -84,6 +86,21 @@ std::string tool_output(const std::string& program, const std::string& package, 
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::remove(path.c_str());
   return text;
+}
+
+std::string picture_format(const std::string& flag, const std::string& path) {
+  const std::string format = std::filesystem::path(path).extension().string();
+  if (format != ".svg" && format != ".png" && format != ".pdf" && format != ".dot")
+    throw Error(flag + " " + path + ": expected a .svg, .png, .pdf or .dot file");
+  return format;
+}
+
+void write_picture(const std::string& path, const std::string& dot) {
+  const std::string format = picture_format("--draw", path);
+  if (format == ".dot")
+    write_file_atomically(path, [&](std::ostream& o) { o << dot; });
+  else
+    run_tool("dot", "graphviz", {"-T" + format.substr(1)}, dot, path);
 }
 
 }  // namespace mapsim

@@ -14,4 +14,10 @@ void run_tool(const std::string& program, const std::string& package, const std:
 std::string tool_output(const std::string& program, const std::string& package, const std::vector<std::string>& args,
                         const std::string& input, const std::string& scratch);
 
+// The --draw FILE pictures (run, simulate): the extension, ".svg", ".png", ".pdf" or ".dot"; an Error
+// naming `flag` otherwise.
+std::string picture_format(const std::string& flag, const std::string& path);
+// Writes a Graphviz text to `path`: as is for .dot, else drawn by dot in the extension's format.
+void write_picture(const std::string& path, const std::string& dot);
+
 }  // namespace mapsim

@@ -21,7 +21,7 @@ namespace {
 struct MapOptions {
   SharedFlags shared;
   std::string process, mapper = "default";
-  std::string output, rankfile, hostlist, graph_file;
+  std::string output, rankfile, hostlist, graph_file, format;
   bool json = false;
 };
 
@@ -29,7 +29,7 @@ struct MapOptions {
 Scenario map_scenario(const MapOptions& o) {
   return scenario_from_flags("mapsim map", given_flags({o.shared.topology_key(),
                                                         {"workload.process", "--process", o.process},
-                                                        {"mapping", "--mapper", o.mapper},
+                                                        {"mapping", "--mapper", one_mapper("map", o.mapper)},
                                                         {"model", "--model", "none"},
                                                         o.shared.routing_key(),
                                                         o.shared.allocation_key(),
@@ -73,7 +73,7 @@ void run_map(const MapOptions& o) {
     write_file_atomically(o.graph_file, [&](std::ostream& out) { write_metis_graph(graph, out); });
 
   const std::map<std::string, double> m(run.values.begin(), run.values.end());
-  if (o.json) {
+  if (chosen_format(o.format, o.json) == "json") {
     nlohmann::ordered_json j{{"mapper", o.mapper}};
     for (const auto& [key, value] : run.values) j[key] = value;
     j["tasks"] = graph.num_tasks();
@@ -88,7 +88,8 @@ void run_map(const MapOptions& o) {
               parts.problem.nodes.size());
   std::printf("weighted cardinality %.6g\ncardinality          %.6g\nhop-bytes            %.6g\n",
               m.at("weighted_cardinality"), m.at("cardinality"), m.at("hop_bytes"));
-  std::printf("dilation             %d\nmax link load        %.6g (%g messages)\n", static_cast<int>(m.at("dilation")),
+  // map has no workload: max_link_messages counts the process graph's edges routed over the link.
+  std::printf("dilation             %d\nmax link load        %.6g (%g routed edges)\n", static_cast<int>(m.at("dilation")),
               m.at("max_link_load"), m.at("max_link_messages"));
   std::printf("load variance        %.6g\nnetwork traffic      %.6g of %.6g\n", m.at("load_variance"),
               m.at("network_traffic"), m.at("total_communication"));
@@ -110,7 +111,7 @@ void add_map_command(CLI::App& app) {
               "irregular:nodes=256,switches=75 --process mesh:16x16 --mapper switch");
   add_topology_option(cmd, o->shared.topology);
   cmd->add_option("--process", o->process, "Process topology spec")->required();
-  cmd->add_option("--mapper", o->mapper, "Mapper NAME[:key=value,...] (default: default, rank i on slot i; see docs/mappers.md)");
+  add_mapper_option(cmd, o->mapper, "Mapper NAME[:key=value,...] (default: default, rank i on slot i; see docs/mappers.md)");
   add_routing_option(cmd, o->shared.routing);
   add_allocation_option(cmd, o->shared.allocation);
   add_slots_option(cmd, o->shared.slots);
@@ -120,7 +121,7 @@ void add_map_command(CLI::App& app) {
   cmd->add_option("--hostlist", o->hostlist, "Write an MPICH host list (one host per rank)");
   cmd->add_option("--write-graph", o->graph_file,
                   "Write the task graph in METIS format (for METIS, KaHIP, or graph:FILE.graph)");
-  cmd->add_flag("--json", o->json, "Print one JSON object");
+  add_format_option(cmd, o->format, o->json, {"table", "json"});
   cmd->callback([o] { run_map(*o); });
 }
 

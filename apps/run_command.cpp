@@ -38,24 +38,13 @@ std::string draw_path(const std::string& path, const std::string& mapper, bool s
   return (p.parent_path() / (p.stem().string() + "-" + tag + p.extension().string())).string();
 }
 
-std::string draw_format(const std::string& path) {
-  const std::string format = std::filesystem::path(path).extension().string();
-  if (format != ".svg" && format != ".png" && format != ".pdf" && format != ".dot")
-    throw Error("--draw " + path + ": expected a .svg, .png, .pdf or .dot file");
-  return format;
-}
-
 void draw(const std::string& path, const std::vector<RunRow>& rows) {
-  const std::string format = draw_format(path);
   size_t mappers = 0;
   for (const RunRow& row : rows) mappers += row.replicate == 0;
   for (const RunRow& row : rows) {
     if (row.replicate != 0) continue;
     const std::string out = draw_path(path, row.mapper, mappers > 1);
-    if (format == ".dot")
-      write_file_atomically(out, [&](std::ostream& o) { o << row.network_dot; });
-    else
-      run_tool("dot", "graphviz", {"-T" + format.substr(1)}, row.network_dot, out);
+    write_picture(out, row.network_dot);
     std::cerr << "picture: " << out << "\n";
   }
 }
@@ -102,7 +91,7 @@ int run(const RunCommandOptions& o) {
   // it: made when the run starts, as -o makes the output folder (`-o out/ --draw out/net.svg`).
   const bool draw_in_output = !o.draw.empty() && within_folder(scenario.output, o.draw);
   if (!o.draw.empty()) {
-    draw_format(o.draw);
+    picture_format("--draw", o.draw);
     if (draw_in_output) try {
         check_output_folder(std::filesystem::absolute(o.draw).parent_path().string(), "the --draw pictures");
       } catch (const Error& e) {

@@ -4,11 +4,15 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 #include "apps/commands.h"
+#include "apps/cli_checks.h"
 #include "apps/common_options.h"
+#include "apps/external_tool.h"
 #include "apps/progress.h"
 #include "mappers/mapper.h"
+#include "routing/export.h"
 #include "scenario/run.h"
 #include "sim/report.h"
 #include "sim/timeline.h"
@@ -32,7 +36,7 @@ struct SimulateOptions {
   std::string process, workload, trace, mapper, placement;
   std::string model, ocs;
   std::map<std::string, std::string> model_options;  // by builtin_model_options() name: the flags' text
-  std::string output, write_trace, timeline;
+  std::string output, write_trace, timeline, draw, draw_view = "auto", format;
   bool messages = false, json = false;
 };
 
@@ -40,7 +44,7 @@ struct SimulateOptions {
 Scenario simulate_scenario(const SimulateOptions& o) {
   if (o.process.empty() == o.trace.empty()) throw Error("give either --process (synthetic workload) or --trace");
   if (!o.placement.empty() && !o.mapper.empty()) throw Error("give either --mapper or --placement, not both");
-  const std::string mapping = o.placement.empty() ? o.mapper : "placement:" + o.placement;
+  const std::string mapping = o.placement.empty() ? one_mapper("simulate", o.mapper) : "placement:" + o.placement;
   std::vector<std::array<std::string, 3>> flags = {o.shared.topology_key(),
                                                    o.shared.routing_key(),
                                                    {"workload.process", "--process", o.process},
@@ -62,7 +66,28 @@ Scenario simulate_scenario(const SimulateOptions& o) {
   return scenario;
 }
 
+// The link loads of the run as a Graphviz picture, as `mapsim run --draw` draws replicate 0.
+void draw(const SimulateOptions& o, const MappingRun& run, const RoutedNetwork& routed) {
+  const Network& net = routed.network();
+  LoadPicture picture;
+  picture.bytes = true;
+  picture.per_switch = o.draw_view == "switches" || (o.draw_view == "auto" && net.num_nodes() > 128);
+  picture.title = "mapsim simulate: " + run.mapper;
+  std::vector<int> ranks(net.num_nodes(), 0);
+  for (int node : run.placement) ++ranks[node];
+  std::vector<double> load;
+  for (const PortLoad& p : run.simulated->channels) load.push_back(p.bytes);
+  std::ostringstream dot;
+  export_load_dot(routed, load, ranks, picture, dot);
+  write_picture(o.draw, dot.str());
+  std::cerr << "picture: " << o.draw << "\n";
+}
+
 void run_simulate(const SimulateOptions& o) {
+  if (!o.draw.empty()) {  // checked before the simulation, not after it
+    picture_format("--draw", o.draw);
+    require_output_folder("--draw", o.draw);
+  }
   Scenario scenario = simulate_scenario(o);
   Progress bar("simulate", "actions");
   if (progress_settings().enabled)
@@ -103,7 +128,8 @@ void run_simulate(const SimulateOptions& o) {
     // summary.json last: its presence marks a complete output directory.
     write_file_atomically((dir / "summary.json").string(), [&](std::ostream& out) { out << json_text(summary, 2) << "\n"; });
   }
-  if (o.json)
+  if (!o.draw.empty()) draw(o, run, routed);
+  if (chosen_format(o.format, o.json) == "json")
     std::cout << json_text(summary, 2) << "\n";
   else
     print_summary(result, std::cout);
@@ -122,10 +148,11 @@ void add_simulate_command(CLI::App& app) {
   add_topology_option(cmd, o->shared.topology);
   add_routing_option(cmd, o->shared.routing);
   cmd->add_option("--process", o->process, "Process topology of a synthetic workload");
-  cmd->add_option("--workload", o->workload, "Synthetic workload on --process (default exchange)");
+  cmd->add_option("--workload", o->workload,
+                  "Synthetic workload on --process, scenario key workload.pattern (default exchange; not a traffic "
+                  "pattern nor the pattern: process topology, docs/simulation.md)");
   cmd->add_option("--trace", o->trace, "SimGrid TI trace (one shared file or an index of per-rank files) or an OTF2 archive (traces.otf2)");
-  cmd->add_option("--mapper", o->mapper,
-                  "Mapper NAME[:key=value,...] placing the ranks (default: default, rank i on slot i)");
+  add_mapper_option(cmd, o->mapper, "Mapper NAME[:key=value,...] placing the ranks (default: default, rank i on slot i)");
   cmd->add_option("--placement", o->placement,
                   "Placement file of 'rank node' lines (mapsim map -o); the mapper placement:FILE");
   add_allocation_option(cmd, o->shared.allocation);
@@ -155,7 +182,11 @@ void add_simulate_command(CLI::App& app) {
         const std::string ext = std::filesystem::path(path).extension().string();
         return ext == ".paje" || ext == ".trace" || ext == ".csv" ? std::string() : "expected a .paje (or .trace) or .csv file, got '" + path + "'";
       });
-  cmd->add_flag("--json", o->json, "Print summary.json instead of the table");
+  cmd->add_option("--draw", o->draw, "Picture of the link loads (bytes per link): FILE.svg, .png, .pdf or .dot, as mapsim run --draw");
+  cmd->add_option("--draw-view", o->draw_view,
+                  "What --draw shows: nodes, switches or auto (default: switches above 128 nodes)")
+      ->check(CLI::IsMember({"auto", "nodes", "switches"}));
+  add_format_option(cmd, o->format, o->json, {"table", "json"}, "Same as --format json: print summary.json instead of the table");
   cmd->callback([o] { run_simulate(*o); });
 }
 

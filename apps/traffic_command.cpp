@@ -71,7 +71,7 @@ void add_traffic_command(CLI::App& app) {
   cmd->add_option("--load", c.loads, "Offered loads, fractions of node bandwidth, e.g. 0.1,0.2,0.5 (default 0.5)");
   cmd->add_option("--model", c.model, "Simulation model (default packet)");
   cmd->add_option("--mtu", c.mtu,
-                  "Packet size (default " + format_number(*builtin_model_option("mtu").param.number) + " bytes)");
+                  "Packet size (default " + format_size(*builtin_model_option("mtu").param.number) + ")");
   cmd->add_option("--message", c.message, "Message size, > 0 (default one packet)");
   cmd->add_option("--path-selection", c.path_selection, "deterministic (default), ecmp, spray or adaptive");
   cmd->add_option("--warmup", c.warmup, "Warm-up window, 0 for none (default 200 message times, at least 4 zero-load latencies)");

@@ -38,17 +38,17 @@ const std::vector<ModelOption>& builtin_model_options() {
         number_option(
             bandwidth_param("intra_node_bandwidth", d.intra_node_bandwidth, "between ranks on one node (no network resources)"),
             "--intra-node-bandwidth",
-            [v = d.intra_node_bandwidth] { return "Bandwidth between ranks on one node, default " + format_bandwidth(v); },
+            [v = d.intra_node_bandwidth] { return "Bandwidth between ranks on one node, default " + format_byte_rate(v); },
             &SimOptions::intra_node_bandwidth),
         number_option(with_range_words(size_param("mtu", d.mtu, "packet size (model.mtu, --mtu)", 1), "at least 1 byte"),
-                      "--mtu", [v = d.mtu] { return "Packet size of the packet model, default " + format_number(v) + " bytes"; },
+                      "--mtu", [v = d.mtu] { return "Packet size of the packet model, default " + format_size(v); },
                       &SimOptions::mtu),
         number_option(
             size_param("eager_threshold", d.eager_threshold, "eager/rendezvous switch (SMPI's smpi/send-is-detached-thresh)"),
             "--eager",
             [v = d.eager_threshold] {
               return "Eager/rendezvous threshold (SMPI's send-is-detached-thresh), default " +
-                     format_number(v) + " bytes";
+                     format_size(v);
             },
             &SimOptions::eager_threshold),
         number_option(

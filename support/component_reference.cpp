@@ -1,5 +1,7 @@
 #include "support/component_reference.h"
 
+#include <cctype>
+
 namespace mapsim {
 namespace {
 
@@ -30,7 +32,50 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
+// A default a spec line can show as key=VALUE: a number, or one word of text ("1x16", "mapsim").
+bool plain_default(const Param& p) {
+  if (p.number) return true;
+  return !p.text.empty() && p.text != "required" && p.text.find_first_of(" ,=()") == std::string::npos;
+}
+
+std::string placeholder(const std::string& name) {
+  std::string upper;
+  for (char c : name) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return upper;
+}
+
+std::string spec_key(const Param& p) { return p.name + "=" + (plain_default(p) ? param_default_text(p) : placeholder(p.name)); }
+
+// "levels: 3, or the fewest that hold nodes=" for a key without a plain default.
+std::string spec_note(const Param& p) {
+  if (p.text.empty()) return p.name + ": none by default";
+  return p.name + ": " + p.text;
+}
+
 }  // namespace
+
+std::string param_spec_keys(const std::vector<Param>& params) {
+  std::string keys;
+  for (const Param& p : params) keys += (keys.empty() ? "" : ",") + spec_key(p);
+  return keys;
+}
+
+std::string component_spec_help(const std::vector<ComponentInfo>& components, const std::set<std::string>& skip) {
+  std::string help;
+  for (const ComponentInfo& c : components) {
+    std::vector<Param> shown;
+    std::string notes;
+    for (const Param& p : c.params) {
+      if (skip.count(p.name)) continue;
+      shown.push_back(p);
+      if (!plain_default(p)) notes += (notes.empty() ? "" : "; ") + spec_note(p);
+    }
+    const std::string keys = param_spec_keys(shown);
+    help += "  " + component_usage(c) + (keys.empty() ? "" : (c.positional.empty() ? ":" : ",") + keys) + "\n      " +
+            c.description + "\n" + (notes.empty() ? "" : "      " + notes + "\n");
+  }
+  return help;
+}
 
 std::string component_usage(const ComponentInfo& c) {
   return c.positional.empty() ? c.name : c.name + ":" + c.positional;

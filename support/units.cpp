@@ -123,6 +123,18 @@ std::string format_bandwidth(double bytes_per_second) {
   return format_scaled(bytes_per_second, units);
 }
 
+std::string format_size(double bytes) {
+  static const std::pair<const char*, double> units[] = {{"GiB", 1073741824.0}, {"MiB", 1048576.0}, {"KiB", 1024.0}};
+  for (const auto& [suffix, factor] : units)
+    if (bytes >= factor && std::fmod(bytes, factor) == 0) return format_number(bytes / factor, 17) + suffix;
+  return format_number(bytes, 17) + "B";
+}
+
+std::string format_byte_rate(double bytes_per_second) {
+  static const std::vector<Unit> units = {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"kB/s", 1e3}, {"B/s", 1}};
+  return format_scaled(bytes_per_second, units);
+}
+
 std::string format_time(double seconds) {
   if (seconds == 0) return "0s";
   static const std::vector<Unit> units = {

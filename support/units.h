@@ -22,6 +22,10 @@ bool parse_quantity(const std::string& text, double& value, std::string& kind);
 // Short human-readable forms used in reports ("10Gbps", "300ns", "4KiB").
 std::string format_bandwidth(double bytes_per_second);
 std::string format_time(double seconds);
+// Sizes and bandwidths as the docs write defaults: "64KiB", "4KiB", "1MiB" (a whole number of the
+// largest binary unit that divides it), else "1000B"; "10GB/s", "1.25GB/s" (decimal bytes per second).
+std::string format_size(double bytes);
+std::string format_byte_rate(double bytes_per_second);
 // The unit for a column of times: the largest of s, ms, us, ns in which `largest` is at least 1,
 // and its factor from seconds ({"us", 1e6} for 4.9e-6).
 std::pair<const char*, double> time_unit(double largest);

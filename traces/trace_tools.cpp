@@ -1,5 +1,6 @@
 #include "traces/trace_tools.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
@@ -44,13 +45,17 @@ void channels_of(int r, const Action& a, F&& f) {
 
 TraceStats trace_stats(const std::string& path, bool legacy) {
   TraceStats s;
-  s.ranks = visit_ti_trace(path, legacy, [&](int, const Action& a, const RankTrace&, int) {
+  std::map<int, long> per_rank;  // collective calls per rank
+  s.ranks = visit_ti_trace(path, legacy, [&](int rank, const Action& a, const RankTrace&, int) {
     ++s.actions[action_name(a.type)];
     if (a.type == ActionType::Send || a.type == ActionType::Isend || a.type == ActionType::SendRecv) {
       ++s.messages;
       s.bytes += a.bytes;
     }
-    if (is_collective(a.type)) ++s.collectives;
+    if (is_collective(a.type)) {
+      ++s.collectives;
+      s.collective_calls = std::max(s.collective_calls, ++per_rank[rank]);
+    }
     if (a.type == ActionType::Compute) s.flops += a.flops;
     if (a.type == ActionType::Sleep) s.sleep_seconds += a.flops;
   });

@@ -15,7 +15,8 @@ struct TraceStats {
   std::map<std::string, long> actions;  // count per action name
   long messages = 0;                    // point-to-point sends (send, isend, sendRecv)
   double bytes = 0;                     // their bytes
-  long collectives = 0;                 // collective calls, summed over ranks
+  long collectives = 0;                 // collective rank-calls: each rank's call counted (JSON "collectives")
+  long collective_calls = 0;            // collective calls: the most any rank makes (every rank joins each call)
   double flops = 0;                     // compute actions
   double sleep_seconds = 0;
 };
