@@ -68,7 +68,10 @@ PlotData collect_plot(const std::string& path, const PlotOptions& o) {
   return collect_plot(std::vector<std::string>{path}, o);
 }
 
-PlotData collect_plot(const std::vector<std::string>& paths, const PlotOptions& o) {
+namespace {
+
+// collect_plot with y multiplied by `scale` as each value is read.
+PlotData collect(const std::vector<std::string>& paths, const PlotOptions& o, double scale) {
   if (paths.empty()) throw Error("plot: no CSV file given");
   struct Group {
     std::vector<double> values;
@@ -136,12 +139,12 @@ PlotData collect_plot(const std::vector<std::string>& paths, const PlotOptions& 
       if (point >= 0) g.point = row_point;
       if (aggregated && !g.values.empty())
         throw Error(path + ": several aggregate rows share " + o.x + "=" + row[x] + "; filter with --where");
-      g.values.push_back(value * o.scale);
+      g.values.push_back(value * scale);
       if (aggregated) {
         double c = 0, count = 0;
         parse_number(row[ci], c);
         parse_number(row[n], count);
-        g.ci95 = c * std::abs(o.scale);
+        g.ci95 = c * std::abs(scale);
         g.n = static_cast<long>(count);
       }
     }
@@ -186,6 +189,69 @@ PlotData collect_plot(const std::vector<std::string>& paths, const PlotOptions& 
     }
     data.series.emplace_back(label, std::move(points));
   }
+  data.y_scale = scale;
+  return data;
+}
+
+}  // namespace
+
+std::string column_unit(const std::string& name, bool workload_bytes) {
+  std::string c = name;
+  for (const char* suffix : {"_mean", "_sd", "_ci95"}) {
+    const std::string s = suffix;
+    if (c.size() > s.size() && c.compare(c.size() - s.size(), s.size(), s) == 0) {
+      c.resize(c.size() - s.size());
+      break;
+    }
+  }
+  const auto has = [&](const char* part) { return c.find(part) != std::string::npos; };
+  const auto ends = [&](const std::string& end) { return c.size() >= end.size() && c.compare(c.size() - end.size(), end.size(), end) == 0; };
+  const std::string volume = workload_bytes ? "B" : "weight";
+  if (c == "sim_relative_makespan" || c == "sim_max_link_utilisation" || c == "traffic_offered" || c == "traffic_accepted" ||
+      c == "offered" || c == "accepted")
+    return "fraction";
+  if (has("latency") || ends("makespan") || c == "congestion" || c == "congestion_bound" || c == "sim_setup_wait" ||
+      c == "map_seconds" || c == "sim_seconds")
+    return "s";
+  if (c == "sim_bytes" || c == "sim_max_link_load" || c == "sim_max_switch_load" || c == "sim_core_switch_load" ||
+      c == "sim_max_nic_load" || c == "sim_max_circuit_load")
+    return "B";
+  if (c == "max_link_load" || c == "max_nic_load") return volume;
+  if (c == "hop_bytes") return volume + " x links";
+  if (c == "total_communication" || c == "network_traffic") return "weight";
+  if (c == "weighted_cardinality") return "weight x hops";
+  if (c == "gamma_c") return "weight x s";
+  if (c == "cardinality" || c == "dilation" || c == "traffic_avg_hops" || c == "avg_hops") return "hops";
+  if (c == "load_variance" || c == "gamma_l") return "tasks^2";
+  if (c == "max_link_messages" || c == "sim_messages" || c == "sim_circuits" || c == "sim_optical_messages" ||
+      c == "sim_events" || c == "traffic_messages" || c == "messages" || c == "events" || c == "n")
+    return "count";
+  return "";
+}
+
+std::string column_label(const std::string& name) {
+  std::string c = name;
+  std::string label;
+  if (c.rfind("sim_", 0) == 0) {
+    label = "sim. ";
+    c = c.substr(4);
+  }
+  for (size_t at; (at = c.find("zero_load")) != std::string::npos;) c.replace(at, 9, "zero-load");
+  for (char& ch : c)
+    if (ch == '_') ch = ' ';
+  return label + c;
+}
+
+PlotData collect_plot(const std::vector<std::string>& paths, const PlotOptions& o) {
+  if (o.scale != 0 || column_unit(o.y) != "s") return collect(paths, o, o.scale != 0 ? o.scale : 1);
+  // A time without --scale: one unit from the largest mean shown, applied as --scale would apply it.
+  PlotData data = collect(paths, o, 1);
+  double largest = 0;
+  for (const auto& series : data.series)
+    for (const PlotPoint& p : series.second) largest = std::max(largest, std::abs(p.mean));
+  const auto [unit, factor] = time_unit(largest);
+  if (factor != 1) data = collect(paths, o, factor);
+  data.y_unit = unit;
   return data;
 }
 
@@ -198,7 +264,8 @@ std::string gnuplot_script(const PlotData& data, const PlotOptions& o, const std
   else throw Error(output + ": expected a .svg, .png or .pdf file name");
   s << kStdoutOutput;
   s << "set title " << gp(o.title.empty() ? o.y + " vs " + o.x : o.title) << "\n";
-  s << "set xlabel " << gp(o.xlabel.empty() ? o.x : o.xlabel) << "\nset ylabel " << gp(o.ylabel.empty() ? o.y : o.ylabel) << "\n";
+  s << "set xlabel " << gp(o.xlabel.empty() ? o.x : o.xlabel) << "\nset ylabel "
+    << gp(!o.ylabel.empty() ? o.ylabel : data.y_unit.empty() ? o.y : column_label(o.y) + " (" + data.y_unit + ")") << "\n";
   s << "set grid\nset key top left\nset pointsize 1\nset bars small\n";
   if (o.logx) s << "set logscale x\n";
   if (o.logy) s << "set logscale y\n";
@@ -236,7 +303,7 @@ std::string saved_script(std::string script, const std::string& output) {
 
 std::string markdown_table(const PlotData& data, const PlotOptions& o) {
   std::ostringstream s;
-  s << "| " << o.x << " |";
+  s << "| " << o.x << (data.y_unit.empty() ? "" : " \\ " + column_label(o.y) + " (" + data.y_unit + ")") << " |";
   for (const auto& [label, points] : data.series) s << " " << label << " |";
   s << "\n|---|";
   for (size_t k = 0; k < data.series.size(); ++k) s << "---|";

@@ -13,7 +13,10 @@ struct PlotOptions {
   std::string x, y, by = "mapper";
   std::vector<std::string> where;  // KEY=VALUE filters on the rows
   std::string title, xlabel, ylabel;
-  double scale = 1;                // y is multiplied by this (e.g. 1e6 for microseconds)
+  // y is multiplied by this (e.g. 1e6 for microseconds). 0 (no --scale): a time column (column_unit "s") is
+  // shown in one unit chosen from its means as the run table does (s, ms, us, ns), named on the axis and in the
+  // table; every other column as it is.
+  double scale = 0;
   bool logx = false, logy = false;
 };
 
@@ -29,7 +32,18 @@ struct PlotData {
   bool numeric_x = true;
   bool labelled_x = false;            // numeric x written with units: ticks show the text
   std::vector<std::pair<std::string, std::vector<PlotPoint>>> series;  // label -> points in x order
+  std::string y_unit;                 // the unit chosen for a time column without --scale ("us"), else empty
+  double y_scale = 1;                 // the factor the values were multiplied by
 };
+
+// The unit of a column of results.csv, aggregate.csv (its _mean, _sd and _ci95 columns too), summary.json or
+// mapsim traffic's CSV: "s" (times), "B" (bytes), "B x links" (hop-bytes), "weight" (the process graph's edge
+// weights), "weight x hops", "weight x s", "hops", "count", "tasks^2", "fraction"; "" for the keys and names
+// (point, replicate, mapper, varied keys) and columns it does not know. `workload_bytes`: the volumes are the
+// workload's message bytes (a pattern or trace gives them); otherwise the process graph's edge weights.
+std::string column_unit(const std::string& column, bool workload_bytes = true);
+// A column's name as an axis label: "sim_makespan" -> "sim. makespan", "zero_load_latency" -> "zero-load latency".
+std::string column_label(const std::string& column);
 
 // `text` as a gnuplot string: the one quoting of every text that reaches a gnuplot script (titles,
 // labels, names, paths in saved scripts). Double-quoted with backslash and quote escaped, a backquote

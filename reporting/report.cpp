@@ -537,13 +537,23 @@ class Report {
         << "<div class=\"wide\"><table id=\"points\"><tr><th>point</th>";
     for (const std::string& key : keys) out << "<th>" << html_escape(key) << "</th>";
     out << "<th>mapper</th><th>n</th>";
-    for (const Metric* m : metrics) out << "<th>" << html_escape(m->label) << (m->time ? " (s)" : "") << "</th>";
+    // One unit per time column, from the largest mean in it, named in the header (as the run table does).
+    std::vector<std::pair<const char*, double>> units;
+    for (const Metric* m : metrics) {
+      double largest = 0;
+      const int c = aggregate.column(m->key + std::string("_mean"));
+      for (const auto& row : aggregate.rows)
+        if (!row[c].empty()) largest = std::max(largest, std::abs(std::strtod(row[c].c_str(), nullptr)));
+      units.push_back(m->time ? time_unit(largest) : std::pair<const char*, double>{"", 1});
+      out << "<th>" << html_escape(m->label) << (m->time ? std::string(" (") + units.back().first + ")" : "") << "</th>";
+    }
     out << "</tr>\n";
     for (const auto& row : aggregate.rows) {
       out << "<tr><td>" << html_escape(row[0]) << "</td>";
       for (const std::string& key : keys) out << "<td>" << html_escape(row[aggregate.column(key)]) << "</td>";
       out << "<td>" << html_escape(row[aggregate.column("mapper")]) << "</td><td>" << html_escape(row[aggregate.column("n")]) << "</td>";
-      for (const Metric* m : metrics) {
+      for (size_t k = 0; k < metrics.size(); ++k) {
+        const Metric* m = metrics[k];
         const std::string& mean = row[aggregate.column(m->key + std::string("_mean"))];
         const int ci = aggregate.column(m->key + std::string("_ci95"));
         if (mean.empty()) {  // no such result at this point
@@ -554,7 +564,7 @@ class Report {
         st.mean = std::strtod(mean.c_str(), nullptr);
         st.ci95 = ci >= 0 ? std::strtod(row[ci].c_str(), nullptr) : 0;
         st.n = std::strtol(row[aggregate.column("n")].c_str(), nullptr, 10);
-        out << "<td>" << cell(st, 1) << "</td>";
+        out << "<td>" << cell(st, units[k].second) << "</td>";
       }
       out << "</tr>\n";
     }

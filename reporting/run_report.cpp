@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reporting/plot.h"
 #include "sim/report.h"
 #include "sim/timeline.h"
 #include "support/atomic_file.h"
@@ -131,6 +132,12 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
   for (const auto& [key, rho] : metric_correlations(rows)) correlation[key] = std::isnan(rho) ? nlohmann::ordered_json() : nlohmann::ordered_json(rho);
   nlohmann::ordered_json failed = nlohmann::ordered_json::array();
   for (const RunFailure& f : failures) failed.push_back({{"replicate", f.replicate}, {"mapper", f.mapper}, {"error", f.error}});
+  // The unit of each results.csv column (reporting/plot.h column_unit); volumes are bytes when the workload gives
+  // message sizes (a trace, a pattern, or any simulated workload), else the process graph's edge weights.
+  const bool workload_bytes = !s.trace.empty() || s.simulate || s.pattern_given;
+  nlohmann::ordered_json units = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : rows.front().values)
+    if (const std::string unit = column_unit(key, workload_bytes); !unit.empty()) units[key] = unit;
   const nlohmann::ordered_json summary{{"name", s.name},
                                        {"source", s.source},
                                        {"hash", document_hash(s.document)},
@@ -141,7 +148,8 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
                                        {"rank_correlation", correlation},
                                        {"portfolio", portfolio},
                                        {"failed", failed},
-                                       {"scenario", yaml_to_json(s.document)}};
+                                       {"scenario", yaml_to_json(s.document)},
+                                       {"units", units}};
   write_file_atomically((path / "summary.json").string(), [&](std::ostream& out) { out << json_text(summary, 2) << "\n"; });
 }
 

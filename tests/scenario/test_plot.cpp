@@ -14,7 +14,7 @@ using namespace mapsim;
 namespace {
 
 const char* kResults =
-    "point,size,case,replicate,seed,mapper,latency\n"
+    "point,size,case,replicate,seed,mapper,cost\n"
     "0,16,0,0,1,random,4\n0,16,0,1,2,random,6\n0,16,0,0,1,binary,3\n0,16,0,1,2,binary,3\n"
     "1,4,0,0,1,random,2\n1,4,0,1,2,random,2\n1,4,0,0,1,binary,1\n1,4,0,1,2,binary,\n"
     "2,16,0.1,0,1,random,9\n";
@@ -24,7 +24,7 @@ const char* kResults =
 TEST_CASE("results.csv: one series per mapper, mean and 95% CI per x, numeric x sorted") {
   PlotOptions o;
   o.x = "size";
-  o.y = "latency";
+  o.y = "cost";
   o.where = {"case=0"};
   const PlotData d = collect_plot(temp_file("plot-r.csv", kResults), o);
   CHECK(d.numeric_x);
@@ -46,7 +46,7 @@ TEST_CASE("results.csv: one series per mapper, mean and 95% CI per x, numeric x 
 TEST_CASE("rows from several sweep points are not pooled silently") {
   PlotOptions o;
   o.x = "size";
-  o.y = "latency";
+  o.y = "cost";
   CHECK_THROWS_WITH_AS(collect_plot(temp_file("plot-r.csv", kResults), o),
                        doctest::Contains("come from several sweep points; pick one with --where KEY=VALUE (other varied keys: case)"),
                        Error);
@@ -94,6 +94,7 @@ TEST_CASE("renamed result columns answer to their old names") {
   PlotOptions o;
   o.x = "mapper";
   o.by = "";
+  o.scale = 1;  // seconds as they are
   for (const auto& [old_name, value] : {std::pair{"avg_latency", 2e-6}, {"sim_avg_zero_load_latency", 3e-6}}) {
     o.y = old_name;
     const PlotData d = collect_plot(path, o);
@@ -102,4 +103,87 @@ TEST_CASE("renamed result columns answer to their old names") {
   }
   o.y = "latency";
   CHECK_THROWS_AS(collect_plot(path, o), Error);
+}
+
+TEST_CASE("a time column without --scale is shown in one unit from its means, named on the axis and in the table") {
+  const std::string path = temp_file("plot-time.csv",
+                                     "replicate,seed,mapper,size,sim_makespan,max_link_load\n"
+                                     "0,1,random,4,2.46e-06,4096\n1,2,random,4,2.54e-06,4096\n0,1,random,16,4.9e-07,8192\n");
+  PlotOptions o;
+  o.x = "size";
+  o.y = "sim_makespan";
+  const PlotData d = collect_plot(path, o);
+  CHECK(d.y_unit == "us");
+  CHECK(d.y_scale == 1e6);
+  REQUIRE(d.series.size() == 1);
+  CHECK(d.series[0].second[0].mean == doctest::Approx(2.5));
+  CHECK(d.series[0].second[1].mean == doctest::Approx(0.49));
+  CHECK(markdown_table(d, o) == "| size \\ sim. makespan (us) | random |\n|---|---|\n| 4 | 2.5 ± 0.51 |\n| 16 | 0.49 |\n");
+  CHECK(gnuplot_script(d, o, "f.svg").find("set ylabel \"sim. makespan (us)\"\n") != std::string::npos);
+  CHECK(gnuplot_script(d, o, "f.svg").find("set title \"sim_makespan vs size\"\n") != std::string::npos);
+  // The same numbers as --scale 1e6 gives.
+  PlotOptions explicit_scale = o;
+  explicit_scale.scale = 1e6;
+  const PlotData e = collect_plot(path, explicit_scale);
+  CHECK(e.series[0].second[0].mean == d.series[0].second[0].mean);
+  CHECK(e.series[0].second[0].ci95 == d.series[0].second[0].ci95);
+  // --ylabel wins; an explicit --scale changes nothing (seconds unlabelled, as before).
+  o.ylabel = "run time";
+  CHECK(gnuplot_script(d, o, "f.svg").find("set ylabel \"run time\"\n") != std::string::npos);
+  CHECK(markdown_table(d, o).rfind("| size \\ sim. makespan (us) |", 0) == 0);
+  o.ylabel.clear();
+  o.scale = 1;
+  const PlotData raw = collect_plot(path, o);
+  CHECK(raw.y_unit.empty());
+  CHECK(raw.series[0].second[0].mean == doctest::Approx(2.5e-6));
+  CHECK(markdown_table(raw, o).rfind("| size | random |\n", 0) == 0);
+  CHECK(gnuplot_script(raw, o, "f.svg").find("set ylabel \"sim_makespan\"\n") != std::string::npos);
+  // Byte columns and other metrics are shown as they are.
+  o.scale = 0;
+  o.y = "max_link_load";
+  const PlotData bytes = collect_plot(path, o);
+  CHECK(bytes.y_unit.empty());
+  CHECK(bytes.series[0].second[1].mean == 8192);
+  CHECK(markdown_table(bytes, o).rfind("| size | random |\n", 0) == 0);
+}
+
+TEST_CASE("aggregate.csv and traffic CSV times: means and intervals in the chosen unit") {
+  const std::string path = temp_file("plot-time-a.csv",
+                                     "point,l,mapper,n,sim_avg_latency_mean,sim_avg_latency_sd,sim_avg_latency_ci95\n"
+                                     "0,2,best,5,0.0032,0.0001,0.00012\n1,4,best,5,0.0101,0.001,0.0012\n");
+  PlotOptions o;
+  o.x = "l";
+  o.y = "sim_avg_latency";
+  const PlotData d = collect_plot(path, o);
+  CHECK(d.y_unit == "ms");
+  CHECK(markdown_table(d, o) == "| l \\ sim. avg latency (ms) | best |\n|---|---|\n| 2 | 3.2 ± 0.12 |\n| 4 | 10.1 ± 1.2 |\n");
+  const std::string traffic = temp_file("plot-time-t.csv", "routing,offered,latency_mean\nminimal,0.1,3e-09\nminimal,0.2,8e-09\n");
+  o.x = "offered";
+  o.y = "latency_mean";
+  o.by = "routing";
+  const PlotData t = collect_plot(traffic, o);
+  CHECK(t.y_unit == "ns");
+  CHECK(gnuplot_script(t, o, "f.svg").find("set ylabel \"latency mean (ns)\"\n") != std::string::npos);
+}
+
+TEST_CASE("column units and labels") {
+  CHECK(column_unit("sim_makespan") == "s");
+  CHECK(column_unit("sim_makespan_ci95") == "s");
+  CHECK(column_unit("zero_load_latency") == "s");
+  CHECK(column_unit("sim_neighbour_latency_p99") == "s");
+  CHECK(column_unit("congestion_bound") == "s");
+  CHECK(column_unit("traffic_latency_mean") == "s");
+  CHECK(column_unit("sim_eps_only_makespan") == "s");
+  CHECK(column_unit("sim_relative_makespan") == "fraction");
+  CHECK(column_unit("sim_bytes") == "B");
+  CHECK(column_unit("max_link_load") == "B");
+  CHECK(column_unit("max_link_load", false) == "weight");
+  CHECK(column_unit("hop_bytes") == "B x links");
+  CHECK(column_unit("sim_messages") == "count");
+  CHECK(column_unit("cardinality") == "hops");
+  CHECK(column_unit("mapper").empty());
+  CHECK(column_unit("workload.process").empty());
+  CHECK(column_label("sim_makespan") == "sim. makespan");
+  CHECK(column_label("zero_load_latency") == "zero-load latency");
+  CHECK(column_label("sim_zero_load_latency") == "sim. zero-load latency");
 }
