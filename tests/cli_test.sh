@@ -594,5 +594,90 @@ expect_error "a sweep point with an invalid combination" "combo-sweep.yaml: poin
   sweep "$tmp/combo-sweep.yaml" -o "$tmp/combo-sweep"
 check "no sweep point runs when one is invalid" test ! -e "$tmp/combo-sweep"
 
+# --- One flag name per concept (issue 32 item 8): --mapper/--mappers, --format with --json as its alias,
+# simulate --draw; help defaults in the docs' units; topo --help spec lines; map's routed edges and
+# trace stats' collective calls vs rank-calls (item 3).
+net32=(--topology torus:4x4 --process mesh:4x4)
+"$mapsim" map "${net32[@]}" --mapper switch >"$tmp/i32-map1"
+"$mapsim" map "${net32[@]}" --mappers switch >"$tmp/i32-map2"
+check "map: --mappers is --mapper" cmp -s "$tmp/i32-map1" "$tmp/i32-map2"
+check "map: max link load counts routed edges, not messages" grep -q '^max link load .*(5 routed edges)$' "$tmp/i32-map1"
+expect_error "map: --mapper with two mappers" "map runs one mapper, got 2 (switch,binary); mapsim compare runs several" \
+  map "${net32[@]}" --mapper switch,binary
+expect_error "simulate: --mappers with two mappers" "simulate runs one mapper, got 2" simulate "${net32[@]}" --mappers switch,binary
+# same_json A B: two JSON files alike but for the run's own timings (seconds, rates, memory).
+same_json() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+drop = lambda d: {k: v for k, v in json.load(open(d)).items() if not any(w in k for w in ("seconds", "per_second", "memory"))}
+sys.exit(0 if drop(sys.argv[1]) == drop(sys.argv[2]) else 1)
+PY
+}
+"$mapsim" map "${net32[@]}" --format json >"$tmp/i32-a.json"; "$mapsim" map "${net32[@]}" --json >"$tmp/i32-b.json"
+check "map: --format json is --json" same_json "$tmp/i32-a.json" "$tmp/i32-b.json"
+check "map: --format json is JSON" bash -c "'$mapsim' map ${net32[*]} --format json | python3 -c 'import json,sys; assert json.load(sys.stdin)[\"mapper\"] == \"default\"'"
+expect_error "--format and --json together" "--format excludes --json" map "${net32[@]}" --format json --json
+expect_error "map: no csv format" "--format: csv not in {table,json}" map "${net32[@]}" --format csv
+check "topo: --format json is --json" bash -c "cmp -s <('$mapsim' topo mesh:2x2 --format json) <('$mapsim' topo mesh:2x2 --json)"
+"$mapsim" simulate "${net32[@]}" --format json >"$tmp/i32-a.json"; "$mapsim" simulate "${net32[@]}" --json >"$tmp/i32-b.json"
+check "simulate: --format json is --json" same_json "$tmp/i32-a.json" "$tmp/i32-b.json"
+"$mapsim" compare "${net32[@]}" --mapper switch,binary --format csv --csv "$tmp/i32-compare.csv" >"$tmp/i32-compare-out.csv"
+check "compare: --mapper is --mappers" test "$(wc -l <"$tmp/i32-compare-out.csv")" -eq 3
+check "compare: --format csv prints what --csv writes" cmp -s "$tmp/i32-compare.csv" "$tmp/i32-compare-out.csv"
+check "compare: --format json" bash -c "'$mapsim' compare ${net32[*]} --mappers switch,binary --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d[\"replicates\"] == 1 and [m[\"mapper\"] for m in d[\"mappers\"]] == [\"switch\", \"binary\"]
+assert d[\"mappers\"][0][\"max_link_messages\"][\"mean\"] == 5'"
+check "compare: the table stays the default" bash -c "'$mapsim' compare ${net32[*]} --mappers switch | grep -q 'replicate(s); mean (stddev)'"
+"$mapsim" simulate "${net32[@]}" --draw "$tmp/i32-sim.dot" >/dev/null 2>"$tmp/i32-draw.err"
+check "simulate --draw FILE.dot writes the load picture" grep -q 'mapsim simulate: default' "$tmp/i32-sim.dot"
+check "simulate --draw says where" grep -q "picture: $tmp/i32-sim.dot" "$tmp/i32-draw.err"
+expect_error "simulate --draw: unknown picture format" "--draw $tmp/net.gif: expected a .svg, .png, .pdf or .dot file" \
+  simulate "${net32[@]}" --draw "$tmp/net.gif"
+expect_error "simulate --draw into a missing folder" "the folder $tmp/nowhere does not exist" simulate "${net32[@]}" --draw "$tmp/nowhere/n.dot"
+"$mapsim" simulate --help >"$tmp/i32-simhelp"
+check "simulate help: --eager default as the docs say" grep -q 'default 64KiB$' "$tmp/i32-simhelp"
+check "simulate help: --mtu default as the docs say" grep -q 'packet model, default 4KiB$' "$tmp/i32-simhelp"
+check "simulate help: --intra-node-bandwidth default as the docs say" grep -q 'one node, default 10GB/s$' "$tmp/i32-simhelp"
+check "traffic help: --mtu default" bash -c "'$mapsim' traffic --help | grep -q 'Packet size (default 4KiB)'"
+"$mapsim" topo --help >"$tmp/i32-topohelp"
+check "topo help: fattree's spec line" grep -qx '  fattree:k=4,levels=LEVELS,nodes=NODES,radix=32,oversubscription=1' "$tmp/i32-topohelp"
+check "topo help: what a key without a default means" grep -qx '      levels: 3, or the fewest that hold nodes=; nodes: none (k-ary n-tree)' "$tmp/i32-topohelp"
+check "topo help: required keys" grep -qx '  hypercube:dim=DIM,nodes_per_router=1' "$tmp/i32-topohelp"
+check "topo help: no empty or spaced values in spec lines" bash -c "! grep -E '^  [a-z0-9]+:.*(=,|=\$|= | \\()' '$tmp/i32-topohelp' | grep -v '^  link keys'"
+"$mapsim" simulate "${net32[@]}" --workload alltoall:iterations=3 --write-trace "$tmp/i32-trace" >/dev/null 2>&1
+"$mapsim" trace stats "$tmp/i32-trace/index.txt" >"$tmp/i32-stats"
+check "trace stats: collective calls" grep -qx 'collective calls       3' "$tmp/i32-stats"
+check "trace stats: collective rank-calls" grep -q '^collective rank-calls  48 ' "$tmp/i32-stats"
+check "trace stats: JSON keeps collectives (rank-calls), adds collective_calls" bash -c "'$mapsim' trace stats '$tmp/i32-trace/index.txt' --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d[\"collectives\"] == 48 and d[\"collective_rank_calls\"] == 48 and d[\"collective_calls\"] == 3'"
+# Units (issue 32): plot names a time's unit on the axis and in the table unless --scale is given; summary.json's units.
+"$mapsim" plot "$tmp/run1/results.csv" --x replicate --y sim_makespan --table >"$tmp/u-table.md"
+check "plot: a time without --scale, its unit in the table header" grep -qE '^\| replicate \\ sim\. makespan \((s|ms|us|ns)\) \| random \|' "$tmp/u-table.md"
+check "plot: values in that unit, not raw seconds" bash -c "! grep -q 'e-0' '$tmp/u-table.md'"
+"$mapsim" plot "$tmp/run1/results.csv" --x replicate --y sim_makespan -o "$tmp/u.svg" --script "$tmp/u.gp" 2>/dev/null
+check "plot: the axis label names the unit" grep -qE '^set ylabel "sim\. makespan \((s|ms|us|ns)\)"$' "$tmp/u.gp"
+"$mapsim" plot "$tmp/run1/results.csv" --x replicate --y sim_makespan -o "$tmp/u2.svg" --script "$tmp/u2.gp" --ylabel "run time" 2>/dev/null
+check "plot: --ylabel is kept" grep -qx 'set ylabel "run time"' "$tmp/u2.gp"
+"$mapsim" plot "$tmp/run1/results.csv" --x replicate --y sim_makespan --scale 1 -o "$tmp/u3.svg" --script "$tmp/u3.gp" --table >"$tmp/u3.md" 2>/dev/null
+check "plot --scale: the column's name, no unit" grep -qx 'set ylabel "sim_makespan"' "$tmp/u3.gp"
+check "plot --scale: the table header as before" grep -q '^| replicate | random |' "$tmp/u3.md"
+check "plot --scale 1: raw seconds" grep -q 'e-0' "$tmp/u3.md"
+"$mapsim" plot "$tmp/run1/results.csv" --x replicate --y hop_bytes --table >"$tmp/u4.md"
+check "plot: other columns as they are" grep -q '^| replicate | random |' "$tmp/u4.md"
+check "summary.json: units of the results.csv columns" python3 -c '
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+u = d["units"]
+assert list(d)[:11] == ["name", "source", "hash", "replicates", "seed", "model", "mappers", "rank_correlation", "portfolio", "failed", "scenario"]
+assert u["sim_makespan"] == "s" and u["sim_avg_latency"] == "s" and u["zero_load_latency"] == "s" and u["congestion"] == "s"
+assert u["max_link_load"] == "B" and u["sim_bytes"] == "B" and u["hop_bytes"] == "B x links"
+assert u["sim_messages"] == "count" and u["cardinality"] == "hops"
+columns = next(csv.reader(open(sys.argv[2])))
+assert set(u) <= set(columns) and "mapper" not in u and "replicate" not in u
+' "$tmp/run1/summary.json" "$tmp/run1/results.csv"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
