@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "traces/collective_choice.h"
+#include "traces/op.h"
 #include "traces/ti_trace.h"
 
 namespace mapsim {
@@ -31,17 +32,6 @@ inline int sub_communicator_tag(const std::vector<int>& members) {
   for (int rank : members) hash = (hash ^ static_cast<unsigned long>(rank)) * 1099511628211UL;
   return (1 << 30) + static_cast<int>(hash % (1UL << 29));
 }
-
-struct Op {
-  enum Kind : unsigned char { Isend, Irecv, WaitGroup, WaitKey, TestKey, WaitAll, Compute, Sleep } kind;
-  bool user = false;     // a trace isend/irecv: kept for wait/test/waitall by (src, dst, tag)
-  bool distant = false;
-  bool collective = false;
-  int peer = -1;         // WaitKey/TestKey: src
-  int tag = 0;           // WaitKey/TestKey: tag
-  int dst = -1;          // WaitKey/TestKey: dst
-  double amount = 0;     // bytes, flops or seconds
-};
 
 // Appends the ops of `action` for rank `rank` of `size` ranks; `choice` picks the algorithm of the
 // collectives that have several. Throws Error where an algorithm does not fit the rank count.

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "traces/action_ops.h"
+#include "traces/op.h"
 #include "traces/collective_choice.h"
 
 namespace mapsim {

@@ -385,4 +385,22 @@ MAPSIM_REGISTER(collective_registry(),
                                                   dissemination_barrier}));
 
 }  // namespace
+
 }  // namespace mapsim::collectives
+
+namespace mapsim {
+
+// Used by algorithms that hand a call on (a library's choice, redbcast, NTSL): declared in collective_algorithm.h.
+void run_collective(collectives::Steps& s, const CollectiveCall& c, const std::string& name) {
+  const std::string full = std::string(collective_name(c.collective)) + "=" + name;
+  const CollectiveRegistry::Entry* algorithm = collective_registry().find(full);
+  if (!algorithm) throw InternalError("no collective algorithm '" + full + "' registered");
+  algorithm->factory(s, c);
+}
+
+void run_collective(collectives::Steps& s, const CollectiveCall& c) {
+  static const CollectiveChoice mapsim_own;
+  (c.choice ? *c.choice : mapsim_own)[c.collective].factory(s, c);
+}
+
+}  // namespace mapsim

@@ -4,7 +4,6 @@
 #include <sstream>
 
 #include "support/error.h"
-#include "traces/collective_algorithm.h"
 
 namespace mapsim {
 namespace {
@@ -91,18 +90,6 @@ std::string collectives_help() {
   std::string text = "every collective: mapsim, mpich, ompi";
   for (size_t c = 0; c < kCollectiveCount; ++c) text += "; " + std::string(kNames[c]) + ": " + names(c);
   return text;
-}
-
-void run_collective(collectives::Steps& s, const CollectiveCall& c, const std::string& name) {
-  const std::string full = std::string(collective_name(c.collective)) + "=" + name;
-  const Entry* algorithm = collective_registry().find(full);
-  if (!algorithm) throw InternalError("no collective algorithm '" + full + "' registered");
-  algorithm->factory(s, c);
-}
-
-void run_collective(collectives::Steps& s, const CollectiveCall& c) {
-  static const CollectiveChoice mapsim_own;
-  (c.choice ? *c.choice : mapsim_own)[c.collective].factory(s, c);
 }
 
 }  // namespace mapsim

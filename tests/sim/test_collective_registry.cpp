@@ -6,6 +6,7 @@
 #include "sim/simulate.h"
 #include "test_files.h"
 #include "topologies/network_factory.h"
+#include "traces/action_ops.h"
 #include "traces/collective_algorithm.h"
 
 using namespace mapsim;
