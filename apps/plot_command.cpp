@@ -54,7 +54,8 @@ void add_plot_command(CLI::App& app) {
   cmd->add_option("--title", o->plot.title, "Figure title");
   cmd->add_option("--xlabel", o->plot.xlabel, "x axis label");
   cmd->add_option("--ylabel", o->plot.ylabel, "y axis label");
-  cmd->add_option("--scale", o->plot.scale, "Multiply y by this (default 1; e.g. 1e6: seconds -> microseconds)")
+  cmd->add_option("--scale", o->plot.scale, "Multiply y by this (e.g. 1e6: seconds -> microseconds); without it a time column is shown in one unit "
+                  "(s, ms, us, ns) chosen from its values and named on the axis and in the table, other columns as they are")
       ->check(finite_nonzero());
   cmd->add_flag("--logx", o->plot.logx, "Logarithmic x axis");
   cmd->add_flag("--logy", o->plot.logy, "Logarithmic y axis");
