@@ -108,6 +108,25 @@ figures "$tmp/sweep-dom.html" >"$tmp/sweep-figures.txt"
 check "sweep: a figure per swept key" test "$(grep -c '^fig-sweep-[0-9]* svg$' "$tmp/sweep-figures.txt")" -eq 2
 check "sweep: the per-point table" grep -q '<table id="points">' "$tmp/sweep-dom.html"
 check "sweep: the table scrolls in its own box" grep -q '<div class="wide"><table id="points">' "$tmp/sweep-dom.html"
+# Times in the per-point table: one unit per column from its values, named in the header (not raw seconds).
+check "sweep: times in one unit per column, named in the header" python3 - "$tmp/sweep/report.html" "$tmp/sweep/aggregate.csv" <<'PY'
+import csv, re, sys
+page = open(sys.argv[1]).read()
+table = page[page.index('<table id="points">'):]
+table = table[:table.index('</table>')]
+header = re.findall(r'<th>([^<]*)</th>', table.split('</tr>')[0])
+col = next(i for i, h in enumerate(header) if h.startswith('makespan ('))
+unit = header[col][len('makespan ('):-1]
+factor = {'s': 1, 'ms': 1e3, 'us': 1e6, 'ns': 1e9}[unit]
+means = [float(r['sim_makespan_mean']) for r in csv.DictReader(open(sys.argv[2]))]
+assert 1 <= max(means) * factor < 1000, (unit, max(means))
+cells = [re.findall(r'<td>([^<]*)</td>', row)[col] for row in table.split('</tr>')[1:-1]]
+assert len(cells) == len(means)
+for cell, mean in zip(cells, means):
+    assert abs(float(cell.split(' ')[0]) - mean * factor) <= 1e-3 * mean * factor, (cell, mean)
+assert not any(h.endswith('(s)') and unit != 's' for h in header)
+PY
+check "sweep: the figures' axis names the unit" grep -q '>sim. makespan ([mun]\?s)<' "$tmp/sweep/report.html"
 if [ -n "$shot" ]; then
   browse "$tmp/sweep/report.html" --window-size=1400,1000 --screenshot="$tmp/sweep.png" >/dev/null
   cp "$tmp/sweep.png" "${shot%.png}-sweep.png"
