@@ -67,7 +67,8 @@ void add_traffic_command(CLI::App& app) {
   add_topology_option(cmd, c.network);
   add_routing_option(cmd, c.routing);
   cmd->add_option("--pattern", c.pattern,
-                  "Traffic pattern SPEC: " + traffic_registry().names() + " (default uniform; mapsim components)");
+                  "Open-loop traffic pattern SPEC (not a synthetic workload): " + traffic_registry().names() +
+                      " (default uniform; mapsim components)");
   cmd->add_option("--load", c.loads, "Offered loads, fractions of node bandwidth, e.g. 0.1,0.2,0.5 (default 0.5)");
   cmd->add_option("--model", c.model, "Simulation model (default packet)");
   cmd->add_option("--mtu", c.mtu,
