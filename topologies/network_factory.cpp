@@ -25,20 +25,4 @@ Network make_network(const std::string& text, const LinkOverrides& links) {
   return network;
 }
 
-std::string network_spec_help() {
-  std::set<std::string> link_keys;
-  for (const Param& p : link_params()) link_keys.insert(p.name);
-  std::string help;
-  for (const auto* entry : network_registry().entries()) {
-    std::string line = "  " + entry->name + (entry->positional.empty() ? "" : ":" + entry->positional);
-    std::string keys;
-    for (const Param& p : entry->params)
-      if (!link_keys.count(p.name))
-        keys += (keys.empty() ? "" : ",") + p.name + "=" + param_default_text(p);
-    if (!keys.empty()) line += (entry->positional.empty() ? ":" : ",") + keys;
-    help += line + "\n      " + entry->description + "\n";
-  }
-  return help + "  link keys for all generators: link_bandwidth=10Gbps,t_p=20ns,t_r=300ns,t_s=2us,node_bandwidth=10Gbps,node_latency=0s\n";
-}
-
 }  // namespace mapsim

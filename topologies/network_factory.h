@@ -18,7 +18,5 @@ NetworkRegistry& network_registry();
 // `links`: link values set outside the spec (a scenario's model: keys). A generator that does not
 // declare the link parameters (file:, ibnet:, whose files carry their own) refuses them.
 Network make_network(const std::string& spec, const LinkOverrides& links = {});
-// One line per generator with its keys, for --help texts.
-std::string network_spec_help();
 
 }  // namespace mapsim
