@@ -14,6 +14,7 @@
 #include "sim/traffic.h"
 #include "sim/workload.h"
 #include "routing/export.h"
+#include "topologies/failures.h"
 #include "topologies/port_layout.h"
 #include "topologies/network_factory.h"
 #include "support/units.h"
@@ -76,11 +77,25 @@ RunPipeline::~RunPipeline() = default;
 
 const ReplicateParts& RunPipeline::replicate(int r) {
   const Scenario& s = scenario_;
-  if (const std::string spec = s.network_spec(r); !routed_ || spec != network_spec_) {
-    network_spec_ = spec;
+  // Failed links are chosen by the replicate's seed unless failures.seed fixes them: part of what the
+  // network of a replicate is.
+  const std::string failures = s.failures_given ? "\nfailures seed " + std::to_string(s.failures_at(r).seed) : "";
+  if (const std::string spec = s.network_spec(r); !routed_ || spec + failures != network_spec_) {
+    network_spec_ = spec + failures;
     Network network;
     at_key(s, "network", [&] { network = make_network(spec, s.links); });
-    at_key(s, "routing", [&] { routed_ = std::make_unique<RoutedNetwork>(std::move(network), s.routing); });
+    // The fabric manager routes what is left (topologies/failures.h): before the routing, and so
+    // before the mappers, which see the degraded network.
+    if (s.failures_given) at_key(s, "failures", [&] { network = with_failures(network, s.failures_at(r)); });
+    at_key(s, "routing", [&] {
+      try {
+        routed_ = std::make_unique<RoutedNetwork>(std::move(network), s.routing);
+      } catch (const NotApplicable& e) {
+        if (!s.failures_given) throw;
+        throw NotApplicable(std::string(e.what()) + " (with failures the network is routed as an irregular fabric: "
+                                                    "use updn, minhop, updown or shortest)");
+      }
+    });
   }
   parts_.replicate = r;
   parts_.seed = s.replicate_seed(r);
@@ -188,6 +203,7 @@ void RunPipeline::check(const ReplicateParts& parts, const std::string& mapper) 
 bool RunPipeline::replicates_identical(const ReplicateParts& parts) const {
   const Scenario& s = scenario_;
   if (s.replicates < 2 || !s.traffic.empty() || !s.ocs.empty() || allocation_uses_seed(s.allocation)) return false;
+  if (s.failures_given && s.failures.links > 0 && !s.failure_seed_given) return false;  // links drawn per replicate
   for (int r = 1; r < s.replicates; ++r)
     if (s.network_spec(r) != s.network_spec(0) || s.process_spec(r) != s.process_spec(0) || s.pattern_spec(r) != s.pattern_spec(0))
       return false;

@@ -13,6 +13,7 @@
 #include "sim/traffic.h"
 #include "sim/workload.h"
 #include "support/error.h"
+#include "support/message.h"
 #include "support/spec.h"
 #include "support/yaml_reader.h"
 #include "topologies/link_params.h"
@@ -39,8 +40,8 @@ std::optional<SpecSyntax> spec_syntax(const std::string& path) {
 }
 SpecSyntax syntax_at(const std::string& path) { return *spec_syntax(path); }
 
-const std::vector<std::string> kTopKeys = {"name",       "network", "routing", "workload", "mapping", "allocation", "slots",
-                                           "model",      "ocs",     "seed",    "replicates", "output"};
+const std::vector<std::string> kTopKeys = {"name",  "network", "failures",   "routing", "workload", "mapping", "allocation",
+                                           "slots", "model",   "ocs",        "seed",    "replicates", "output"};
 const std::vector<std::string> kWorkloadKeys = {"process", "pattern", "trace", "traffic"};
 std::string spec_text(const YamlReader& reader, const YAML::Node& node, const SpecSyntax& field, const std::string& what,
                       const std::string& implied_name = "") {
@@ -231,6 +232,54 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
   }
 }
 
+// failures: {links: K, seed: S, level: spine, names: [A--B, [A, B]], switches: [S]}: what fails before
+// routing (topologies/failures.h); the names are checked against the network when it is built.
+void parse_failures(const YamlReader& reader, const YAML::Node& node, Scenario& s) {
+  reader.expect_map(node, "failures (links, seed, level, names, switches)");
+  reader.check_keys(node, {"links", "seed", "level", "names", "switches"});
+  s.failures_given = true;
+  if (node["links"]) s.failures.links = static_cast<int>(reader.integer(node["links"], "failures.links", 0, kMaxNetworkLinks));
+  for (const char* key : {"seed", "level"})
+    if (node[key] && !node["links"])
+      reader.fail(node[key], std::string("failures.") + key + ": applies to the links failed at random; give failures.links too");
+  if (node["seed"]) {
+    s.failures.seed = static_cast<uint64_t>(reader.integer(node["seed"], "failures.seed", 0));
+    s.failure_seed_given = true;
+  }
+  if (node["level"]) {
+    const std::string level = reader.scalar(node["level"], "failures.level");
+    if (level != "spine")
+      reader.fail(node["level"], "failures.level: expected spine (the links between the top switch level and the one below), got " +
+                                     excerpt(level));
+    s.failures.spine = true;
+  }
+  if (const YAML::Node names = node["names"]) {
+    reader.expect_sequence(names, "failures.names (a list of links: SWITCH--SWITCH or [SWITCH, SWITCH])");
+    for (size_t i = 0; i < names.size(); ++i) {
+      const YAML::Node item = names[i];
+      const std::string what = "failures.names." + std::to_string(i);
+      if (item.IsSequence()) {
+        if (item.size() != 2) reader.fail(item, what + ": expected a link as [SWITCH, SWITCH], two names");
+        s.failures.names.emplace_back(reader.scalar(item[0], what + ".0"), reader.scalar(item[1], what + ".1"));
+        if (s.failures.names.back().first.empty() || s.failures.names.back().second.empty())
+          reader.fail(item, what + ": expected two switch names");
+      } else {
+        const std::string text = reader.scalar(item, what);
+        if (text.find("--") == std::string::npos)
+          reader.fail(item, what + ": expected a link as SWITCH--SWITCH or [SWITCH, SWITCH], got " + excerpt(text));
+        s.failures.names.emplace_back(text, "");
+      }
+    }
+  }
+  if (const YAML::Node switches = node["switches"]) {
+    reader.expect_sequence(switches, "failures.switches (a list of switch names)");
+    for (size_t i = 0; i < switches.size(); ++i) {
+      s.failures.switches.push_back(reader.scalar(switches[i], "failures.switches." + std::to_string(i)));
+      if (s.failures.switches.back().empty()) reader.fail(switches[i], "failures.switches: expected a switch name");
+    }
+  }
+}
+
 // The model's link values go to the generator as typed overrides (Scenario::links); a network file
 // carries its own, and a key given in the network spec too is given twice.
 void check_link_overrides(const YamlReader& reader, const YAML::Node& at, const std::string& network,
@@ -319,6 +368,11 @@ void set_key_path(YAML::Node& document, const std::string& path, const YAML::Nod
 std::string Scenario::network_spec(int r) const { return with_seed(network, syntax_at("network"), replicate_seed(r)); }
 std::string Scenario::process_spec(int r) const { return with_seed(process, syntax_at("workload.process"), replicate_seed(r)); }
 std::string Scenario::pattern_spec(int r) const { return with_seed(pattern, syntax_at("workload.pattern"), replicate_seed(r)); }
+Failures Scenario::failures_at(int r) const {
+  Failures f = failures;
+  if (!failure_seed_given) f.seed = replicate_seed(r);
+  return f;
+}
 
 Scenario parse_scenario(const YAML::Node& document, const std::string& source, YamlOverrides overrides) {
   Scenario s;
@@ -333,6 +387,7 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
   if (!document["network"]) reader.fail(document, "missing 'network' (a generator spec, a map, or file:PATH)");
   const SpecSyntax network = syntax_at("network"), process = syntax_at("workload.process"), mapper = syntax_at("mapping");
   s.network = resolve_spec_path(spec_text(reader, document["network"], network, "network"), network, source);
+  if (document["failures"]) parse_failures(reader, document["failures"], s);
   if (document["routing"]) s.routing = reader.scalar(document["routing"], "routing");
 
   if (!document["workload"]) reader.fail(document, "missing 'workload' (process: and pattern:, trace:, or traffic:)");

@@ -17,6 +17,7 @@
 
 #include "sim/simulate.h"
 #include "support/yaml_reader.h"
+#include "topologies/failures.h"
 #include "topologies/link_params.h"
 
 namespace mapsim {
@@ -26,6 +27,10 @@ struct Scenario {
   std::string name;
   std::string network;      // generator spec as given, relative paths resolved
   LinkOverrides links;      // model: link keys, typed; make_network hands them to the generator
+  // failures: links and switches removed before routing (topologies/failures.h); `failures.seed`
+  // is the key's seed, or 0 when none was given (then each replicate's seed: failures_at).
+  Failures failures;
+  bool failures_given = false, failure_seed_given = false;
   std::string routing = "default";
   std::string process;      // process topology spec (synthetic workload) ...
   std::string pattern = "exchange";
@@ -51,6 +56,7 @@ struct Scenario {
   std::string network_spec(int r) const;
   std::string process_spec(int r) const;
   std::string pattern_spec(int r) const;
+  Failures failures_at(int r) const;
 };
 
 // Reads a YAML file (malformed YAML -> FILE:LINE:COL error).
