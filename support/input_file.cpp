@@ -64,4 +64,20 @@ void refuse_input_as_output(const std::string& output) {
       throw Error(output + ": is the " + f.what + " " + f.path + " that this command reads; choose another output");
 }
 
+bool read_bounded_line(std::istream& in, std::string& text, size_t max_bytes, const std::string& path, int line,
+                       const std::string& expected) {
+  text.clear();
+  std::streambuf* buffer = in.rdbuf();
+  int c = buffer->sbumpc();
+  if (c == std::char_traits<char>::eof()) return false;
+  for (; c != std::char_traits<char>::eof() && c != '\n'; c = buffer->sbumpc()) {
+    if (text.size() == max_bytes)
+      throw Error(path + ":" + std::to_string(line) + ": line longer than " + std::to_string(max_bytes) +
+                  " bytes; expected " + expected);
+    text.push_back(static_cast<char>(c));
+  }
+  if (!text.empty() && text.back() == '\r') text.pop_back();
+  return true;
+}
+
 }  // namespace mapsim

@@ -14,6 +14,10 @@ std::ifstream open_input(const std::string& path, const std::string& what = "fil
                          std::ios::openmode mode = std::ios::in);
 // Remembers an input read by other means (a library opening it: OTF2). Does nothing if it is missing.
 void note_input(const std::string& path, const std::string& what);
+// std::getline for one line of at most `max_bytes` (a trailing '\r' dropped); false at the end. A longer
+// line is refused as it is read: "PATH:LINE: line longer than N bytes; expected EXPECTED".
+bool read_bounded_line(std::istream& in, std::string& text, size_t max_bytes, const std::string& path, int line,
+                       const std::string& expected);
 // Throws "OUTPUT: is the WHAT INPUT this command reads; choose another output" when `output` is an input.
 void refuse_input_as_output(const std::string& output);
 

@@ -36,22 +36,6 @@ uint64_t guid_value(const std::string& hex) { return std::stoull(hex.substr(hex.
 // is read, before std::regex sees it: its matcher recurses per character, and 30 KB overflow the stack.
 constexpr size_t kMaxLineBytes = 4096;
 
-// std::getline for one line of at most kMaxLineBytes (a trailing '\r' dropped); false at the end.
-bool read_line(std::istream& in, std::string& text, const std::string& path, int line, const char* expected) {
-  text.clear();
-  std::streambuf* buffer = in.rdbuf();
-  int c = buffer->sbumpc();
-  if (c == std::char_traits<char>::eof()) return false;
-  for (; c != std::char_traits<char>::eof() && c != '\n'; c = buffer->sbumpc()) {
-    if (text.size() == kMaxLineBytes)
-      throw Error(path + ":" + std::to_string(line) + ": line longer than " + std::to_string(kMaxLineBytes) +
-                  " bytes; expected " + expected);
-    text.push_back(static_cast<char>(c));
-  }
-  if (!text.empty() && text.back() == '\r') text.pop_back();
-  return true;
-}
-
 }  // namespace
 
 double infiniband_rate(const std::string& text) {
@@ -87,7 +71,7 @@ void read_forwarding_tables(const std::string& path, Network& net, const PortMap
   int sw = -1;
   uint64_t sw_guid = 0;
   std::string text;
-  for (int line = 1; read_line(in, text, path, line, "ibroute / dump_lfts.sh output"); ++line) {
+  for (int line = 1; read_bounded_line(in, text, kMaxLineBytes, path, line, "ibroute / dump_lfts.sh output"); ++line) {
     auto where = [&] { return path + ":" + std::to_string(line) + ": "; };
     std::smatch m;
     if (std::regex_match(text, m, header)) {
@@ -154,7 +138,7 @@ Network load_ibnetdiscover(const std::string& path, const LinkDefaults& defaults
   std::string current, text;
   int line_number = 0;
   auto where = [&](int line) { return path + ":" + std::to_string(line) + ": "; };
-  while (read_line(in, text, path, line_number + 1, "ibnetdiscover output")) {
+  while (read_bounded_line(in, text, kMaxLineBytes, path, line_number + 1, "ibnetdiscover output")) {
     ++line_number;
     std::smatch m;
     if (std::regex_match(text, m, header)) {

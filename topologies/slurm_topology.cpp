@@ -36,22 +36,6 @@ std::string lower(std::string text) {
   return text;
 }
 
-// std::getline for one line of at most kMaxLineBytes (a trailing '\r' dropped); false at the end.
-bool read_line(std::istream& in, std::string& text, const std::string& path, int line) {
-  text.clear();
-  std::streambuf* buffer = in.rdbuf();
-  int c = buffer->sbumpc();
-  if (c == std::char_traits<char>::eof()) return false;
-  for (; c != std::char_traits<char>::eof() && c != '\n'; c = buffer->sbumpc()) {
-    if (text.size() == kMaxLineBytes)
-      throw Error(path + ":" + std::to_string(line) + ": line longer than " + std::to_string(kMaxLineBytes) +
-                  " bytes; expected a topology.conf line 'SwitchName=NAME [Switches=HOSTLIST] [Nodes=HOSTLIST]'");
-    text.push_back(static_cast<char>(c));
-  }
-  if (!text.empty() && text.back() == '\r') text.pop_back();
-  return true;
-}
-
 std::vector<std::string> split_words(const std::string& text) {
   std::vector<std::string> words;
   size_t i = 0;
@@ -72,7 +56,7 @@ Network load_slurm_topology(const std::string& path, const LinkDefaults& d) {
   long total_nodes = 0, total_links = 0;
   std::string text;
   int line = 1;
-  for (; read_line(in, text, path, line); ++line) {
+  for (; read_bounded_line(in, text, kMaxLineBytes, path, line, "a topology.conf line 'SwitchName=NAME [Switches=HOSTLIST] [Nodes=HOSTLIST]'"); ++line) {
     const std::string where = path + ":" + std::to_string(line) + ": ";
     if (const size_t hash = text.find('#'); hash != std::string::npos) text.erase(hash);
     const std::vector<std::string> words = split_words(text);
