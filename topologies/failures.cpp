@@ -65,7 +65,7 @@ Network without_switches(const Network& network, const std::vector<int>& switche
 std::vector<int> spine_links(const Network& network) {
   const std::string family = family_name(network.shape.family);
   const std::string refused = "level: spine needs a tree network whose switches stand in levels above the nodes "
-                              "(fattree, xgft, tree2, or a file or slurm tree)";
+                              "(fattree, xgft, tree2, or a network file laid out like one)";
   if (network.shape.family == Family::Irregular) throw Error(refused + "; an irregular network has no levels");
   std::vector<int> leaves;
   for (int s = 0; s < network.num_switches(); ++s)
