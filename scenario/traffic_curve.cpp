@@ -19,8 +19,11 @@ std::vector<double> parse_traffic_loads(const std::string& text, const std::stri
     } catch (const std::exception&) {
       throw Error(flag + ": expected numbers in (0, 1] separated by commas, got '" + item + "'");
     }
-    if (!(loads.back() > 0) || loads.back() > 1)
-      throw Error(flag + ": offered load must be in (0, 1] (a fraction of the node bandwidth), got " + item);
+    try {
+      check_traffic_load(loads.back());
+    } catch (const Error& e) {
+      throw Error(flag + ": " + e.what());
+    }
   }
   if (loads.empty()) throw Error(flag + ": expected at least one offered load");
   return loads;

@@ -24,8 +24,14 @@ TrafficPattern make_traffic_pattern(const Network& network, const std::string& t
   return pattern;
 }
 
+void check_traffic_load(double load) {
+  if (!(load > 0) || load > 1)
+    throw Error("offered load must be in (0, 1] (a fraction of the node bandwidth), got " + format_number(load));
+}
+
 namespace {
 void check_traffic(const TrafficOptions& traffic) {
+  check_traffic_load(traffic.load);
   if (traffic.message && !(*traffic.message > 0))
     throw Error("traffic message size must be above 0 bytes (omit it for one packet)");
   if (traffic.measure && !(*traffic.measure > 0))
@@ -47,8 +53,6 @@ TrafficOptions parse_traffic(const std::string& text) {
   }
   if (spec.positional()) keys = *spec.positional() + (keys.empty() ? "" : ",") + keys;
   options.pattern = keys.empty() ? spec.name() : spec.name() + ":" + keys;
-  if (!(options.load > 0) || options.load > 1)
-    throw Error("offered load must be in (0, 1] (a fraction of the node bandwidth), got " + format_number(options.load));
   check_traffic(options);
   return options;
 }
@@ -219,8 +223,6 @@ class OpenLoopTraffic {
 }  // namespace sim
 
 TrafficResult simulate_traffic(const RoutedNetwork& routed, const TrafficOptions& traffic, const SimOptions& options) {
-  if (!(traffic.load > 0) || traffic.load > 1)
-    throw Error("offered load must be in (0, 1] (a fraction of the node bandwidth), got " + format_number(traffic.load));
   check_traffic(traffic);
   check_model_options(options);
   check_path_selection(options.path_selection, options.model);

@@ -53,6 +53,9 @@ struct TrafficResult {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TrafficResult, pattern, offered, accepted, latency, zero_load_latency, avg_hops, messages,
                                    events, wall_seconds)
 
+// Throws Error unless `load` is an offered load in (0, 1].
+void check_traffic_load(double load);
+
 // A scenario's traffic spec: a pattern spec whose keys may also set the run's `load`, `message`
 // (size), `warmup` and `measure` (times): "uniform:load=0.5", "group-shift:group=32,load=0.3".
 TrafficOptions parse_traffic(const std::string& spec);
