@@ -225,7 +225,7 @@ printf '0 send 1 0 10\n1 init\n' >unmatched.txt
 refused "simulate: an unmatched send names the trace" "unmatched.txt: inconsistent trace: a send from rank 0 to rank 1 tag 0 was never received" \
   simulate --topology mesh:2x2 --trace unmatched.txt
 # A SIGTERM to simulate alone (timeout, a batch system) ends its simulation child too.
-long_sim=(simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=400 --model store-and-forward)
+long_sim=(simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=4000 --model store-and-forward)
 setsid "$mapsim" "${long_sim[@]}" >/dev/null 2>&1 &
 pid=$!
 sleep 1.5
@@ -236,7 +236,7 @@ sleep 0.3
 check "simulate SIGTERM: no simulation left running" test -z "$(ps -s $pid -o stat=,pid= 2>/dev/null | grep -v '^ *Z')"
 pkill -KILL -s $pid 2>/dev/null
 # run (which keeps finished replicates) stops at once, not after the running simulation.
-printf 'network: irregular:nodes=256,switches=64\nworkload: {process: mesh:16x16, pattern: "exchange:iterations=400"}\nmodel: store-and-forward\n' >long.yaml
+printf 'network: irregular:nodes=256,switches=64\nworkload: {process: mesh:16x16, pattern: "exchange:iterations=4000"}\nmodel: store-and-forward\n' >long.yaml
 setsid "$mapsim" run long.yaml -o r-long >/dev/null 2>&1 &
 pid=$!
 sleep 1.5
