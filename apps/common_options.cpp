@@ -5,6 +5,7 @@
 #include "support/error.h"
 
 #include "support/component_reference.h"
+#include "mappers/allocation.h"
 #include "routing/routing.h"
 
 namespace mapsim {
@@ -20,7 +21,8 @@ CLI::Option* add_routing_option(CLI::App* cmd, std::string& routing) {
 }
 
 CLI::Option* add_allocation_option(CLI::App* cmd, std::string& allocation) {
-  return cmd->add_option("--allocation", allocation, "all, random[:seed=S] or list:FILE");
+  return cmd->add_option("--allocation", allocation,
+                         "Allocation policy: " + component_list(allocation_registry().infos()) + ", with busy=FRACTION (default all)");
 }
 
 CLI::Option* add_slots_option(CLI::App* cmd, std::string& slots) {

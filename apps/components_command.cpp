@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "mappers/allocation.h"
 #include "mappers/mapper.h"
 #include "sim/simulate.h"
 #include "sim/traffic.h"
@@ -22,6 +23,7 @@ std::vector<ComponentSection> component_sections() {
           {"Process topologies", "`--process SPEC`, scenario key `workload.process`", process_registry().infos()},
           {"Workloads", "`--workload SPEC`, scenario key `workload.pattern`", workload_registry().infos()},
           {"Mappers", "`--mapper SPEC`, `--mappers A,B`, scenario key `mapping`", mapper_registry().infos()},
+          {"Allocations", "`--allocation SPEC`, scenario key `allocation`: which nodes the job gets", allocation_registry().infos()},
           {"Simulation models", "`--model NAME`, scenario key `model` (or `none`)", model_infos()},
           {"Traffic patterns", "`mapsim traffic --pattern SPEC` (open-loop synthetic traffic)", traffic_registry().infos()},
           {"Collective algorithms",
@@ -63,8 +65,8 @@ void add_components_command(CLI::App& app) {
   auto markdown = std::make_shared<bool>(false);
   auto kind = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
-      "components", "List every registered network, routing, workload, mapper, model and collective algorithm");
-  cmd->add_option("kind", *kind, "Only this kind: networks, routings, process, workloads, mappers, simulation, traffic, collective");
+      "components", "List every registered network, routing, workload, mapper, allocation, model and collective algorithm");
+  cmd->add_option("kind", *kind, "Only this kind: networks, routings, process, workloads, mappers, allocations, simulation, traffic, collective");
   cmd->add_flag("--markdown", *markdown, "Print docs/components.md");
   cmd->callback([markdown, kind] {
     const auto sections = sections_of(*kind);

@@ -6,16 +6,23 @@
 #include <numeric>
 #include <sstream>
 
+#include "mappers/allocation.h"
 #include "support/error.h"
 #include "support/message.h"
 #include "support/input_file.h"
 #include "topologies/node_list.h"
-#include "support/random.h"
-#include "support/spec.h"
 
 namespace mapsim {
 
 int MappingProblem::total_slots() const { return std::accumulate(slots.begin(), slots.end(), 0); }
+
+namespace {
+std::string slots_message(int tasks, int nodes, int slots_per_node, const std::string& whose) {
+  return std::to_string(tasks) + " tasks do not fit in " + std::to_string(static_cast<long>(nodes) * slots_per_node) +
+         " slots (" + whose + " " + std::to_string(nodes) + " nodes x " + std::to_string(slots_per_node) +
+         "); give more slots per node or a larger allocation";
+}
+}  // namespace
 
 
 Placement read_placement(const std::string& path, const Network& net) {
@@ -50,11 +57,6 @@ Placement read_placement(const std::string& path, const Network& net) {
   return placement;
 }
 
-bool allocation_uses_seed(const std::string& allocation) {
-  const Spec spec = Spec::parse(allocation, {"list"});
-  return spec.name() == "random" && !spec.has("seed");
-}
-
 MappingProblem make_problem(const RoutedNetwork& network, const ProcessGraph& graph, const std::string& allocation,
                             int slots_per_node, uint64_t seed) {
   if (slots_per_node < 1) throw Error("slots per node must be >= 1");
@@ -64,32 +66,10 @@ MappingProblem make_problem(const RoutedNetwork& network, const ProcessGraph& gr
   problem.seed = seed;
   const Network& net = network.network();
   const int tasks = graph.num_tasks();
-  Spec spec = Spec::parse(allocation, {"list"});
-  if (spec.name() == "all") {
-    for (int n = 0; n < net.num_nodes(); ++n) problem.nodes.push_back(n);
-  } else if (spec.name() == "random") {
-    const int needed = (tasks + slots_per_node - 1) / slots_per_node;
-    if (needed > net.num_nodes())
-      throw Error(std::to_string(tasks) + " tasks need " + std::to_string(needed) + " nodes of " + std::to_string(slots_per_node) +
-                  " slots; the network has " + std::to_string(net.num_nodes()));
-    std::vector<int> all(net.num_nodes());
-    std::iota(all.begin(), all.end(), 0);
-    Rng rng(static_cast<uint64_t>(spec.get_int("seed", static_cast<long>(seed))));
-    rng.shuffle(all);
-    all.resize(needed);
-    std::sort(all.begin(), all.end());
-    problem.nodes = all;
-  } else if (spec.name() == "list") {
-    problem.nodes = read_node_list(spec.require_positional("FILE"), net);
-  } else {
-    throw Error("unknown allocation '" + allocation + "': expected all, random[:seed=S] or list:FILE");
-  }
-  spec.finish();
+  const int needed = (tasks + slots_per_node - 1) / slots_per_node;
+  if (needed > net.num_nodes()) throw Error(slots_message(tasks, net.num_nodes(), slots_per_node, "the network's"));
+  problem.nodes = allocate_nodes(network, allocation, needed, {}, seed);
   problem.slots.assign(problem.nodes.size(), slots_per_node);
-  if (problem.total_slots() < tasks)
-    throw Error(std::to_string(tasks) + " tasks do not fit in " + std::to_string(problem.total_slots()) +
-                " slots (" + std::to_string(problem.nodes.size()) + " nodes x " + std::to_string(slots_per_node) +
-                "); give more slots per node or a larger allocation");
   return problem;
 }
 

@@ -57,11 +57,9 @@ struct MappingProblem {
   int total_slots() const;
 };
 
-// Allocation: `all` (every node), `random:seed=S` (as many random nodes as tasks need, one slot
-// each, like the papers' member processors), `list:FILE` (node ids or names, one per line).
-// `slots` gives every node that many slots.
-// Whether make_problem's node choice depends on its seed (`random` without a seed of its own).
-bool allocation_uses_seed(const std::string& allocation);
+// The problem of one job: its nodes chosen by the allocation policy (mappers/allocation.h: `all`,
+// `random`, `best-fit`, `list:FILE`, ...), as many as the tasks need at `slots_per_node` each (all
+// the free ones for `all`), each node with that many slots; `seed` seeds a policy given none.
 MappingProblem make_problem(const RoutedNetwork& network, const ProcessGraph& graph, const std::string& allocation,
                             int slots_per_node, uint64_t seed);
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "mappers/allocation.h"
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"
 #include "sim/report.h"
@@ -118,7 +119,7 @@ const ReplicateParts& RunPipeline::replicate(int r) {
     });
   parts_.graph = &graph_;
   parts_.trace = &trace_;
-  at_key(s, "allocation", [&] { parts_.problem = make_problem(*routed_, graph_, s.allocation, s.slots, parts_.seed); });
+  at_key(s, "allocation", [&] { parts_.problem = make_problem(*routed_, graph_, s.allocation_spec(r), s.slots, parts_.seed); });
   if (!s.ocs.empty()) at_key(s, "ocs", [&] { parts_.sim.ocs = parse_ocs(s.ocs, routed_->network()); });
   const Routing& routing = routed_->routing();
   parts_.problem.routes_fixed = !parts_.sim.ocs && !routing.decides_at_injection() &&

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 
+#include "mappers/allocation.h"
 #include "mappers/mapper.h"
 #include "mappers/process_graph.h"
 #include "routing/routing.h"
@@ -24,8 +25,7 @@ namespace {
 
 // A field written as a spec string or as a map {name: ..., key: value}; the positional part of a
 // spec ("mesh:16x16", "file:PATH") has a key of its own in the map form. The components' registries
-// say which specs take a seed, a path or a positional and its key; allocations have no registry.
-const SpecSyntax kAllocation{{"list"}, {}, {{"list", "path"}}, {}};
+// say which specs take a seed, a path or a positional and its key.
 
 // How the specs at a key path are written, for opening spec strings into maps; nullopt: no spec.
 std::optional<SpecSyntax> spec_syntax(const std::string& path) {
@@ -34,7 +34,7 @@ std::optional<SpecSyntax> spec_syntax(const std::string& path) {
   if (path == "workload.pattern") return workload_registry().syntax();
   if (path == "workload.traffic") return traffic_registry().syntax();
   if (path == "mapping" || path.rfind("mapping.", 0) == 0) return mapper_registry().syntax();
-  if (path == "allocation") return kAllocation;
+  if (path == "allocation") return allocation_registry().syntax();
   if (path == "model" || path == "ocs") return SpecSyntax{};
   return std::nullopt;
 }
@@ -368,6 +368,7 @@ void set_key_path(YAML::Node& document, const std::string& path, const YAML::Nod
 std::string Scenario::network_spec(int r) const { return with_seed(network, syntax_at("network"), replicate_seed(r)); }
 std::string Scenario::process_spec(int r) const { return with_seed(process, syntax_at("workload.process"), replicate_seed(r)); }
 std::string Scenario::pattern_spec(int r) const { return with_seed(pattern, syntax_at("workload.pattern"), replicate_seed(r)); }
+std::string Scenario::allocation_spec(int r) const { return with_seed(allocation, syntax_at("allocation"), replicate_seed(r)); }
 Failures Scenario::failures_at(int r) const {
   Failures f = failures;
   if (!failure_seed_given) f.seed = replicate_seed(r);
@@ -428,8 +429,10 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
   } else {
     s.mappers = {resolve_spec_path(spec_text(reader, mapping, mapper, "mapping"), mapper, source)};
   }
-  if (document["allocation"])
-    s.allocation = resolve_spec_path(spec_text(reader, document["allocation"], kAllocation, "allocation"), kAllocation, source);
+  if (document["allocation"]) {
+    const SpecSyntax allocation = syntax_at("allocation");
+    s.allocation = resolve_spec_path(spec_text(reader, document["allocation"], allocation, "allocation"), allocation, source);
+  }
   if (document["slots"]) {
     const long slots = reader.integer(document["slots"], "slots");
     if (slots < 1 || slots > 1 << 20) reader.fail(document["slots"], "slots must be in 1..1048576");
@@ -512,6 +515,7 @@ void check_scenario(const Scenario& s) {
     return;
   }
   for (const std::string& mapper : s.mappers) at_key(s, mapper_key(s, mapper), [&] { make_mapper(mapper); });
+  at_key(s, "allocation", [&] { check_allocation_spec(s.allocation); });
   if (!s.ocs.empty() && (!s.simulate || !model_carries_circuits(s.sim.model)))
     at_key(s, "ocs", [] { throw Error("optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)"); });
 }

@@ -50,12 +50,13 @@ struct Scenario {
   YamlOverrides overrides;  // the values set by --set or by command-line flags, which errors name
 
   // Replicate r (0-based) runs with seed + r: every spec whose component declares a `seed`
-  // parameter (Registry::syntax) and was given none gets it, and so do the mappers and random
-  // allocations. Explicit seeds stay fixed across replicates.
+  // parameter (Registry::syntax) and was given none gets it -- allocations included -- and so do the
+  // mappers. Explicit seeds stay fixed across replicates.
   uint64_t replicate_seed(int r) const { return seed + static_cast<uint64_t>(r); }
   std::string network_spec(int r) const;
   std::string process_spec(int r) const;
   std::string pattern_spec(int r) const;
+  std::string allocation_spec(int r) const;
   Failures failures_at(int r) const;
 };
 

@@ -105,10 +105,10 @@ std::string component_reference_text(const std::vector<ComponentSection>& sectio
 std::string component_reference_markdown(const std::vector<ComponentSection>& sections) {
   std::string out =
       "# Components\n\n"
-      "Every mapper, network generator, routing, process topology, workload and simulation model that mapsim\n"
-      "registers, with its parameters. This page is generated from the registries: `build/mapsim components\n"
-      "--markdown > docs/components.md` (a test checks that it is current). Parameters are given as\n"
-      "`NAME:key=value,...`; sizes, times and bandwidths take units (`4KiB`, `300ns`, `10Gbps`).\n"
+      "Every mapper, allocation policy, network generator, routing, process topology, workload and simulation\n"
+      "model that mapsim registers, with its parameters. This page is generated from the registries:\n"
+      "`build/mapsim components --markdown > docs/components.md` (a test checks that it is current). Parameters\n"
+      "are given as `NAME:key=value,...`; sizes, times and bandwidths take units (`4KiB`, `300ns`, `10Gbps`).\n"
       "How to add a component: [architecture.md](architecture.md).\n";
   for (const ComponentSection& section : sections) {
     out += "\n## " + section.title + "\n\n" + section.how + ".\n\n| name | what it is | parameters |\n|---|---|---|\n";

@@ -178,6 +178,12 @@ TEST_CASE("a run builds every part before mapping and reports the scenario key t
   CHECK(check("network: mesh:2x2\nworkload: {process: ring:4}\nmapping: [default, magic]\n").rfind(f + ":3:20: mapping.1: ", 0) == 0);
   CHECK(check("network: mesh:2x2\nworkload: {process: ring:4, pattern: exchange:sise=4}\n").rfind(f + ":2:38: workload.pattern: ", 0) == 0);
   CHECK(check("network: mesh:2x2\nworkload: {process: ring:9}\n").rfind(f + ":1:1: allocation: ", 0) == 0);  // 9 tasks, 4 slots
+  // An allocation policy is checked with the mappers, before any part is built.
+  CHECK(error_of([&] { check_scenario(scenario_text("sc-check.yaml", "network: mesh:2x2\nworkload: {process: ring:4}\nallocation: bset-fit\n")); }) ==
+        f + ":3:13: allocation: unknown allocation 'bset-fit' (did you mean 'best-fit'?): expected one of all, best-fit, "
+            "contiguous, group, list, random, spread");
+  CHECK(check("network: mesh:2x2\nworkload: {process: ring:4}\nallocation: {name: spread, busy: 0.75}\n") ==
+        f + ":3:13: allocation: allocation 'spread': 4 nodes needed, only 1 free of 4 (3 busy at busy=0.75)");
   CHECK(check("network: mesh:2x2\nworkload: {process: ring:4}\nocs: {pathways: 4}\n") ==
         f + ":3:6: ocs: optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)");
   CHECK(check("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: packet\nocs: {pathway: 4}\n").find("did you mean 'pathways'") !=
@@ -262,6 +268,18 @@ TEST_CASE("run: replicates that nothing seeds run once, and each copy equals tha
     RunPipeline seeded(varied);
     CHECK_MESSAGE(!seeded.replicates_identical(seeded.replicate(0)), set);
   }
+  // A topology-aware allocation is seeded by its busy nodes only; `--set allocation.busy=` opens the spec.
+  const Scenario fit = scenario_text("sc-fit.yaml", text, {"workload.process=mesh:4x4", "allocation=best-fit"});
+  RunPipeline fitted(fit);
+  CHECK(fitted.replicates_identical(fitted.replicate(0)));
+  const Scenario busy = scenario_text("sc-busy.yaml", text, {"workload.process=mesh:4x4", "allocation=best-fit", "allocation.busy=0.5"});
+  CHECK(busy.allocation == "best-fit:busy=0.5");
+  CHECK(busy.allocation_spec(1) == "best-fit:busy=0.5,seed=8");
+  RunPipeline busied(busy);
+  const std::vector<int> first = busied.replicate(0).problem.nodes;
+  CHECK(!busied.replicates_identical(busied.replicate(0)));
+  CHECK(first.size() == 16);
+  CHECK(busied.replicate(1).problem.nodes != first);
 }
 
 TEST_CASE("write_run: results.csv has one row per replicate x mapper, summary.json comes last") {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "mappers/allocation.h"
 #include "mappers/mapper.h"
 #include "mappers/process_graph.h"
 #include "scenario/scenario.h"
@@ -115,6 +116,8 @@ TEST_CASE("every seeded spec gets seed + r; every positional spec survives --set
        {"workload.process", kNetworkOnly, [](const Scenario& s) { return s.process; }, &Scenario::process_spec});
   walk(workload_registry(),
        {"workload.pattern", kWithProcess, [](const Scenario& s) { return s.pattern; }, &Scenario::pattern_spec});
+  walk(allocation_registry(),
+       {"allocation", kWithProcess, [](const Scenario& s) { return s.allocation; }, &Scenario::allocation_spec});
   // Mappers, routings, models and traffic patterns take the replicate's seed from the run, not from their specs.
   walk(mapper_registry(), {"mapping", kWithProcess, [](const Scenario& s) { return s.mappers.at(0); }, nullptr});
   walk(routing_registry(), {"routing", kWithProcess, [](const Scenario& s) { return s.routing; }, nullptr});
