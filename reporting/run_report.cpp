@@ -60,6 +60,7 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
   if (rows.empty()) throw Error("no mapper ran: " + (failures.empty() ? std::string("none given") : failures.front().error));
   std::filesystem::create_directories(dir);
   const std::filesystem::path path = dir;
+  const bool jobs = !s.jobs.empty();
   std::filesystem::remove(path / "failed.csv");
   if (!failures.empty())
     write_file_atomically((path / "failed.csv").string(), [&](std::ostream& out) {
@@ -67,11 +68,11 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
       for (const RunFailure& f : failures) out << f.replicate << "," << csv_field(f.mapper) << "," << csv_field(f.error) << "\n";
     });
   write_file_atomically((path / "results.csv").string(), [&](std::ostream& out) {
-    out << "replicate,seed,mapper";
+    out << "replicate,seed," << (jobs ? "job," : "") << "mapper";
     for (const auto& [key, value] : rows.front().values) out << "," << key;
     out << "\n";
     for (const RunRow& row : rows) {
-      out << row.replicate << "," << row.seed << "," << csv_field(row.mapper);
+      out << row.replicate << "," << row.seed << "," << (jobs ? csv_field(row.job) + "," : "") << csv_field(row.mapper);
       for (const auto& [key, value] : row.values) out << "," << format_exact(value);
       out << "\n";
     }
@@ -88,19 +89,19 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
       for (const RunRow& row : rows) write_prefixed_lines(csv_field(row.mapper) + ",", row.timeline_csv, out);
     });
   write_file_atomically((path / "timings.csv").string(), [&](std::ostream& out) {
-    out << "replicate,mapper,map_seconds,sim_seconds\n";
+    out << "replicate," << (jobs ? "job," : "") << "mapper,map_seconds,sim_seconds\n";
     for (const RunRow& row : rows)
-      out << row.replicate << "," << csv_field(row.mapper) << "," << format_number(row.map_seconds) << ","
+      out << row.replicate << "," << (jobs ? csv_field(row.job) + "," : "") << csv_field(row.mapper) << "," << format_number(row.map_seconds) << ","
           << format_number(row.sim_seconds) << "\n";
   });
-  nlohmann::ordered_json mappers = nlohmann::ordered_json::object();
-  for (const std::string& mapper : s.mappers) {
-    if (std::none_of(rows.begin(), rows.end(), [&](const RunRow& row) { return row.mapper == mapper; })) continue;
+  nlohmann::ordered_json mappers = nlohmann::ordered_json::object();  // per mapper, or per job
+  for (const std::string& mapper : row_labels(s)) {
+    if (std::none_of(rows.begin(), rows.end(), [&](const RunRow& row) { return row_label(row) == mapper; })) continue;
     nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
     for (size_t k = 0; k < rows.front().values.size(); ++k) {
       std::vector<double> values;
       for (const RunRow& row : rows)
-        if (row.mapper == mapper) values.push_back(row.values[k].second);
+        if (row_label(row) == mapper) values.push_back(row.values[k].second);
       const Statistics st = summarise(values);
       metrics[rows.front().values[k].first] = {{"n", st.n}, {"mean", st.mean}, {"sd", st.sd}, {"ci95", st.ci95}};
     }
@@ -144,7 +145,7 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
                                        {"replicates", s.replicates},
                                        {"seed", s.seed},
                                        {"model", s.simulate ? s.sim.model : "none"},
-                                       {"mappers", mappers},
+                                       {jobs ? "jobs" : "mappers", mappers},
                                        {"rank_correlation", correlation},
                                        {"portfolio", portfolio},
                                        {"failed", failed},
@@ -158,11 +159,12 @@ std::string run_table(const std::vector<RunRow>& rows) {
       {"weighted_cardinality", "weighted card."}, {"cardinality", "cardinality"},   {"hop_bytes", "hop-bytes (B)"},
       {"max_link_load", "max link load (B)"},     {"sim_max_link_load", "sim. max link load (B)"},
       {"zero_load_latency", "0-load lat."},       {"sim_avg_latency", "sim. latency"},
-      {"congestion_bound", "congestion bound"},   {"sim_makespan", "sim. makespan"},               {"traffic_offered", "offered load"},  {"traffic_accepted", "accepted"},
+      {"congestion_bound", "congestion bound"},   {"sim_makespan", "sim. makespan"},
+      {"sim_alone_makespan", "sim. alone"},       {"sim_slowdown", "slowdown"},               {"traffic_offered", "offered load"},  {"traffic_accepted", "accepted"},
       {"traffic_latency_mean", "latency"},        {"traffic_latency_p99", "p99 latency"}};
-  std::vector<std::string> mappers;
+  std::vector<std::string> mappers;  // row labels: mappers, or jobs
   for (const RunRow& row : rows)
-    if (std::find(mappers.begin(), mappers.end(), row.mapper) == mappers.end()) mappers.push_back(row.mapper);
+    if (std::find(mappers.begin(), mappers.end(), row_label(row)) == mappers.end()) mappers.push_back(row_label(row));
   struct Column {
     size_t key;
     std::string title;
@@ -178,11 +180,11 @@ std::string run_table(const std::vector<RunRow>& rows) {
       for (const std::string& mapper : mappers) {
         std::vector<double> values;
         for (const RunRow& row : rows)
-          if (row.mapper == mapper) values.push_back(row.values[k].second);
+          if (row_label(row) == mapper) values.push_back(row.values[k].second);
         column.per_mapper.push_back(summarise(values));
         largest = std::max(largest, std::abs(column.per_mapper.back().mean));
       }
-      if (key.find("latency") != std::string::npos || key == "sim_makespan" || key == "congestion_bound") {  // seconds, one unit per column
+      if (key.find("latency") != std::string::npos || key.find("makespan") != std::string::npos || key == "congestion_bound") {  // seconds, one unit per column
         const auto [unit, scale] = time_unit(largest);
         column.title += std::string(" (") + unit + ")";
         column.scale = scale;
@@ -191,7 +193,7 @@ std::string run_table(const std::vector<RunRow>& rows) {
     }
   std::ostringstream out;
   char cell[96];
-  std::snprintf(cell, sizeof cell, "%-20s", "mapper");
+  std::snprintf(cell, sizeof cell, "%-20s", rows.front().job.empty() ? "mapper" : "job");
   out << cell;
   for (const Column& column : columns) {
     std::snprintf(cell, sizeof cell, " %22s", column.title.c_str());

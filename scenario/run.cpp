@@ -1,5 +1,7 @@
 #include "scenario/run.h"
 
+#include "scenario/jobs_run.h"
+
 #include <chrono>
 #include <memory>
 #include <sstream>
@@ -270,6 +272,7 @@ void draw_rows(const Scenario& s, const ReplicateParts& parts, const RunOptions&
 }  // namespace
 
 std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
+  if (!s.jobs.empty()) return run_jobs(s, options);
   RunPipeline pipeline(s);
   std::vector<RunRow> rows;
   std::vector<std::string> mappers = s.mappers;  // less those that do not fit

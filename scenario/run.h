@@ -72,6 +72,7 @@ class RunPipeline {
 struct RunRow {
   int replicate = 0;
   uint64_t seed = 0;
+  std::string job;           // a multi-job scenario's job (scenario/jobs_run.h); empty otherwise
   std::string mapper;
   Values values;             // deterministic results, in a fixed key order
   double map_seconds = 0;    // wall clock: the only fields that vary between identical runs
@@ -82,6 +83,9 @@ struct RunRow {
   std::string timeline_csv;  // replicate 0 with RunOptions::timeline: "rank,state,start,end" rows
   PortfolioReport portfolio; // what `best` tried (no candidates for other mappers)
 };
+
+// What a row stands for in tables and summaries: its job in a multi-job scenario, else its mapper.
+inline const std::string& row_label(const RunRow& row) { return row.job.empty() ? row.mapper : row.job; }
 
 // A mapper that failed on a replicate. One that does not fit the problem (NotApplicable: checked
 // for every mapper before any runs) is dropped from the later replicates.

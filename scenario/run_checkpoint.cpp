@@ -28,10 +28,12 @@ std::string kind_of(const fs::file_status& status) {
 }
 
 Json row_json(const RunRow& row) {
-  return {{"replicate", row.replicate}, {"seed", row.seed},         {"mapper", row.mapper},
-          {"values", row.values},       {"map_seconds", row.map_seconds}, {"sim_seconds", row.sim_seconds},
-          {"placement", row.placement}, {"links_csv", row.links_csv}, {"network_dot", row.network_dot},
-          {"timeline_csv", row.timeline_csv}};
+  Json j{{"replicate", row.replicate}, {"seed", row.seed},         {"mapper", row.mapper},
+         {"values", row.values},       {"map_seconds", row.map_seconds}, {"sim_seconds", row.sim_seconds},
+         {"placement", row.placement}, {"links_csv", row.links_csv}, {"network_dot", row.network_dot},
+         {"timeline_csv", row.timeline_csv}};
+  if (!row.job.empty()) j["job"] = row.job;
+  return j;
 }
 
 RunRow json_row(const Json& j) {
@@ -39,6 +41,7 @@ RunRow json_row(const Json& j) {
   row.replicate = j.at("replicate");
   row.seed = j.at("seed");
   row.mapper = j.at("mapper");
+  row.job = j.value("job", "");
   row.values = j.at("values").get<Values>();
   row.map_seconds = j.at("map_seconds");
   row.sim_seconds = j.at("sim_seconds");

@@ -32,16 +32,21 @@ std::optional<SpecSyntax> spec_syntax(const std::string& path) {
   if (path == "network") return network_registry().syntax();
   if (path == "workload.process") return process_registry().syntax();
   if (path == "workload.pattern") return workload_registry().syntax();
-  if (path == "workload.traffic") return traffic_registry().syntax();
+  if (path == "workload.traffic" || path == "background") return traffic_registry().syntax();
   if (path == "mapping" || path.rfind("mapping.", 0) == 0) return mapper_registry().syntax();
   if (path == "allocation") return allocation_registry().syntax();
   if (path == "model" || path == "ocs") return SpecSyntax{};
+  // A job's keys are written as the scenario's: jobs.2.workload.process as workload.process.
+  if (const size_t dot = path.find('.', 5); path.rfind("jobs.", 0) == 0 && dot != std::string::npos)
+    return spec_syntax(path.substr(dot + 1));
   return std::nullopt;
 }
 SpecSyntax syntax_at(const std::string& path) { return *spec_syntax(path); }
 
-const std::vector<std::string> kTopKeys = {"name",  "network", "failures",   "routing", "workload", "mapping", "allocation",
-                                           "slots", "model",   "ocs",        "seed",    "replicates", "output"};
+const std::vector<std::string> kTopKeys = {"name",  "network", "failures", "routing", "workload",   "mapping", "allocation",
+                                           "slots", "model",   "ocs",      "seed",    "replicates", "output",  "jobs",
+                                           "background"};
+const std::vector<std::string> kJobKeys = {"name", "workload", "mapping", "allocation", "start", "after"};
 const std::vector<std::string> kWorkloadKeys = {"process", "pattern", "trace", "traffic"};
 std::string spec_text(const YamlReader& reader, const YAML::Node& node, const SpecSyntax& field, const std::string& what,
                       const std::string& implied_name = "") {
@@ -301,6 +306,8 @@ void check_link_overrides(const YamlReader& reader, const YAML::Node& at, const 
 void check_combinations(const YamlReader& reader, const YAML::Node& document, const Scenario& s) {
   const YAML::Node model = document["model"];
   const YAML::Node path_selection = model && model.IsMap() ? model["path_selection"] : YAML::Node();
+  if (!s.background.empty() && !s.simulate)
+    reader.fail(document["background"], "background: background traffic needs a simulation model, not none");
   if (!s.traffic.empty() && !s.simulate)
     reader.fail(document["workload"]["traffic"], "workload.traffic: open-loop traffic needs a simulation model, not none");
   if (s.ocs.empty()) return;
@@ -324,6 +331,123 @@ void check_combinations(const YamlReader& reader, const YAML::Node& document, co
                     std::string(mapping.IsSequence() ? "mapping." + std::to_string(i) : "mapping") +
                         ": ocs policy cp places the ranks itself: drop the placement file (" + s.mappers[i] + ")");
       }
+}
+
+// The single-job form: workload (process + pattern, trace, or traffic) and mapping.
+void parse_workload_and_mapping(const YamlReader& reader, const YAML::Node& document, Scenario& s) {
+  const std::string& source = s.source;
+  const SpecSyntax process = syntax_at("workload.process"), mapper = syntax_at("mapping");
+  if (!document["workload"]) reader.fail(document, "missing 'workload' (process: and pattern:, trace:, or traffic:)");
+  const YAML::Node workload = document["workload"];
+  reader.expect_map(workload, "workload");
+  reader.check_keys(workload, kWorkloadKeys);
+  if (workload["traffic"]) {
+    if (workload["process"] || workload["pattern"] || workload["trace"])
+      reader.fail(workload, "workload: open-loop traffic runs alone, without process, pattern or trace");
+    if (document["mapping"] || document["allocation"] || document["slots"] || document["ocs"])
+      reader.fail(workload["traffic"], "workload.traffic: open-loop traffic starts at every node: give no mapping, "
+                                       "allocation, slots or ocs");
+    s.traffic = spec_text(reader, workload["traffic"], syntax_at("workload.traffic"), "workload.traffic");
+  } else if (workload["trace"]) {
+    if (workload["process"] || workload["pattern"]) reader.fail(workload, "workload: give either trace or process (+ pattern), not both");
+    s.trace = resolve_path(reader.scalar(workload["trace"], "workload.trace"), source);
+  } else {
+    if (!workload["process"]) reader.fail(workload, "workload: missing 'process' (e.g. mesh:16x16) or 'trace'");
+    s.process = resolve_spec_path(spec_text(reader, workload["process"], process, "workload.process"), process, source);
+    if (workload["pattern"]) s.pattern = spec_text(reader, workload["pattern"], syntax_at("workload.pattern"), "workload.pattern");
+    s.pattern_given = static_cast<bool>(workload["pattern"]);
+  }
+
+  const YAML::Node mapping = document["mapping"];
+  if (!s.traffic.empty()) {
+    s.mappers = {"open-loop"};
+  } else if (!mapping) {
+    s.mappers = {"default"};
+  } else if (mapping.IsSequence()) {
+    if (mapping.size() == 0) reader.fail(mapping, "mapping: the list is empty");
+    for (size_t i = 0; i < mapping.size(); ++i) {
+      std::string text = resolve_spec_path(spec_text(reader, mapping[i], mapper, "mapping[" + std::to_string(i) + "]"),
+                                           mapper, source);
+      if (std::find(s.mappers.begin(), s.mappers.end(), text) != s.mappers.end())  // its rows would pool as one mapper
+        reader.fail(mapping[i], "mapping: '" + text + "' is listed twice");
+      s.mappers.push_back(std::move(text));
+    }
+  } else {
+    s.mappers = {resolve_spec_path(spec_text(reader, mapping, mapper, "mapping"), mapper, source)};
+  }
+}
+
+// jobs: each job is read as the single-job scenario it is -- the scenario's keys with the job's
+// workload, mapping and allocation -- so that its keys take the same values, checks and errors.
+void parse_jobs(const YamlReader& reader, const YAML::Node& document, Scenario& s) {
+  const YAML::Node jobs = document["jobs"];
+  for (const char* key : {"workload", "mapping"})
+    if (document[key])
+      reader.fail(document[key], std::string(key) + ": a scenario with jobs gives each job its own (jobs.N." + key + ")");
+  if (document["ocs"]) reader.fail(document["ocs"], "ocs: optical circuits are not available with several jobs");
+  reader.expect_sequence(jobs, "jobs");
+  if (jobs.size() == 0) reader.fail(jobs, "jobs: the list is empty");
+  std::vector<YAML::Node> after(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const YAML::Node job = jobs[i];
+    const std::string what = "jobs." + std::to_string(i);
+    reader.expect_map(job, what);
+    reader.check_keys(job, kJobKeys);
+    ScenarioJob j;
+    j.name = job["name"] ? reader.scalar(job["name"], what + ".name") : "job" + std::to_string(i);
+    if (j.name.empty() || j.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != std::string::npos)
+      reader.fail(job["name"], what + ".name: expected letters, digits, '_' and '-' (it names result columns), got '" + printable(j.name) + "'");
+    for (const ScenarioJob& other : s.jobs)
+      if (other.name == j.name) reader.fail(job["name"] ? job["name"] : job, what + ".name: job '" + j.name + "' is named twice");
+    if (!job["workload"]) reader.fail(job, what + ": missing 'workload' (process: and pattern:, or trace:)");
+    if (job["workload"].IsMap() && job["workload"]["traffic"])
+      reader.fail(job["workload"]["traffic"], what + ".workload.traffic: open-loop traffic is not a job");
+    if (job["mapping"] && job["mapping"].IsSequence())
+      reader.fail(job["mapping"], what + ".mapping: one mapper per job (a sweep varies it)");
+    YAML::Node single(YAML::NodeType::Map);  // shares the nodes, and so their positions for errors
+    for (const auto& entry : document)
+      if (entry.first.Scalar() != "jobs" && entry.first.Scalar() != "background") single[entry.first.Scalar()] = entry.second;
+    for (const char* key : {"workload", "mapping", "allocation"})
+      if (job[key]) single[key] = job[key];
+    if (!single["allocation"]) single["allocation"] = "contiguous";  // `all` would leave no node to the next job
+    j.scenario = parse_scenario(single, s.source, s.overrides);
+    if (job["start"]) j.start = reader.time(job["start"]);
+    if (job["after"]) after[i] = job["after"];
+    s.jobs.push_back(std::move(j));
+    s.mappers.push_back(s.jobs.back().scenario.mappers.front());
+  }
+  if (const YAML::Node background = document["background"]) {  // a traffic spec, plus its duration
+    Spec spec = Spec::parse(spec_text(reader, background, syntax_at("background"), "background"));
+    std::string keys = spec.positional().value_or("");
+    for (const auto& [key, value] : spec.values())
+      if (key != "duration") keys += (keys.empty() ? "" : ",") + key + "=" + value;
+    s.background = keys.empty() ? spec.name() : spec.name() + ":" + keys;
+    try {
+      if (spec.has("duration")) s.background_duration = spec.get_time("duration", 0);
+      if (spec.has("duration") && !(s.background_duration > 0)) throw Error("duration must be > 0");
+      parse_traffic(s.background);
+    } catch (const Error& e) {
+      reader.fail(background, std::string("background: ") + e.what());
+    }
+  }
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!after[i] || after[i].IsNull()) continue;  // (a default node is a defined null)
+    const std::string name = reader.scalar(after[i], "jobs." + std::to_string(i) + ".after");
+    std::string names;
+    for (size_t k = 0; k < s.jobs.size(); ++k) {
+      names += (k ? ", " : "") + s.jobs[k].name;
+      if (s.jobs[k].name == name && k != i) s.jobs[i].after = static_cast<int>(k);
+    }
+    if (s.jobs[i].after < 0)
+      reader.fail(after[i], "jobs." + std::to_string(i) + ".after: expected another job's name (" + names + "), got '" +
+                                printable(name) + "'");
+  }
+  for (size_t i = 0; i < s.jobs.size(); ++i) {  // a job that waits for itself through others never starts
+    int at = s.jobs[i].after;
+    for (size_t steps = 0; at >= 0; ++steps, at = s.jobs[at].after)
+      if (steps > s.jobs.size())
+        reader.fail(after[i], "jobs." + std::to_string(i) + ".after: the jobs wait for each other in a cycle and would never start");
+  }
 }
 
 }  // namespace
@@ -365,6 +489,13 @@ void set_key_path(YAML::Node& document, const std::string& path, const YAML::Nod
   if (overrides) overrides->push_back({copy, origin});
 }
 
+std::vector<std::string> row_labels(const Scenario& s) {
+  if (s.jobs.empty()) return s.mappers;
+  std::vector<std::string> names;
+  for (const ScenarioJob& job : s.jobs) names.push_back(job.name);
+  return names;
+}
+
 std::string Scenario::network_spec(int r) const { return with_seed(network, syntax_at("network"), replicate_seed(r)); }
 std::string Scenario::process_spec(int r) const { return with_seed(process, syntax_at("workload.process"), replicate_seed(r)); }
 std::string Scenario::pattern_spec(int r) const { return with_seed(pattern, syntax_at("workload.pattern"), replicate_seed(r)); }
@@ -386,48 +517,17 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
   const std::string stem = std::filesystem::path(source).stem().string();
   s.name = document["name"] ? reader.scalar(document["name"], "name") : stem;
   if (!document["network"]) reader.fail(document, "missing 'network' (a generator spec, a map, or file:PATH)");
-  const SpecSyntax network = syntax_at("network"), process = syntax_at("workload.process"), mapper = syntax_at("mapping");
+  const SpecSyntax network = syntax_at("network");
   s.network = resolve_spec_path(spec_text(reader, document["network"], network, "network"), network, source);
   if (document["failures"]) parse_failures(reader, document["failures"], s);
   if (document["routing"]) s.routing = reader.scalar(document["routing"], "routing");
 
-  if (!document["workload"]) reader.fail(document, "missing 'workload' (process: and pattern:, trace:, or traffic:)");
-  const YAML::Node workload = document["workload"];
-  reader.expect_map(workload, "workload");
-  reader.check_keys(workload, kWorkloadKeys);
-  if (workload["traffic"]) {
-    if (workload["process"] || workload["pattern"] || workload["trace"])
-      reader.fail(workload, "workload: open-loop traffic runs alone, without process, pattern or trace");
-    if (document["mapping"] || document["allocation"] || document["slots"] || document["ocs"])
-      reader.fail(workload["traffic"], "workload.traffic: open-loop traffic starts at every node: give no mapping, "
-                                       "allocation, slots or ocs");
-    s.traffic = spec_text(reader, workload["traffic"], syntax_at("workload.traffic"), "workload.traffic");
-  } else if (workload["trace"]) {
-    if (workload["process"] || workload["pattern"]) reader.fail(workload, "workload: give either trace or process (+ pattern), not both");
-    s.trace = resolve_path(reader.scalar(workload["trace"], "workload.trace"), source);
+  if (document["background"] && !document["jobs"])
+    reader.fail(document["background"], "background: runs beside jobs: give a jobs list (one job is enough)");
+  if (document["jobs"]) {
+    parse_jobs(reader, document, s);
   } else {
-    if (!workload["process"]) reader.fail(workload, "workload: missing 'process' (e.g. mesh:16x16) or 'trace'");
-    s.process = resolve_spec_path(spec_text(reader, workload["process"], process, "workload.process"), process, source);
-    if (workload["pattern"]) s.pattern = spec_text(reader, workload["pattern"], syntax_at("workload.pattern"), "workload.pattern");
-    s.pattern_given = static_cast<bool>(workload["pattern"]);
-  }
-
-  const YAML::Node mapping = document["mapping"];
-  if (!s.traffic.empty()) {
-    s.mappers = {"open-loop"};
-  } else if (!mapping) {
-    s.mappers = {"default"};
-  } else if (mapping.IsSequence()) {
-    if (mapping.size() == 0) reader.fail(mapping, "mapping: the list is empty");
-    for (size_t i = 0; i < mapping.size(); ++i) {
-      std::string text = resolve_spec_path(spec_text(reader, mapping[i], mapper, "mapping[" + std::to_string(i) + "]"),
-                                           mapper, source);
-      if (std::find(s.mappers.begin(), s.mappers.end(), text) != s.mappers.end())  // its rows would pool as one mapper
-        reader.fail(mapping[i], "mapping: '" + text + "' is listed twice");
-      s.mappers.push_back(std::move(text));
-    }
-  } else {
-    s.mappers = {resolve_spec_path(spec_text(reader, mapping, mapper, "mapping"), mapper, source)};
+    parse_workload_and_mapping(reader, document, s);
   }
   if (document["allocation"]) {
     const SpecSyntax allocation = syntax_at("allocation");
@@ -507,6 +607,8 @@ std::string mapper_key(const Scenario& s, const std::string& mapper) {
 }
 
 void check_scenario(const Scenario& s) {
+  for (const ScenarioJob& job : s.jobs) check_scenario(job.scenario);
+  if (!s.jobs.empty()) return;
   if (!s.traffic.empty()) {
     at_key(s, "workload.traffic", [&] {
       parse_traffic(s.traffic);

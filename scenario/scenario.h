@@ -22,6 +22,8 @@
 
 namespace mapsim {
 
+struct ScenarioJob;
+
 struct Scenario {
   std::string source;       // file the document came from (for messages and relative paths)
   std::string name;
@@ -46,6 +48,13 @@ struct Scenario {
   uint64_t seed = 1;
   int replicates = 1;
   std::string output;
+  // jobs: several jobs at once on the network (run by scenario/jobs_run.h); each is this scenario
+  // with its own workload, mapping and allocation. Empty: the single-job form above.
+  std::vector<ScenarioJob> jobs;
+  // background: open-loop traffic between the nodes no job holds, beside the jobs (sim/background.h),
+  // a traffic spec; its injection lasts background_duration, or (0) the jobs' starts and alone run times.
+  std::string background;
+  double background_duration = 0;
   YAML::Node document;      // the document as given, after --set (hashing, summary.json)
   YamlOverrides overrides;  // the values set by --set or by command-line flags, which errors name
 
@@ -59,6 +68,19 @@ struct Scenario {
   std::string allocation_spec(int r) const;
   Failures failures_at(int r) const;
 };
+
+// One job of a multi-job scenario: a single-job scenario of its own (the parent's network, routing,
+// model, seed, slots; the job's workload, one mapper and its allocation), started `start` seconds
+// after time 0 or, with `after` >= 0, after job `after` has finished.
+struct ScenarioJob {
+  std::string name;
+  Scenario scenario;
+  double start = 0;
+  int after = -1;
+};
+
+// What a row of results stands for: each mapper, or each job of a multi-job scenario.
+std::vector<std::string> row_labels(const Scenario& scenario);
 
 // Reads a YAML file (malformed YAML -> FILE:LINE:COL error).
 YAML::Node load_yaml_file(const std::string& path);

@@ -55,7 +55,8 @@ int take_first(std::unordered_map<uint64_t, std::deque<int>>& queues, uint64_t k
 
 }  // namespace
 
-Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, const SimOptions& options)
+Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, const SimOptions& options,
+               const std::vector<JobSpan>& jobs)
     : routed_(routed),
       placement_(placement),
       trace_(trace),
@@ -75,6 +76,14 @@ Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Tr
   if (circuits_) circuits_->attach(transport_->circuit_ports());
   stats_.model = model.name;
   stats_.rank_finish.assign(ranks_.size(), 0);
+  set_fifo_ties(options.fifo_ties);
+  jobs_ = jobs.empty() ? std::vector<JobSpan>{{0, static_cast<int>(ranks_.size()), 0, -1}} : jobs;
+  for (size_t j = 0; j < jobs_.size(); ++j) {
+    job_of_.insert(job_of_.end(), jobs_[j].ranks, static_cast<int>(j));
+    job_left_.push_back(jobs_[j].ranks);
+  }
+  job_started_.assign(jobs_.size(), 0);
+  stats_.job_start.assign(jobs_.size(), 0);
   stats_.channels.assign(net.num_channels(), {});
   stats_.node_out.assign(net.num_nodes(), {});
   stats_.node_in.assign(net.num_nodes(), {});
@@ -84,13 +93,19 @@ Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Tr
 void Replay::run() {
   for (const RankTrace& rank : trace_.ranks) actions_total_ += static_cast<long>(rank.actions.size());
   progress_last_ = std::chrono::steady_clock::now();
-  for (int r = 0; r < static_cast<int>(ranks_.size()); ++r) at(0, [this, r] { ++local_events_; advance(r); });
+  for (size_t j = 0; j < jobs_.size(); ++j)
+    if (jobs_[j].after < 0) start_job(static_cast<int>(j), jobs_[j].start);
   simgrid::s4u::Engine::get_instance()->run();
 
   std::vector<std::string> problems;
   std::string file;  // the trace file of the first problem's rank, when the trace came from one
   int blocked = 0;
+  for (size_t j = 0; j < jobs_.size(); ++j)
+    if (!job_started_[j] && problems.size() < 4)
+      problems.push_back("job " + std::to_string(j) + " never started (job " + std::to_string(jobs_[j].after) +
+                         ", which it runs after, did not finish)");
   for (int r = 0; r < static_cast<int>(ranks_.size()); ++r) {
+    if (!job_started_[job_of_[r]]) continue;
     if (!ranks_[r].finished) {
       if (++blocked <= 4) problems.push_back(describe_blocked(r));
       continue;
@@ -125,13 +140,18 @@ void Replay::advance(int r) {
   while (true) {
     if (s.op == s.ops.size()) {
       if (s.pc == trace.actions.size()) {
-        s.finished = true;
-        stats_.rank_finish[r] = now();
+        rank_finished(r);
         return;
       }
       s.ops.clear();
       s.op = 0;
-      expand_action(trace.actions[s.pc++], trace, r, static_cast<int>(ranks_.size()), s.ops, options_.collectives);
+      const JobSpan& job = jobs_[job_of_[r]];
+      expand_action(trace.actions[s.pc++], trace, r - job.first_rank, job.ranks, s.ops, options_.collectives);
+      if (job.first_rank > 0)  // the job's own rank numbers -> the simulation's
+        for (Op& op : s.ops) {
+          if (op.peer >= 0) op.peer += job.first_rank;
+          if (op.dst >= 0) op.dst += job.first_rank;
+        }
       continue;
     }
     const Op op = s.ops[s.op++];
@@ -185,6 +205,22 @@ void Replay::advance(int r) {
         return;
     }
   }
+}
+
+void Replay::start_job(int j, double time) {
+  job_started_[j] = 1;
+  stats_.job_start[j] = time;
+  for (int r = jobs_[j].first_rank; r < jobs_[j].first_rank + jobs_[j].ranks; ++r)
+    at(time, [this, r] { ++local_events_; advance(r); });
+}
+
+void Replay::rank_finished(int r) {
+  ranks_[r].finished = true;
+  stats_.rank_finish[r] = now();
+  const int j = job_of_[r];
+  if (--job_left_[j] > 0) return;
+  for (size_t k = 0; k < jobs_.size(); ++k)
+    if (jobs_[k].after == j) start_job(static_cast<int>(k), now() + jobs_[k].start);
 }
 
 void Replay::sleep_for(int r, double seconds, const char* state) {

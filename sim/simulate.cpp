@@ -1,6 +1,7 @@
 #include "sim/simulate.h"
 
 #include <chrono>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "sim/internal/replay.h"
@@ -18,10 +19,10 @@ std::vector<uint8_t> pack(const SimResult& r) { return json::to_msgpack(json(r))
 SimResult unpack(const std::vector<uint8_t>& bytes) { return json::from_msgpack(bytes).get<SimResult>(); }
 
 SimResult simulate_once(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
-                        const SimOptions& options) {
+                        const SimOptions& options, const std::vector<JobSpan>& jobs) {
   return unpack(sim::run_isolated([&] {
     auto start = std::chrono::steady_clock::now();
-    sim::Replay replay(routed, placement, trace, options);
+    sim::Replay replay(routed, placement, trace, options, jobs);
     replay.run();
     SimResult result = replay.result(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     result.peak_memory_kb = sim::peak_memory_kb();
@@ -31,8 +32,29 @@ SimResult simulate_once(const RoutedNetwork& routed, const Placement& placement,
 
 }  // namespace
 
+void check_job_spans(const std::vector<JobSpan>& jobs, int ranks) {
+  int next = 0;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const JobSpan& job = jobs[j];
+    const std::string name = "job " + std::to_string(j);
+    if (job.first_rank != next || job.ranks < 1)
+      throw Error(name + ": expected ranks " + std::to_string(next) + ".. (jobs are consecutive, non-empty rank ranges)");
+    if (!std::isfinite(job.start) || job.start < 0) throw Error(name + ": the start time must be finite and >= 0");
+    if (job.after >= static_cast<int>(jobs.size()) || job.after == static_cast<int>(j))
+      throw Error(name + ": 'after' must name another job");
+    next += job.ranks;
+  }
+  if (!jobs.empty() && next != ranks)
+    throw Error("the jobs hold " + std::to_string(next) + " ranks but the trace has " + std::to_string(ranks));
+  for (size_t j = 0; j < jobs.size(); ++j) {  // following `after` from any job must end within n steps
+    int at = static_cast<int>(j);
+    for (size_t steps = 0; at >= 0; ++steps, at = jobs[at].after)
+      if (steps > jobs.size()) throw Error("job " + std::to_string(j) + ": its 'after' jobs wait for each other in a cycle");
+  }
+}
+
 SimResult simulate(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
-                   const SimOptions& options) {
+                   const SimOptions& options, const std::vector<JobSpan>& jobs) {
   const Network& net = routed.network();
   if (static_cast<int>(placement.size()) != trace.num_ranks())
     throw Error("the trace has " + std::to_string(trace.num_ranks()) + " ranks but the placement places " +
@@ -42,18 +64,19 @@ SimResult simulate(const RoutedNetwork& routed, const Placement& placement, cons
       throw Error("rank " + std::to_string(r) + " is placed on node " + std::to_string(placement[r]) +
                   ", which the network does not have");
   check_model_options(options);  // the declared ranges (builtin_model_options)
+  check_job_spans(jobs, trace.num_ranks());
   if (!(options.envelope >= 0)) throw Error("simulation parameters: the envelope must not be negative");
 
   if (options.ocs && !model_carries_circuits(options.model))
     throw Error("optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)");
 
-  SimResult result = simulate_once(routed, placement, trace, options);
+  SimResult result = simulate_once(routed, placement, trace, options, jobs);
   if (options.ocs) {  // the same run on the EPS alone, for the relative run time
     SimOptions eps = options;
     eps.ocs.reset();
     eps.record_messages = false;
     eps.record_timeline = false;
-    result.eps_only_makespan = simulate_once(routed, placement, trace, eps).makespan;
+    result.eps_only_makespan = simulate_once(routed, placement, trace, eps, jobs).makespan;
   }
   return result;
 }

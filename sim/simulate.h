@@ -12,8 +12,9 @@
 namespace mapsim {
 
 // Throws mapsim::Error on a deadlock (naming the blocked ranks and what each waits for), a trace
-// whose rank count differs from the placement, or a rank placed off the network.
+// whose rank count differs from the placement, or a rank placed off the network. `jobs` splits the
+// trace into concurrent jobs (simulation.h); none: one job.
 SimResult simulate(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
-                   const SimOptions& options);
+                   const SimOptions& options, const std::vector<JobSpan>& jobs = {});
 
 }  // namespace mapsim

@@ -49,6 +49,18 @@ struct SimProgress {
   long events = 0, messages = 0, actions_done = 0, actions_total = 0;
 };
 
+// Several jobs in one simulation: each is a consecutive range of the trace's ranks and its own
+// MPI_COMM_WORLD (peers and collectives are the job's own ranks, numbered from 0), and starts
+// `start` seconds after time 0 or, with `after` >= 0, after every rank of job `after` has finished.
+struct JobSpan {
+  int first_rank = 0, ranks = 0;
+  double start = 0;
+  int after = -1;
+};
+// Throws Error unless `jobs` cover 0..ranks-1 in order, starts are finite and >= 0, and every `after`
+// names another job with no cycle. No jobs: one job of every rank, at time 0.
+void check_job_spans(const std::vector<JobSpan>& jobs, int ranks);
+
 struct SimOptions {
   std::string model = "flow";           // a registered model
   double eager_threshold = 65536;      // bytes; SMPI's smpi/send-is-detached-thresh
@@ -62,6 +74,7 @@ struct SimOptions {
   FlowSolver flow_solver = FlowSolver::Mapsim;
   bool record_messages = false;        // keep one MessageRecord per message
   bool record_timeline = false;        // keep each rank's compute and wait intervals (RankInterval)
+  bool fifo_ties = false;              // events of one instant in scheduling order (sim/transport.h set_fifo_ties)
   PathSelection path_selection = PathSelection::Deterministic;
   uint64_t seed = 1;                   // random path choices (Valiant groups, spraying, adaptive ties)
   std::optional<OcsConfig> ocs;        // a hybrid network: optical circuits beside the EPS (port models only)
@@ -128,6 +141,7 @@ struct SimResult {
   std::string model;
   double makespan = 0;                 // simulated seconds until the last rank finished
   std::vector<double> rank_finish;
+  std::vector<double> job_start;       // when each job's ranks started (one entry without JobSpans)
   long messages = 0;
   double bytes = 0;
   LatencyStats latency;                // send invoked -> data delivered, all messages
@@ -159,7 +173,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PortLoad, bytes, messages, busy)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MessageRecord, src, dst, tag, bytes, posted, started, delivered, hops, distant, collective)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LatencyStats, count, mean, p50, p99, max)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RankInterval, rank, state, start, end)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimResult, model, makespan, rank_finish, messages, bytes, latency, neighbour_latency,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimResult, model, makespan, rank_finish, job_start, messages, bytes, latency, neighbour_latency,
                                    distant_latency, zero_load_latency, channels, node_out, node_in, switch_bytes, circuits,
                                    circuit_loads, circuit_bandwidth, optical_messages, setup_wait, eps_only_makespan,
                                    max_link_load, max_link_utilisation, events, wall_seconds, peak_memory_kb, message_log,

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstring>
 #include <simgrid/kernel/Timer.hpp>
+#include <map>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/NetZone.hpp>
 #include <poll.h>
@@ -109,8 +110,30 @@ ModelRegistry& model_registry() {
 
 void use_event_queue_only() { simgrid::s4u::create_full_zone("mapsim")->seal(); }
 
+namespace {
+bool fifo_ties = false;
+std::map<double, std::vector<std::function<void()>>> due;  // fifo_ties: the callbacks of each instant, in order
+
+void run_due(double date) {
+  auto& callbacks = due[date];
+  for (size_t i = 0; i < callbacks.size(); ++i) {  // a callback may schedule more at this instant: they follow
+    std::function<void()> callback = std::move(callbacks[i]);
+    callback();
+  }
+  due.erase(date);
+}
+}  // namespace
+
+void set_fifo_ties(bool fifo) { fifo_ties = fifo; }
+
 void at(double date, std::function<void()> callback) {
-  simgrid::kernel::timer::Timer::set(date, std::move(callback));
+  if (!fifo_ties) {
+    simgrid::kernel::timer::Timer::set(date, std::move(callback));
+    return;
+  }
+  auto& callbacks = due[date];
+  if (callbacks.empty()) simgrid::kernel::timer::Timer::set(date, [date] { run_due(date); });
+  callbacks.push_back(std::move(callback));
 }
 
 double now() { return simgrid::s4u::Engine::get_clock(); }

@@ -91,6 +91,10 @@ LatencyStats summarise(std::vector<double>& values);
 void use_event_queue_only();
 // Runs `callback` at simulated time `date` on SimGrid's event queue.
 void at(double date, std::function<void()> callback);
+// With `fifo`, callbacks due at one instant run in the order they were scheduled (SimGrid's timer heap
+// orders them by its own structure, which every other pending event shifts): what several jobs
+// sharing no resource need to run exactly as each alone. For this process's engine, before it runs.
+void set_fifo_ties(bool fifo);
 double now();
 
 // Electrical paths only (one leg): SimGrid's CM02 model, one comm per message (the flow model's

@@ -21,8 +21,9 @@ namespace mapsim::sim {
 
 class Replay {
  public:
-  Replay(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, const SimOptions& options);
-  // Schedules every rank at time 0, runs SimGrid's engine (created by the caller) and checks
+  Replay(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, const SimOptions& options,
+         const std::vector<JobSpan>& jobs = {});
+  // Schedules every job's ranks at their start, runs SimGrid's engine (created by the caller) and checks
   // that every rank finished; throws mapsim::Error naming blocked ranks otherwise.
   void run();
   SimResult result(double wall_seconds) const;
@@ -48,6 +49,8 @@ class Replay {
   };
 
   void advance(int rank);
+  void start_job(int job, double at);  // schedules the job's ranks at time `at`
+  void rank_finished(int rank);
   // The rank computes or sleeps `seconds` (timeline state `state`), then advances.
   void sleep_for(int rank, double seconds, const char* state);
   bool block_on(int rank, std::vector<int> requests);
@@ -71,6 +74,10 @@ class Replay {
   const Trace& trace_;
   SimOptions options_;
   std::vector<Rank> ranks_;
+  std::vector<JobSpan> jobs_;       // one job of every rank when none were given
+  std::vector<int> job_of_;         // per rank
+  std::vector<int> job_left_;       // per job: ranks not finished yet
+  std::vector<char> job_started_;
   std::vector<Request> requests_;
   std::vector<int> free_requests_;
   std::vector<Message> messages_;

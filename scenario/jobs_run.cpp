@@ -1,0 +1,189 @@
+#include "scenario/jobs_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include "mappers/allocation.h"
+#include "mappers/metrics.h"
+#include "sim/background.h"
+#include "support/message.h"
+
+namespace mapsim {
+namespace {
+
+// One job of one replicate: where it runs and what it gave alone.
+struct JobRun {
+  MappingRun run;
+  const Trace* trace = nullptr;
+  int first_rank = 0;
+};
+
+// The jobs `members` together: their traces one after another, each its own world, started as the
+// scenario says (`after` kept only between members), and the background, if any, from time 0.
+// Returns each member's makespan.
+std::vector<double> simulate_together(const Scenario& s, const RoutedNetwork& routed, const SimOptions& options,
+                                      const std::vector<JobRun>& runs, const std::vector<int>& members,
+                                      const BackgroundTraffic* background = nullptr) {
+  Trace trace;
+  Placement placement;
+  std::vector<JobSpan> spans;
+  for (int j : members) {
+    const ScenarioJob& job = s.jobs[j];
+    const auto after = std::find(members.begin(), members.end(), job.after);
+    spans.push_back({trace.num_ranks(), runs[j].trace->num_ranks(), job.start,
+                     after == members.end() ? -1 : static_cast<int>(after - members.begin())});
+    trace.ranks.insert(trace.ranks.end(), runs[j].trace->ranks.begin(), runs[j].trace->ranks.end());
+    placement.insert(placement.end(), runs[j].run.placement.begin(), runs[j].run.placement.end());
+  }
+  if (background && background->trace.num_ranks() > 0) {
+    spans.push_back({trace.num_ranks(), background->trace.num_ranks(), 0, -1});
+    trace.ranks.insert(trace.ranks.end(), background->trace.ranks.begin(), background->trace.ranks.end());
+    placement.insert(placement.end(), background->placement.begin(), background->placement.end());
+  }
+  SimOptions o = options;
+  o.record_messages = o.record_timeline = false;
+  o.progress = nullptr;
+  const SimResult result = simulate(routed, placement, trace, o, spans);
+  std::vector<double> makespans;
+  for (size_t m = 0; m < members.size(); ++m) {
+    const auto first = result.rank_finish.begin() + spans[m].first_rank;
+    makespans.push_back(*std::max_element(first, first + spans[m].ranks) - result.job_start[m]);
+  }
+  return makespans;
+}
+
+double value_of(const Values& values, const std::string& key) {
+  for (const auto& [name, value] : values)
+    if (name == key) return value;
+  return 0;
+}
+
+// Bytes each job's alone run puts on switch channels that another job's alone run uses too.
+std::vector<double> shared_link_bytes(const std::vector<JobRun>& runs) {
+  std::vector<double> shared(runs.size(), 0);
+  const size_t channels = runs.front().run.simulated->channels.size();
+  for (size_t c = 0; c < channels; ++c) {
+    int users = 0;
+    for (const JobRun& job : runs) users += job.run.simulated->channels[c].bytes > 0;
+    if (users < 2) continue;
+    for (size_t j = 0; j < runs.size(); ++j) shared[j] += runs[j].run.simulated->channels[c].bytes;
+  }
+  return shared;
+}
+
+}  // namespace
+
+std::vector<RunRow> run_jobs(const Scenario& s, const RunOptions& options) {
+  std::vector<std::unique_ptr<RunPipeline>> pipelines;
+  for (const ScenarioJob& job : s.jobs) pipelines.push_back(std::make_unique<RunPipeline>(job.scenario));
+  auto stopped = [&] { return options.stop && options.stop(); };
+  const int jobs = static_cast<int>(s.jobs.size());
+  const int total = (s.replicates - static_cast<int>(options.skip_replicates.size())) * jobs;
+  int done = 0;
+  if (options.progress) options.progress(0, total);
+  std::vector<RunRow> rows;
+  for (int r = 0; r < s.replicates && !stopped(); ++r) {
+    if (options.skip_replicates.count(r)) continue;
+    std::vector<RunRow> replicate_rows;
+    std::vector<RunFailure> failures;
+    std::vector<JobRun> runs(jobs);
+    std::vector<ReplicateParts> parts;
+    // Each job's parts, then its nodes from those the jobs before it left free: errors here are the
+    // scenario's and end the run.
+    for (int j = 0; j < jobs; ++j) {
+      parts.push_back(pipelines[j]->replicate(r));
+      // Simultaneous events in the order they were scheduled: jobs that share no port then run
+      // exactly as alone (one job keeps the single-job order, so that its numbers are the same).
+      parts.back().sim.fifo_ties = jobs > 1;
+    }
+    const RoutedNetwork& routed = *parts.front().routed;
+    std::vector<char> taken(routed.network().num_nodes(), 0);
+    std::vector<int> owner(taken.size(), -1);
+    for (int j = 0; j < jobs; ++j) {
+      const Scenario& js = s.jobs[j].scenario;
+      const int needed = (parts[j].graph->num_tasks() + js.slots - 1) / js.slots;
+      const std::string key = "jobs." + std::to_string(j);
+      at_key(s, s.document["jobs"][j]["allocation"] ? key + ".allocation" : key, [&] {
+        parts[j].problem.nodes = allocate_nodes(routed, js.allocation, needed, taken, parts[j].seed);
+        for (int node : parts[j].problem.nodes)  // `list` and `all` name their nodes whatever is free
+          if (taken[node]) throw Error("node " + routed.network().node(node).name + " is taken by job " + s.jobs[owner[node]].name);
+      });
+      for (int node : parts[j].problem.nodes) taken[node] = 1, owner[node] = j;
+      parts[j].problem.slots.assign(parts[j].problem.nodes.size(), js.slots);
+    }
+    int at = 0;  // the job mapped, for a failure
+    try {
+      for (int j = 0; j < jobs && !stopped(); ++j) {
+        at = j;
+        const Scenario& js = s.jobs[j].scenario;
+        runs[j].run = pipelines[j]->run(parts[j], js.mappers.front());
+        runs[j].trace = parts[j].trace;
+        if (options.progress) options.progress(++done, total);
+      }
+      if (stopped()) break;
+      std::vector<double> together, shared(jobs, 0);
+      std::vector<int> all(jobs);
+      for (int j = 0; j < jobs; ++j) all[j] = j;
+      std::optional<BackgroundTraffic> background;
+      if (!s.background.empty()) {
+        double duration = s.background_duration;  // default: the jobs one after another, as long as alone
+        for (int j = 0; j < jobs && s.background_duration == 0; ++j) duration += s.jobs[j].start + runs[j].run.simulated->makespan;
+        at_key(s, "background", [&] {
+          background = background_traffic(routed.network(), taken, parse_traffic(s.background), duration, parts.front().sim.mtu,
+                                          parts.front().seed);
+        });
+      }
+      if (s.simulate) {
+        together = simulate_together(s, routed, parts.front().sim, runs, all, background ? &*background : nullptr);
+        shared = shared_link_bytes(runs);
+      }
+      std::vector<std::vector<double>> slowdown;  // [i][k]: job i next to job k
+      if (s.simulate && jobs <= kMaxPairedJobs) {
+        slowdown.assign(jobs, std::vector<double>(jobs, 1));
+        for (int i = 0; i < jobs && !stopped(); ++i)
+          for (int k = i + 1; k < jobs; ++k) {
+            const std::vector<double> pair = jobs == 2 && !background ? together : simulate_together(s, routed, parts.front().sim, runs, {i, k});
+            slowdown[i][k] = pair[0] / runs[i].run.simulated->makespan;
+            slowdown[k][i] = pair[1] / runs[k].run.simulated->makespan;
+          }
+      }
+      for (int j = 0; j < jobs; ++j) {
+        RunRow row;
+        row.replicate = r;
+        row.seed = parts[j].seed;
+        row.job = s.jobs[j].name;
+        row.mapper = runs[j].run.mapper;
+        row.map_seconds = runs[j].run.map_seconds;
+        row.sim_seconds = runs[j].run.sim_seconds;
+        for (const auto& value : runs[j].run.values)  // the mapping metrics; the job's simulated numbers follow
+          if (value.first.rfind("sim_", 0) != 0) row.values.push_back(value);
+        if (s.simulate) {
+          const double alone = runs[j].run.simulated->makespan;
+          row.values.insert(row.values.end(), {{"sim_makespan", together[j]},
+                                               {"sim_alone_makespan", alone},
+                                               {"sim_slowdown", together[j] / alone},
+                                               {"sim_bytes", value_of(runs[j].run.values, "sim_bytes")},
+                                               {"sim_shared_link_bytes", shared[j]}});
+          for (int k = 0; k < static_cast<int>(slowdown.size()); ++k)
+            row.values.emplace_back("sim_slowdown_with_" + s.jobs[k].name, slowdown[j][k]);
+        }
+        row.placement = runs[j].run.placement;
+        replicate_rows.push_back(std::move(row));
+      }
+    } catch (const Error& e) {
+      if (stopped()) break;
+      if (!options.failures || dynamic_cast<const NotApplicable*>(&e)) throw;
+      failures.push_back({r, s.mappers[at], printable("job " + s.jobs[at].name + ": " + e.what())});
+      replicate_rows.clear();
+    }
+    if (stopped()) break;
+    if (options.replicate_done) options.replicate_done(r, replicate_rows, failures);
+    if (options.failures) options.failures->insert(options.failures->end(), failures.begin(), failures.end());
+    for (RunRow& row : replicate_rows) rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace mapsim
