@@ -129,7 +129,7 @@ PlotData collect(const std::vector<std::string>& paths, const PlotOptions& o, do
       const std::string row_point = point >= 0 ? std::to_string(f) + ":" + row[point] : std::string();
       if (point >= 0 && !g.values.empty() && g.point != row_point) {
         std::string varied;
-        for (size_t c = 1; c < table.header.size() && table.header[c] != "replicate" && table.header[c] != "mapper";
+        for (size_t c = 1; c < table.header.size() && table.header[c] != "replicate" && table.header[c] != "mapper" && table.header[c] != "job";
              ++c)
           if (static_cast<int>(c) != x) varied += (varied.empty() ? "" : ", ") + table.header[c];
         throw Error(path + ": rows with " + o.x + "=" + row[x] + " and " + (by < 0 ? "" : o.by + "=" + label) +

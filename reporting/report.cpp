@@ -51,6 +51,8 @@ const Metric kMetrics[] = {{"weighted_cardinality", "weighted cardinality", fals
                            {"max_link_load", "max link load (static)", false},
                            {"zero_load_latency", "zero-load latency", true},
                            {"sim_makespan", "makespan", true},
+                           {"sim_alone_makespan", "makespan alone (several jobs)", true},
+                           {"sim_slowdown", "slowdown next to the other jobs", false},
                            {"sim_avg_latency", "mean message latency", true},
                            {"sim_latency_p99", "p99 message latency", true},
                            {"sim_max_link_load", "max link load (simulated bytes)", false},
@@ -94,11 +96,12 @@ class SummaryCheck {
     if (!s.is_object()) throw Error(path_ + ": expected a JSON object (mapsim run's summary), got " + kind_of(s));
     for (const char* key : {"name", "source", "hash", "model"}) text(s, key, "");
     for (const char* key : {"replicates", "seed"}) whole(s, key, "");
-    if (s.contains("mappers")) {
-      const Json& mappers = s["mappers"];
-      expect(mappers.is_object(), "mappers", "an object (mapper -> metrics)", mappers);
+    const std::string group = s.contains("jobs") ? "jobs" : "mappers";  // a multi-job run's rows are its jobs
+    if (s.contains(group)) {
+      const Json& mappers = s[group];
+      expect(mappers.is_object(), group, "an object (" + group.substr(0, group.size() - 1) + " -> metrics)", mappers);
       for (const auto& [mapper, metrics] : mappers.items()) {
-        const std::string where = "mappers." + mapper;
+        const std::string where = group + "." + mapper;
         expect(metrics.is_object(), where, "an object (metric -> statistics)", metrics);
         for (const auto& [metric, st] : metrics.items()) {
           expect(st.is_object(), where + "." + metric, "an object (n, mean, sd, ci95)", st);
@@ -271,9 +274,14 @@ class Report {
            "\nset grid\n";
   }
 
+  // What a row stands for: its job in a multi-job run, else its mapper.
+  static int label_column(const CsvTable& table) {
+    return table.column("job") >= 0 ? table.column("job") : table.column("mapper");
+  }
+
   std::vector<std::string> mappers(const CsvTable& table) const {
     std::vector<std::string> names;
-    const int m = table.column("mapper");
+    const int m = label_column(table);
     if (m >= 0)
       for (const auto& row : table.rows)
         if (std::find(names.begin(), names.end(), row[m]) == names.end()) names.push_back(row[m]);
@@ -290,7 +298,7 @@ class Report {
   // Values of `column` per mapper (rows that have one).
   std::map<std::string, std::vector<double>> by_mapper(const CsvTable& table, int column) const {
     std::map<std::string, std::vector<double>> values;
-    const int m = table.column("mapper");
+    const int m = label_column(table);
     for (const auto& row : table.rows) {
       char* end = nullptr;
       const double v = std::strtod(row[column].c_str(), &end);
@@ -446,8 +454,9 @@ class Report {
     }
     const std::vector<std::string> names = mappers(results_);
     const std::vector<const Metric*> metrics = present(results_, "");
-    out << "<h2>Results per mapper</h2>\n<p>Mean ± half-width of the 95 % confidence interval over the replicates.</p>\n"
-        << "<div class=\"wide\"><table id=\"mappers\"><tr><th>mapper</th><th>n</th>";
+    const std::string per = results_.column("job") >= 0 ? "job" : "mapper";  // several jobs: a row per job
+    out << "<h2>Results per " << per << "</h2>\n<p>Mean ± half-width of the 95 % confidence interval over the replicates.</p>\n"
+        << "<div class=\"wide\"><table id=\"mappers\"><tr><th>" << per << "</th><th>n</th>";
     std::vector<std::map<std::string, Statistics>> stats;
     std::vector<std::pair<const char*, double>> units;
     for (const Metric* m : metrics) {
@@ -479,7 +488,7 @@ class Report {
       if (std::find(shown.begin(), shown.end(), metrics[k]->key) == shown.end()) continue;
       const std::string unit = metrics[k]->time ? std::string(" (") + units[k].first + ")" : "";
       std::ostringstream s;
-      s << gnuplot_head(std::string(metrics[k]->label) + " per mapper") << "set ylabel " << gp(metrics[k]->label + unit)
+      s << gnuplot_head(std::string(metrics[k]->label) + " per " + per) << "set ylabel " << gp(metrics[k]->label + unit)
         << "\nset style fill solid 0.6 border -1\nset boxwidth 0.6\nset yrange [0:*]\nset xrange [-0.6:" << names.size() - 0.4
         << "]\nset xtics rotate by -30 (";
       for (size_t i = 0; i < names.size(); ++i) s << (i ? ", " : "") << gp(names[i]) << " " << i;
@@ -489,7 +498,7 @@ class Report {
         s << i << " " << format_exact(st.mean * units[k].second) << " " << format_exact(st.ci95 * units[k].second) << "\n";
       }
       s << "EOD\nplot $D using 1:2:3 with boxerrorbars linecolor rgb '#4a7bd0' notitle\n";
-      figure(out, std::string("fig-") + metrics[k]->key, std::string(metrics[k]->label) + " per mapper (mean, 95 % CI)",
+      figure(out, std::string("fig-") + metrics[k]->key, std::string(metrics[k]->label) + " per " + per + " (mean, 95 % CI)",
              "gnuplot", {}, s.str());
     }
     portfolio_section(out, portfolio);
@@ -501,10 +510,11 @@ class Report {
     if (aggregate.header.front() != "point")
       throw Error(aggregate.path + ":1: starts with " + excerpt(aggregate.header.front()) +
                   "; expected mapsim sweep's aggregate table (point, the varied keys, mapper, n, METRIC_mean, ...)");
-    require_columns(aggregate, {"point", "mapper", "n"}, "mapsim sweep's aggregate table");
+    const std::string label = aggregate.column("job") >= 0 ? "job" : "mapper";  // several jobs: a row per job
+    require_columns(aggregate, {"point", label, "n"}, "mapsim sweep's aggregate table");
     // The varied keys sit between "point" and "mapper" (their _si companions left out).
     std::vector<std::string> keys;
-    for (size_t c = 1; c < aggregate.header.size() && aggregate.header[c] != "mapper"; ++c)
+    for (size_t c = 1; c < aggregate.header.size() && aggregate.header[c] != label; ++c)
       if (aggregate.header[c].size() < 3 || aggregate.header[c].compare(aggregate.header[c].size() - 3, 3, "_si") != 0)
         keys.push_back(aggregate.header[c]);
     std::map<std::string, std::vector<std::string>> values;
@@ -533,10 +543,10 @@ class Report {
           if (c >= 0 && !aggregate.rows[r][c].empty()) number_cell(aggregate, r, c, false);
         }
     }
-    out << "<h2>Results per point and mapper</h2>\n<p>Mean ± half-width of the 95 % confidence interval.</p>\n"
+    out << "<h2>Results per point and " << label << "</h2>\n<p>Mean ± half-width of the 95 % confidence interval.</p>\n"
         << "<div class=\"wide\"><table id=\"points\"><tr><th>point</th>";
     for (const std::string& key : keys) out << "<th>" << html_escape(key) << "</th>";
-    out << "<th>mapper</th><th>n</th>";
+    out << "<th>" << label << "</th><th>n</th>";
     // One unit per time column, from the largest mean in it, named in the header (as the run table does).
     std::vector<std::pair<const char*, double>> units;
     for (const Metric* m : metrics) {
@@ -551,7 +561,7 @@ class Report {
     for (const auto& row : aggregate.rows) {
       out << "<tr><td>" << html_escape(row[0]) << "</td>";
       for (const std::string& key : keys) out << "<td>" << html_escape(row[aggregate.column(key)]) << "</td>";
-      out << "<td>" << html_escape(row[aggregate.column("mapper")]) << "</td><td>" << html_escape(row[aggregate.column("n")]) << "</td>";
+      out << "<td>" << html_escape(row[aggregate.column(label)]) << "</td><td>" << html_escape(row[aggregate.column("n")]) << "</td>";
       for (size_t k = 0; k < metrics.size(); ++k) {
         const Metric* m = metrics[k];
         const std::string& mean = row[aggregate.column(m->key + std::string("_mean"))];
@@ -575,10 +585,11 @@ class Report {
       PlotOptions o;
       o.x = key;
       o.y = y;
+      o.by = label;
       for (const std::string& other : keys)
         if (other != key) o.where.push_back(other + "=" + values[other].front());
       const PlotData data = collect_plot((dir / "aggregate.csv").string(), o);
-      std::string caption = y + " against " + key + " per mapper";
+      std::string caption = y + " against " + key + " per " + label;
       for (const std::string& w : o.where) caption += ", " + w;
       figure(out, "fig-sweep-" + std::to_string(figures_), caption, "gnuplot", {}, gnuplot_script(data, o, "report.svg"));
     }

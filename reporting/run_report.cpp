@@ -64,7 +64,7 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
   std::filesystem::remove(path / "failed.csv");
   if (!failures.empty())
     write_file_atomically((path / "failed.csv").string(), [&](std::ostream& out) {
-      out << "replicate,mapper,error\n";
+      out << "replicate," << (jobs ? "job" : "mapper") << ",error\n";
       for (const RunFailure& f : failures) out << f.replicate << "," << csv_field(f.mapper) << "," << csv_field(f.error) << "\n";
     });
   write_file_atomically((path / "results.csv").string(), [&](std::ostream& out) {
@@ -130,7 +130,8 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
     }
   }
   nlohmann::ordered_json correlation = nlohmann::ordered_json::object();
-  for (const auto& [key, rho] : metric_correlations(rows)) correlation[key] = std::isnan(rho) ? nlohmann::ordered_json() : nlohmann::ordered_json(rho);
+  if (!jobs)  // jobs run different workloads: their rows are no placements of one workload to rank
+    for (const auto& [key, rho] : metric_correlations(rows)) correlation[key] = std::isnan(rho) ? nlohmann::ordered_json() : nlohmann::ordered_json(rho);
   nlohmann::ordered_json failed = nlohmann::ordered_json::array();
   for (const RunFailure& f : failures) failed.push_back({{"replicate", f.replicate}, {"mapper", f.mapper}, {"error", f.error}});
   // The unit of each results.csv column (reporting/plot.h column_unit); volumes are bytes when the workload gives
@@ -219,7 +220,7 @@ std::string run_table(const std::vector<RunRow>& rows) {
   std::string trust;
   bool defined = false;
   for (const auto& [key, rho] : metric_correlations(rows))
-    if (proxies.count(key)) {
+    if (proxies.count(key) && rows.front().job.empty()) {  // (jobs are no placements of one workload)
       trust += (trust.empty() ? "" : ", ") + proxies.at(key) + " " + (std::isnan(rho) ? std::string("n/a") : format_number(rho, 2));
       defined = defined || !std::isnan(rho);
     }

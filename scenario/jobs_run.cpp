@@ -175,7 +175,8 @@ std::vector<RunRow> run_jobs(const Scenario& s, const RunOptions& options) {
     } catch (const Error& e) {
       if (stopped()) break;
       if (!options.failures || dynamic_cast<const NotApplicable*>(&e)) throw;
-      failures.push_back({r, s.mappers[at], printable("job " + s.jobs[at].name + ": " + e.what())});
+      for (const ScenarioJob& job : s.jobs)  // the replicate's jobs ran together: none has a row
+        failures.push_back({r, job.name, printable(job.name == s.jobs[at].name ? e.what() : "not run: job " + s.jobs[at].name + " failed")});
       replicate_rows.clear();
     }
     if (stopped()) break;

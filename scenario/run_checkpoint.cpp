@@ -82,7 +82,7 @@ std::string checkpoint_mismatch(const Json& j, const Scenario& scenario, int r, 
   std::vector<RowKey> keys;
   for (const Json& row : j.at("rows")) {
     rows.push_back(json_row(row));
-    keys.push_back({rows.back().replicate, rows.back().seed, rows.back().mapper, false});
+    keys.push_back({rows.back().replicate, rows.back().seed, row_label(rows.back()), false});
     if (rows.back().replicate != r) return "holds a row of replicate " + std::to_string(rows.back().replicate);
     if (!lines_fit(rows.back().links_csv, kLinksCsvColumns) || !lines_fit(rows.back().timeline_csv, kTimelineCsvColumns))
       return "a row's links or timeline lines do not have their columns";
@@ -187,7 +187,8 @@ void make_output_folder(const std::string& dir, const std::string& for_what) {
 
 std::string rows_mismatch(const Scenario& s, const std::vector<RowKey>& rows, long replicate,
                           const std::set<std::string>& dropped) {
-  std::map<std::pair<long, size_t>, bool> taken;  // (replicate, index in s.mappers) -> it failed
+  const std::vector<std::string> labels = row_labels(s);  // the mappers, or a multi-job scenario's jobs
+  std::map<std::pair<long, size_t>, bool> taken;  // (replicate, index in labels) -> it failed
   std::pair<long, size_t> last{-1, 0};
   // Failures name the mapper asked for; a row the mapper that ran (optical circuits' CP policy runs default as metis).
   for (const bool failures : {true, false})
@@ -200,8 +201,8 @@ std::string rows_mismatch(const Scenario& s, const std::vector<RowKey>& rows, lo
         return which + " has seed " + std::to_string(row.seed) + ", not " +
                std::to_string(s.replicate_seed(static_cast<int>(row.replicate)));
       bool known = false, placed = false;
-      for (size_t m = 0; m < s.mappers.size() && !placed; ++m) {
-        const std::string& mapper = s.mappers[m];
+      for (size_t m = 0; m < labels.size() && !placed; ++m) {
+        const std::string& mapper = labels[m];
         if (mapper != row.mapper && !(!row.failure && !s.ocs.empty() && mapper == "default" && row.mapper == "metis")) continue;
         known = true;
         if (taken.count({row.replicate, m})) continue;
@@ -214,18 +215,18 @@ std::string rows_mismatch(const Scenario& s, const std::vector<RowKey>& rows, lo
       if (!placed) return "mapper '" + row.mapper + "' is in " + which + " twice";
     }
   if (replicate >= 0) {
-    for (size_t m = 0; m < s.mappers.size(); ++m)
-      if (!taken.count({replicate, m}) && !dropped.count(s.mappers[m]))
-        return "mapper '" + s.mappers[m] + "' has no row in replicate " + std::to_string(replicate);
+    for (size_t m = 0; m < labels.size(); ++m)
+      if (!taken.count({replicate, m}) && !dropped.count(labels[m]))
+        return "mapper '" + labels[m] + "' has no row in replicate " + std::to_string(replicate);
     return "";
   }
-  for (size_t m = 0; m < s.mappers.size(); ++m) {
+  for (size_t m = 0; m < labels.size(); ++m) {
     long r = 0;
     while (r < s.replicates && taken.count({r, m})) ++r;
     const bool dropped = r > 0 && r < s.replicates && taken[{r - 1, m}];  // failed, then left out
     for (long later = r; later < s.replicates; ++later)
       if (!dropped || taken.count({later, m}))
-        return "mapper '" + s.mappers[m] + "' has no row in replicate " + std::to_string(r);
+        return "mapper '" + labels[m] + "' has no row in replicate " + std::to_string(r);
   }
   return "";
 }

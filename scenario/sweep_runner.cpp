@@ -160,6 +160,7 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
       if (sweep.si_keys.count(key)) out << "," << (parse_quantity(text, value, kind) ? format_exact(value) : "");
     }
   };
+  const std::string label = sweep.scenario(sweep.point(0)).jobs.empty() ? "mapper" : "job";  // what a row stands for
   auto header = [&](bool with_seed) {
     std::string text = "point";
     for (const std::string& key : sweep.varied_keys)
@@ -169,7 +170,7 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
   };
   const std::filesystem::path dir = sweep.output;
   write_file_atomically((dir / "results.csv").string(), [&](std::ostream& out) {
-    out << header(false) << ",replicate,seed,mapper";
+    out << header(false) << ",replicate,seed," << label;
     for (const std::string& c : columns) out << "," << c;
     out << "\n";
     for (const auto& [index, j] : outcomes) {
@@ -186,7 +187,7 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
     }
   });
   write_file_atomically((dir / "aggregate.csv").string(), [&](std::ostream& out) {
-    out << header(true) << ",mapper,n";
+    out << header(true) << "," << label << ",n";
     for (const std::string& c : columns) out << "," << c << "_mean," << c << "_sd," << c << "_ci95";
     out << "\n";
     for (const auto& [index, j] : outcomes) {
@@ -279,7 +280,7 @@ bool run_point(const Sweep& sweep, const SweepPoint& point) {
     Json columns = Json::array(), table = Json::array(), timings = Json::array();
     for (const auto& [key, value] : rows.front().values) columns.push_back(key);
     for (const RunRow& row : rows) {
-      Json cells{row.replicate, row.seed, row.mapper};
+      Json cells{row.replicate, row.seed, row_label(row)};  // a multi-job scenario's rows: its jobs
       for (const auto& [key, value] : row.values) cells.push_back(value);
       table.push_back(cells);
       timings.push_back({row.map_seconds, row.sim_seconds});
