@@ -22,7 +22,8 @@ CLI::Option* add_routing_option(CLI::App* cmd, std::string& routing) {
 
 CLI::Option* add_allocation_option(CLI::App* cmd, std::string& allocation) {
   return cmd->add_option("--allocation", allocation,
-                         "Allocation policy: " + component_list(allocation_registry().infos()) + ", with busy=FRACTION (default all)");
+                         "Allocation policy: " + component_list(allocation_registry().infos()) +
+                             "; all but list take busy=FRACTION (default all)");
 }
 
 CLI::Option* add_slots_option(CLI::App* cmd, std::string& slots) {

@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "mappers/allocation.h"
+#include "support/error.h"
 
 namespace mapsim {
 namespace {
@@ -96,6 +97,7 @@ class BestFitPolicy : public AllocationPolicy {
       if (total >= needed && (radius < best_radius || (radius == best_radius && total < best_total)))
         best_radius = radius, best_total = total, best_center = c;
     }
+    if (best_center < 0) throw InternalError("best-fit: no switch reaches " + std::to_string(needed) + " free nodes");
     // The chosen ball again, with each switch's distance from the centre as its rank.
     std::vector<int> rank(static_cast<size_t>(switches), 0);
     std::vector<int> dist = bfs_distances(net, best_center);
@@ -119,11 +121,10 @@ class GroupPolicy : public AllocationPolicy {
     std::vector<int> group_count(static_cast<size_t>(groups), 0);
     for (int s = 0; s < groups * a; ++s) group_count[s / a] += count[s];
     std::vector<std::pair<int, int>> picks;
-    for (const auto& [group, nodes] : best_fit(group_count, std::vector<int>(groups, 0), needed)) {
-      std::vector<int> router_count(static_cast<size_t>(net.num_switches()), 0);
-      for (int s = group * a; s < (group + 1) * a; ++s) router_count[s] = count[s];
-      const auto routers = best_fit(router_count, std::vector<int>(router_count.size(), 0), nodes);
-      picks.insert(picks.end(), routers.begin(), routers.end());
+    const std::vector<int> no_rank(static_cast<size_t>(std::max(groups, a)), 0);
+    for (const auto& [group, nodes] : best_fit(group_count, no_rank, needed)) {
+      const std::vector<int> router_count(count.begin() + group * a, count.begin() + (group + 1) * a);
+      for (const auto& [router, taken] : best_fit(router_count, no_rank, nodes)) picks.push_back({group * a + router, taken});
     }
     return take(by_switch, picks);
   }

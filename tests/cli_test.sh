@@ -119,6 +119,12 @@ check "compare csv header" grep -q '^mapper,replicates,weighted_cardinality_mean
 check "compare quotes mapper specs with commas" grep -q '^"hypersphere:spreading=3,gamma=2",1,' "$tmp/h.csv"
 expect_error "too many tasks" "256 tasks do not fit in 16 slots" map --topology mesh:4x4 --process mesh:16x16
 expect_error "bad process spec" "unknown process topology 'star'" map --topology mesh:4x4 --process star:3
+expect_error "unknown allocation" "unknown allocation 'bset-fit' (did you mean 'best-fit'?)" map --topology mesh:4x4 --process ring:4 --allocation bset-fit
+expect_error "allocation on a busy machine" "allocation 'group': 12 nodes needed, only 8 free of 16 (8 busy at busy=0.5)" \
+  map --topology mesh:4x4 --process ring:12 --allocation group:busy=0.5
+# The nodes a policy chooses, seen through the default mapper (task i on the i-th allocated node).
+"$mapsim" map --topology fattree:k=4,levels=3 --process ring:4 --allocation spread -o "$tmp/spread.txt" >/dev/null
+check "spread: one node per pod" test "$(grep -v '^#' "$tmp/spread.txt" | awk '{print $2}' | tr '\n' ' ')" = "0 16 32 48 "
 
 # simulate: summary.json with the documented keys, links.csv, messages.csv; map -o placements replay
 "$mapsim" map --topology irregular:nodes=64,switches=20 --process mesh:8x8 --mapper binary -o "$tmp/place.txt" >/dev/null
