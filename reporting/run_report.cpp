@@ -1,6 +1,7 @@
 #include "reporting/run_report.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reporting/launch_files.h"
 #include "reporting/plot.h"
 #include "sim/report.h"
 #include "sim/timeline.h"
@@ -267,6 +269,24 @@ std::vector<std::pair<std::string, double>> metric_correlations(const std::vecto
     out.emplace_back(keys[k].first, defined ? sum / defined : std::nan(""));
   }
   return out;
+}
+
+std::string launch_file_path(const std::string& dir, const std::string& mapper, const std::string& format) {
+  std::string tag;
+  for (char c : mapper) tag += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return (std::filesystem::path(dir) / (tag + "." + format)).string();
+}
+
+void write_run_launch_files(const std::string& dir, const std::vector<RunRow>& rows, const Network& network,
+                            const std::vector<std::string>& formats, const std::vector<std::string>& mappers) {
+  for (const RunRow& row : rows) {
+    if (row.replicate != 0 || row.placement.empty()) continue;
+    if (!mappers.empty() && std::find(mappers.begin(), mappers.end(), row.mapper) == mappers.end()) continue;
+    const RankSites sites = rank_sites(row.placement, network);
+    for (const std::string& format : formats)
+      write_file_atomically(launch_file_path(dir, row.mapper, format),
+                            [&](std::ostream& out) { write_launch_file(format, sites, out); });
+  }
 }
 
 }  // namespace mapsim
