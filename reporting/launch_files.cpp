@@ -180,7 +180,9 @@ void check_launch_format(const std::string& format) {
   if (std::find(formats.begin(), formats.end(), format) != formats.end()) return;
   std::string list;
   for (const std::string& f : formats) list += (list.empty() ? "" : ", ") + f;
-  const std::string near = nearest_word(format, formats);
+  std::string near = nearest_word(format, formats);
+  for (const std::string& f : formats)  // "slurm" for slurm-hostfile: too far by edit distance
+    if (near.empty() && !format.empty() && f.rfind(format, 0) == 0) near = f;
   throw Error("unknown launch format '" + format + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
               ": expected one of " + list);
 }
