@@ -155,6 +155,11 @@ expect_error "run --launch-mapper without --launch" "--launch-mapper: give the f
   run "$tmp/launch.yaml" -o "$tmp/lrun2" --launch-mapper binary
 expect_error "run --launch: unknown format" "--launch: unknown launch format 'rankfiles'" run "$tmp/launch.yaml" -o "$tmp/lrun2" --launch rankfiles
 check "nothing run for a bad --launch" test ! -e "$tmp/lrun2"
+mkdir -p "$tmp/lrun3" && cp "$tmp/launch.yaml" "$tmp/lrun3/binary.rankfile"
+expect_error "run --launch onto the scenario it reads" "binary.rankfile: is the YAML file .* that this command reads" \
+  run "$tmp/lrun3/binary.rankfile" -o "$tmp/lrun3" --launch rankfile
+check "run --launch: the scenario kept" cmp -s "$tmp/launch.yaml" "$tmp/lrun3/binary.rankfile"
+check "run --launch: nothing run" test ! -e "$tmp/lrun3/results.csv"
 python3 - "$tmp/map.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
