@@ -1,5 +1,5 @@
 // mapsim run: one scenario file -> results.csv, links.csv, timings.csv, summary.json and a table;
-// --draw adds a Graphviz picture of the link loads per mapper.
+// --draw adds a Graphviz picture of the link loads per mapper, --launch the launch files of its placements.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
