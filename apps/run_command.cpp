@@ -219,8 +219,9 @@ int run(const RunCommandOptions& o) {
     for (const std::string& mapper : o.launch_mappers.empty() ? scenario.mappers : o.launch_mappers)
       if (std::none_of(rows.begin(), rows.end(), [&](const RunRow& r) { return r.replicate == 0 && r.mapper == mapper; }))
         spdlog::warn("--launch: {} has no placement on replicate 0 (failed.csv): no launch files for it", mapper);
-    write_run_launch_files(scenario.output, rows, make_network(scenario.network_spec(0), scenario.links), o.launch,
-                           o.launch_mappers);
+    for (const std::string& path : write_run_launch_files(scenario.output, rows, make_network(scenario.network_spec(0), scenario.links),
+                                                          o.launch, o.launch_mappers))
+      std::cerr << "launch file: " << path << "\n";
   }
   write_run(scenario.output, scenario, rows, failures);
   remove_checkpoint(scenario.output);

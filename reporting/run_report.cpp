@@ -277,16 +277,19 @@ std::string launch_file_path(const std::string& dir, const std::string& mapper, 
   return (std::filesystem::path(dir) / (tag + "." + format)).string();
 }
 
-void write_run_launch_files(const std::string& dir, const std::vector<RunRow>& rows, const Network& network,
-                            const std::vector<std::string>& formats, const std::vector<std::string>& mappers) {
+std::vector<std::string> write_run_launch_files(const std::string& dir, const std::vector<RunRow>& rows, const Network& network,
+                                                const std::vector<std::string>& formats, const std::vector<std::string>& mappers) {
+  std::vector<std::string> written;
   for (const RunRow& row : rows) {
     if (row.replicate != 0 || row.placement.empty()) continue;
     if (!mappers.empty() && std::find(mappers.begin(), mappers.end(), row.mapper) == mappers.end()) continue;
     const RankSites sites = rank_sites(row.placement, network);
-    for (const std::string& format : formats)
-      write_file_atomically(launch_file_path(dir, row.mapper, format),
-                            [&](std::ostream& out) { write_launch_file(format, sites, out); });
+    for (const std::string& format : formats) {
+      written.push_back(launch_file_path(dir, row.mapper, format));
+      write_file_atomically(written.back(), [&](std::ostream& out) { write_launch_file(format, sites, out); });
+    }
   }
+  return written;
 }
 
 }  // namespace mapsim

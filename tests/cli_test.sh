@@ -142,8 +142,9 @@ model: none
 replicates: 2
 YAML
 "$mapsim" run "$tmp/launch.yaml" -o "$tmp/lrun" --launch rankfile,machinefile --launch-mapper binary \
-  --launch-mapper random:unit=switch >/dev/null 2>&1
+  --launch-mapper random:unit=switch >/dev/null 2>"$tmp/lrun.err"
 check "run --launch exit" test $? -eq 0
+check "run --launch: each file named on stderr" test "$(grep -c "^launch file: $tmp/lrun/" "$tmp/lrun.err")" -eq 4
 check "run --launch: MAPPER.FORMAT per chosen mapper" test -s "$tmp/lrun/binary.rankfile" -a -s "$tmp/lrun/binary.machinefile" \
   -a -s "$tmp/lrun/random_unit_switch.rankfile" -a ! -e "$tmp/lrun/default.rankfile"
 "$mapsim" map --topology irregular:nodes=32,switches=10 --process mesh:4x4 --mapper binary --allocation random --seed 1 \
