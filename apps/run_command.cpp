@@ -69,6 +69,8 @@ std::vector<std::string> launch_paths(const Scenario& scenario, const RunCommand
   if (o.launch.empty() && !o.launch_mappers.empty()) throw Error("--launch-mapper: give the formats with --launch FORMAT");
   if (o.launch.empty()) return {};
   if (!scenario.traffic.empty()) throw Error("--launch: a traffic scenario places no ranks");
+  if (!scenario.jobs.empty() && !o.launch_mappers.empty())
+    throw Error("--launch-mapper: a multi-job scenario has one mapper per job, and --launch writes each job's files");
   for (const std::string& format : o.launch) try {
       check_launch_format(format);
     } catch (const Error& e) {
@@ -81,11 +83,11 @@ std::vector<std::string> launch_paths(const Scenario& scenario, const RunCommand
                   (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }
   std::vector<std::string> paths;
-  for (const std::string& mapper : o.launch_mappers.empty() ? scenario.mappers : o.launch_mappers)
+  for (const std::string& label : o.launch_mappers.empty() ? row_labels(scenario) : o.launch_mappers)
     for (const std::string& format : o.launch) {
-      const std::string path = launch_file_path(scenario.output, mapper, format);
+      const std::string path = launch_file_path(scenario.output, label, format);
       if (std::find(paths.begin(), paths.end(), path) != paths.end())
-        throw Error("--launch: two mappers or formats would write " + path);
+        throw Error("--launch: two " + std::string(scenario.jobs.empty() ? "mappers" : "jobs") + " would write " + path);
       paths.push_back(path);
     }
   return paths;
@@ -216,9 +218,9 @@ int run(const RunCommandOptions& o) {
   rows.insert(rows.end(), std::make_move_iterator(kept.rows.begin()), std::make_move_iterator(kept.rows.end()));
   std::stable_sort(rows.begin(), rows.end(), [](const RunRow& a, const RunRow& b) { return a.replicate < b.replicate; });
   if (!launch.empty()) {  // before summary.json, which marks a complete folder
-    for (const std::string& mapper : o.launch_mappers.empty() ? scenario.mappers : o.launch_mappers)
-      if (std::none_of(rows.begin(), rows.end(), [&](const RunRow& r) { return r.replicate == 0 && r.mapper == mapper; }))
-        spdlog::warn("--launch: {} has no placement on replicate 0 (failed.csv): no launch files for it", mapper);
+    for (const std::string& label : o.launch_mappers.empty() ? row_labels(scenario) : o.launch_mappers)
+      if (std::none_of(rows.begin(), rows.end(), [&](const RunRow& r) { return r.replicate == 0 && row_label(r) == label; }))
+        spdlog::warn("--launch: {} has no placement on replicate 0 (failed.csv): no launch files for it", label);
     for (const std::string& path : write_run_launch_files(scenario.output, rows, make_network(scenario.network_spec(0), scenario.links),
                                                           o.launch, o.launch_mappers))
       std::cerr << "launch file: " << path << "\n";

@@ -156,6 +156,23 @@ expect_error "run --launch-mapper without --launch" "--launch-mapper: give the f
   run "$tmp/launch.yaml" -o "$tmp/lrun2" --launch-mapper binary
 expect_error "run --launch: unknown format" "--launch: unknown launch format 'rankfiles'" run "$tmp/launch.yaml" -o "$tmp/lrun2" --launch rankfiles
 check "nothing run for a bad --launch" test ! -e "$tmp/lrun2"
+# A multi-job scenario: one file per job (its own ranks from 0), the jobs on disjoint nodes.
+cat >"$tmp/ljobs.yaml" <<'YAML'
+network: irregular:nodes=32,switches=10
+model: none
+slots: 2
+jobs:
+  - {name: halo, workload: {process: mesh:4x4}, mapping: binary}
+  - {name: ring, workload: {process: ring:8}, mapping: random, allocation: random}
+YAML
+"$mapsim" run "$tmp/ljobs.yaml" -o "$tmp/ljobs" --launch slurm-hostfile,rankfile >/dev/null 2>&1
+check "run --launch, jobs: exit" test $? -eq 0
+check "run --launch, jobs: JOB.FORMAT, each job's ranks" \
+  test "$(wc -l <"$tmp/ljobs/halo.slurm-hostfile")" -eq 16 -a "$(wc -l <"$tmp/ljobs/ring.slurm-hostfile")" -eq 8
+check "run --launch, jobs: ranks from 0" grep -q "^rank 0=" "$tmp/ljobs/ring.rankfile"
+check "run --launch, jobs: no node in both jobs" test -z "$(sort -u "$tmp/ljobs/halo.slurm-hostfile" | comm -12 - <(sort -u "$tmp/ljobs/ring.slurm-hostfile"))"
+expect_error "run --launch-mapper, jobs" "--launch-mapper: a multi-job scenario has one mapper per job" \
+  run "$tmp/ljobs.yaml" -o "$tmp/ljobs2" --launch rankfile --launch-mapper binary
 mkdir -p "$tmp/lrun3" && cp "$tmp/launch.yaml" "$tmp/lrun3/binary.rankfile"
 expect_error "run --launch onto the scenario it reads" "binary.rankfile: is the YAML file .* that this command reads" \
   run "$tmp/lrun3/binary.rankfile" -o "$tmp/lrun3" --launch rankfile
