@@ -10,6 +10,7 @@
 #include "apps/commands.h"
 #include "apps/common_options.h"
 #include "mappers/mapper.h"
+#include "reporting/launch_files.h"
 #include "scenario/run.h"
 #include "support/atomic_file.h"
 #include "support/units.h"
@@ -22,8 +23,34 @@ struct MapOptions {
   SharedFlags shared;
   std::string process, mapper = "default";
   std::string output, rankfile, hostlist, graph_file, format;
+  std::vector<std::string> launch;  // FORMAT=FILE
   bool json = false;
 };
+
+// A launch file to write: its format, its path and the flag that asked for it.
+struct LaunchOutput {
+  std::string format, path, flag;
+};
+
+// --rankfile and --hostlist are --launch rankfile=F and --launch hostlist=F.
+std::vector<LaunchOutput> launch_outputs(const MapOptions& o) {
+  std::vector<LaunchOutput> outputs;
+  if (!o.rankfile.empty()) outputs.push_back({"rankfile", o.rankfile, "--rankfile"});
+  if (!o.hostlist.empty()) outputs.push_back({"hostlist", o.hostlist, "--hostlist"});
+  for (const std::string& item : o.launch) {
+    const size_t equal = item.find('=');
+    if (equal == std::string::npos || equal + 1 == item.size())
+      throw Error("--launch: expected FORMAT=FILE, got '" + item + "'");
+    const std::string format = item.substr(0, equal);
+    try {
+      check_launch_format(format);
+    } catch (const Error& e) {
+      throw Error(std::string("--launch: ") + e.what());
+    }
+    outputs.push_back({format, item.substr(equal + 1), "--launch " + format});
+  }
+  return outputs;
+}
 
 // The run configuration of `map`: one mapper, one replicate, no simulation.
 Scenario map_scenario(const MapOptions& o) {
@@ -38,13 +65,16 @@ Scenario map_scenario(const MapOptions& o) {
 }
 
 void run_map(const MapOptions& o) {
+  const std::vector<LaunchOutput> launch = launch_outputs(o);
   // Two outputs on one path would leave only the last.
-  const std::vector<std::pair<std::string, std::string>> outputs = {{"-o", o.output}, {"--rankfile", o.rankfile}, {"--hostlist", o.hostlist},
-                                                                     {"--write-graph", o.graph_file}};
+  std::vector<std::pair<std::string, std::string>> outputs = {{"-o", o.output}, {"--write-graph", o.graph_file}};
+  for (const LaunchOutput& file : launch) outputs.push_back({file.flag, file.path});
   for (size_t i = 0; i < outputs.size(); ++i)
     for (size_t j = i + 1; j < outputs.size(); ++j)
       if (!outputs[i].second.empty() && outputs[i].second == outputs[j].second)
         throw Error(outputs[i].first + " and " + outputs[j].first + " name the same file " + outputs[i].second);
+  for (const auto& output : outputs)
+    if (!output.second.empty()) check_output_file(output.second);  // before the mapping, not after it
   const Scenario scenario = map_scenario(o);
   RunPipeline pipeline(scenario);
   const ReplicateParts& parts = pipeline.replicate(0);
@@ -58,16 +88,9 @@ void run_map(const MapOptions& o) {
       out << "# rank node (mapsim map --mapper " << o.mapper << ")\n";
       for (size_t t = 0; t < placement.size(); ++t) out << t << " " << placement[t] << "\n";
     });
-  if (!o.rankfile.empty())
-    write_file_atomically(o.rankfile, [&](std::ostream& out) {  // Open MPI: mpirun --rankfile F
-      std::map<int, int> next_slot;
-      for (size_t t = 0; t < placement.size(); ++t)
-        out << "rank " << t << "=" << net.node(placement[t]).name << " slot=" << next_slot[placement[t]]++ << "\n";
-    });
-  if (!o.hostlist.empty())
-    write_file_atomically(o.hostlist, [&](std::ostream& out) {  // MPICH: mpiexec -f F, one host per rank
-      for (int node : placement) out << net.node(node).name << "\n";
-    });
+  const RankSites sites = rank_sites(placement, net);
+  for (const LaunchOutput& file : launch)
+    write_file_atomically(file.path, [&](std::ostream& out) { write_launch_file(file.format, sites, out); });
 
   if (!o.graph_file.empty())
     write_file_atomically(o.graph_file, [&](std::ostream& out) { write_metis_graph(graph, out); });
@@ -117,8 +140,12 @@ void add_map_command(CLI::App& app) {
   add_slots_option(cmd, o->shared.slots);
   add_seed_option(cmd, o->shared.seed);
   cmd->add_option("-o,--output", o->output, "Write the placement: one 'rank node' line per rank");
-  cmd->add_option("--rankfile", o->rankfile, "Write an Open MPI rankfile");
-  cmd->add_option("--hostlist", o->hostlist, "Write an MPICH host list (one host per rank)");
+  cmd->add_option("--rankfile", o->rankfile, "Write an Open MPI rankfile (the same as --launch rankfile=F)");
+  cmd->add_option("--hostlist", o->hostlist, "Write an MPICH host list, one host per rank (the same as --launch hostlist=F)");
+  std::string formats;
+  for (const std::string& format : launch_formats()) formats += (formats.empty() ? "" : ", ") + format;
+  cmd->add_option("--launch", o->launch,
+                  "Write a launch file: FORMAT=FILE (repeatable); FORMAT one of " + formats + " (docs/mappers.md#launch-files)");
   cmd->add_option("--write-graph", o->graph_file,
                   "Write the task graph in METIS format (for METIS, KaHIP, or graph:FILE.graph)");
   add_format_option(cmd, o->format, o->json, {"table", "json"});

@@ -1,5 +1,6 @@
 // mapsim run: one scenario file -> results.csv, links.csv, timings.csv, summary.json and a table;
-// --draw adds a Graphviz picture of the link loads per mapper.
+// --draw adds a Graphviz picture of the link loads per mapper, --launch the launch files of its placements.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -10,6 +11,7 @@
 #include "apps/commands.h"
 #include "apps/external_tool.h"
 #include "apps/progress.h"
+#include "reporting/launch_files.h"
 #include "reporting/run_report.h"
 #include "scenario/run.h"
 #include "scenario/run_checkpoint.h"
@@ -18,14 +20,16 @@
 #include "support/error.h"
 #include "support/input_file.h"
 #include "support/interrupt.h"
+#include "support/message.h"
 #include "support/yaml_reader.h"
+#include "topologies/network_factory.h"
 
 namespace mapsim {
 namespace {
 
 struct RunCommandOptions {
   std::string scenario, output, draw, draw_scale = "shared", draw_view = "auto";
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, launch, launch_mappers;
   bool resume = false, timeline = false, output_given = false;
 };
 
@@ -60,10 +64,40 @@ bool within_folder(const std::string& folder, const std::string& path) {
   return !relative.empty() && *relative.begin() != "..";
 }
 
+// --launch and --launch-mapper checked against the scenario: the launch files' paths (empty without --launch).
+std::vector<std::string> launch_paths(const Scenario& scenario, const RunCommandOptions& o) {
+  if (o.launch.empty() && !o.launch_mappers.empty()) throw Error("--launch-mapper: give the formats with --launch FORMAT");
+  if (o.launch.empty()) return {};
+  if (!scenario.traffic.empty()) throw Error("--launch: a traffic scenario places no ranks");
+  if (!scenario.jobs.empty() && !o.launch_mappers.empty())
+    throw Error("--launch-mapper: a multi-job scenario has one mapper per job, and --launch writes each job's files");
+  for (const std::string& format : o.launch) try {
+      check_launch_format(format);
+    } catch (const Error& e) {
+      throw Error(std::string("--launch: ") + e.what());
+    }
+  for (const std::string& mapper : o.launch_mappers)
+    if (std::find(scenario.mappers.begin(), scenario.mappers.end(), mapper) == scenario.mappers.end()) {
+      const std::string near = nearest_word(mapper, scenario.mappers);
+      throw Error("--launch-mapper: '" + mapper + "' is not a mapper of the scenario" +
+                  (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    }
+  std::vector<std::string> paths;
+  for (const std::string& label : o.launch_mappers.empty() ? row_labels(scenario) : o.launch_mappers)
+    for (const std::string& format : o.launch) {
+      const std::string path = launch_file_path(scenario.output, label, format);
+      if (std::find(paths.begin(), paths.end(), path) != paths.end())
+        throw Error("--launch: two " + std::string(scenario.jobs.empty() ? "mappers" : "jobs") + " would write " + path);
+      paths.push_back(path);
+    }
+  return paths;
+}
+
 // No file this run writes or removes may be one it reads (the scenario, through a link or a hard
 // link): refused before anything runs, not when the results are written.
-void refuse_inputs_as_outputs(const Scenario& scenario, const std::string& draw) {
+void refuse_inputs_as_outputs(const Scenario& scenario, const std::string& draw, const std::vector<std::string>& launch) {
   namespace fs = std::filesystem;
+  for (const std::string& path : launch) refuse_input_as_output(path);
   const fs::path dir = scenario.output;
   for (const char* name : {"results.csv", "links.csv", "timings.csv", "summary.json", "failed.csv", "portfolio.csv", "timeline.csv"})
     refuse_input_as_output((dir / name).string());
@@ -99,7 +133,8 @@ int run(const RunCommandOptions& o) {
       }
     else require_output_folder("--draw", o.draw);
   }
-  refuse_inputs_as_outputs(scenario, o.draw);
+  const std::vector<std::string> launch = launch_paths(scenario, o);
+  refuse_inputs_as_outputs(scenario, o.draw, launch);
   if (draw_in_output) make_output_folder(std::filesystem::absolute(o.draw).parent_path().string(), "the --draw pictures");
   const std::filesystem::path dir = scenario.output;
   std::filesystem::remove(dir / "summary.json");  // the completeness marker goes until this run is complete
@@ -182,6 +217,14 @@ int run(const RunCommandOptions& o) {
   }
   rows.insert(rows.end(), std::make_move_iterator(kept.rows.begin()), std::make_move_iterator(kept.rows.end()));
   std::stable_sort(rows.begin(), rows.end(), [](const RunRow& a, const RunRow& b) { return a.replicate < b.replicate; });
+  if (!launch.empty()) {  // before summary.json, which marks a complete folder
+    for (const std::string& label : o.launch_mappers.empty() ? row_labels(scenario) : o.launch_mappers)
+      if (std::none_of(rows.begin(), rows.end(), [&](const RunRow& r) { return r.replicate == 0 && row_label(r) == label; }))
+        spdlog::warn("--launch: {} has no placement on replicate 0 (failed.csv): no launch files for it", label);
+    for (const std::string& path : write_run_launch_files(scenario.output, rows, make_network(scenario.network_spec(0), scenario.links),
+                                                          o.launch, o.launch_mappers))
+      std::cerr << "launch file: " << path << "\n";
+  }
   write_run(scenario.output, scenario, rows, failures);
   remove_checkpoint(scenario.output);
   if (!o.draw.empty()) draw(o.draw, rows);
@@ -209,6 +252,14 @@ void add_run_command(CLI::App& app) {
                   "What --draw shows: nodes (every compute node), switches (one vertex per switch with its ranks) or "
                   "auto (default: switches above 128 nodes)")
       ->check(CLI::IsMember({"auto", "nodes", "switches"}));
+  std::string formats;
+  for (const std::string& format : launch_formats()) formats += (formats.empty() ? "" : ", ") + format;
+  cmd->add_option("--launch", o->launch,
+                  "Also write launch files of replicate 0's placements, OUTPUT/MAPPER.FORMAT: FORMAT[,FORMAT...] of " + formats +
+                      " (docs/mappers.md#launch-files)")
+      ->delimiter(',');
+  cmd->add_option("--launch-mapper", o->launch_mappers,
+                  "A mapper of the scenario, as written there, whose files --launch writes (repeatable; default: every mapper)");
   cmd->add_flag("--timeline", o->timeline,
                 "Also write timeline.csv: replicate 0's compute and wait intervals per rank and mapper (for mapsim report)");
   cmd->add_flag("--resume", o->resume, "Keep the replicates an interrupted run finished (OUTPUT/partial/) and run the rest");

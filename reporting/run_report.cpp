@@ -1,6 +1,7 @@
 #include "reporting/run_report.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reporting/launch_files.h"
 #include "reporting/plot.h"
 #include "sim/report.h"
 #include "sim/timeline.h"
@@ -268,6 +270,27 @@ std::vector<std::pair<std::string, double>> metric_correlations(const std::vecto
     out.emplace_back(keys[k].first, defined ? sum / defined : std::nan(""));
   }
   return out;
+}
+
+std::string launch_file_path(const std::string& dir, const std::string& label, const std::string& format) {
+  std::string tag;
+  for (char c : label) tag += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return (std::filesystem::path(dir) / (tag + "." + format)).string();
+}
+
+std::vector<std::string> write_run_launch_files(const std::string& dir, const std::vector<RunRow>& rows, const Network& network,
+                                                const std::vector<std::string>& formats, const std::vector<std::string>& labels) {
+  std::vector<std::string> written;
+  for (const RunRow& row : rows) {
+    if (row.replicate != 0 || row.placement.empty()) continue;
+    if (!labels.empty() && std::find(labels.begin(), labels.end(), row_label(row)) == labels.end()) continue;
+    const RankSites sites = rank_sites(row.placement, network);
+    for (const std::string& format : formats) {
+      written.push_back(launch_file_path(dir, row_label(row), format));
+      write_file_atomically(written.back(), [&](std::ostream& out) { write_launch_file(format, sites, out); });
+    }
+  }
+  return written;
 }
 
 }  // namespace mapsim

@@ -87,6 +87,97 @@ check "--write-graph: METIS header of a 16-point Delaunay graph" bash -c "head -
 "$mapsim" map --topology mesh:4x4 --process "graph:$tmp/d.graph" --write-graph "$tmp/d2.graph" >/dev/null
 check "--write-graph: reads back as the same graph" cmp -s "$tmp/d.graph" "$tmp/d2.graph"
 check "hostlist lines" test "$(wc -l <"$tmp/hosts")" -eq 64
+# Launch files (reporting/launch_files.h), read back here by their launchers' rules: ranks interleaved
+# across nodes with 3 slots each (random), so machinefile runs split and nodes hold several ranks.
+"$mapsim" map --topology irregular:nodes=24,switches=8,seed=4 --process mesh:6x5 --mapper random --slots 3 \
+  -o "$tmp/l.txt" --rankfile "$tmp/l.rf" --launch machinefile="$tmp/l.mf" --launch slurm-hostfile="$tmp/l.sh" \
+  --launch cpu-bind="$tmp/l.cb" --launch hostlist="$tmp/l.hl" --launch rankfile="$tmp/l.rf2" >/dev/null
+check "map --launch exit" test $? -eq 0
+check "--rankfile and --launch rankfile: one writer" cmp -s "$tmp/l.rf" "$tmp/l.rf2"
+check "hostlist and slurm-hostfile: one host per rank" cmp -s "$tmp/l.hl" "$tmp/l.sh"
+python3 - "$tmp/l.txt" "$tmp/l.rf" "$tmp/l.mf" "$tmp/l.sh" "$tmp/l.cb" <<'PY'
+import sys
+place, rf, mf, sh, cb = sys.argv[1:]
+nodes = ["node-" + l.split()[1] for l in open(place) if not l.startswith("#")]
+cores, seen = [], {}
+for n in nodes:
+    cores.append(seen.get(n, 0)); seen[n] = cores[-1] + 1
+assert max(cores) == 2 and len(set(nodes)) < len(nodes)
+assert [l.split() for l in open(rf)] == [["rank", "%d=%s" % (r, n), "slot=%d" % c] for r, (n, c) in enumerate(zip(nodes, cores))]
+hydra = []  # Hydra: HOST:COUNT, consecutive ranks; adjacent runs of one host would have been merged
+for l in open(mf):
+    if l.startswith("#"): continue
+    host, count = l.strip().rsplit(":", 1)
+    assert not hydra or hydra[-1] != host
+    hydra += [host] * int(count)
+assert hydra == nodes
+assert [l.strip() for l in open(sh)] == nodes
+lists = {l.split()[0]: [int(c) for c in l.split()[1][len("map_cpu:"):].split(",")] for l in open(cb) if not l.startswith("#")}
+local = {}  # srun: a node's i-th task (rank order) takes its list's i-th CPU
+for n, c in zip(nodes, cores):
+    assert lists[n][local.get(n, 0)] == c; local[n] = local.get(n, 0) + 1
+assert all(len(lists[n]) == local[n] for n in lists)
+one = open(cb).readline().split("map_cpu:")[1].split()[0]
+assert one == "0,1,2"
+PY
+check "launch files read back: nodes and cores of the placement" test $? -eq 0
+expect_error "--launch: unknown format" "--launch: unknown launch format 'slurm' (did you mean 'slurm-hostfile'?)" \
+  map --topology mesh:2x2 --process ring:4 --launch slurm="$tmp/x"
+expect_error "--launch: no file" "--launch: expected FORMAT=FILE, got 'machinefile'" map --topology mesh:2x2 --process ring:4 --launch machinefile
+expect_error "--launch: two outputs on one file" "--rankfile and --launch cpu-bind name the same file" \
+  map --topology mesh:2x2 --process ring:4 --rankfile "$tmp/same2" --launch cpu-bind="$tmp/same2"
+expect_error "--launch: missing folder, before mapping" "/no/such/dir/m: cannot write file" \
+  map --topology mesh:2x2 --process ring:4 --launch machinefile=/no/such/dir/m
+printf '0 node-1\n1 node-0\n2 node-3\n3 node-2\n' >"$tmp/p.txt"
+expect_error "--launch onto the placement it reads" "is the placement file .* that this command reads" \
+  map --topology mesh:2x2 --process ring:4 --mapper "placement:$tmp/p.txt" --launch machinefile="$tmp/p.txt"
+check "the placement file is kept" test "$(cat "$tmp/p.txt" | wc -l)" -eq 4
+# run --launch: replicate 0's placement of the chosen mapper, as map gives it for the same inputs.
+cat >"$tmp/launch.yaml" <<'YAML'
+network: irregular:nodes=32,switches=10
+workload: {process: mesh:4x4}
+mapping: [default, "random:unit=switch", binary]
+allocation: random
+model: none
+replicates: 2
+YAML
+"$mapsim" run "$tmp/launch.yaml" -o "$tmp/lrun" --launch rankfile,machinefile --launch-mapper binary \
+  --launch-mapper random:unit=switch >/dev/null 2>"$tmp/lrun.err"
+check "run --launch exit" test $? -eq 0
+check "run --launch: each file named on stderr" test "$(grep -c "^launch file: $tmp/lrun/" "$tmp/lrun.err")" -eq 4
+check "run --launch: MAPPER.FORMAT per chosen mapper" test -s "$tmp/lrun/binary.rankfile" -a -s "$tmp/lrun/binary.machinefile" \
+  -a -s "$tmp/lrun/random_unit_switch.rankfile" -a ! -e "$tmp/lrun/default.rankfile"
+"$mapsim" map --topology irregular:nodes=32,switches=10 --process mesh:4x4 --mapper binary --allocation random --seed 1 \
+  --rankfile "$tmp/lmap.rf" >/dev/null
+check "run --launch: the placement map gives" cmp -s "$tmp/lrun/binary.rankfile" "$tmp/lmap.rf"
+expect_error "run --launch-mapper: not in the scenario" "--launch-mapper: 'binry' is not a mapper of the scenario (did you mean 'binary'?)" \
+  run "$tmp/launch.yaml" -o "$tmp/lrun2" --launch rankfile --launch-mapper binry
+expect_error "run --launch-mapper without --launch" "--launch-mapper: give the formats with --launch FORMAT" \
+  run "$tmp/launch.yaml" -o "$tmp/lrun2" --launch-mapper binary
+expect_error "run --launch: unknown format" "--launch: unknown launch format 'rankfiles'" run "$tmp/launch.yaml" -o "$tmp/lrun2" --launch rankfiles
+check "nothing run for a bad --launch" test ! -e "$tmp/lrun2"
+# A multi-job scenario: one file per job (its own ranks from 0), the jobs on disjoint nodes.
+cat >"$tmp/ljobs.yaml" <<'YAML'
+network: irregular:nodes=32,switches=10
+model: none
+slots: 2
+jobs:
+  - {name: halo, workload: {process: mesh:4x4}, mapping: binary}
+  - {name: ring, workload: {process: ring:8}, mapping: random, allocation: random}
+YAML
+"$mapsim" run "$tmp/ljobs.yaml" -o "$tmp/ljobs" --launch slurm-hostfile,rankfile >/dev/null 2>&1
+check "run --launch, jobs: exit" test $? -eq 0
+check "run --launch, jobs: JOB.FORMAT, each job's ranks" \
+  test "$(wc -l <"$tmp/ljobs/halo.slurm-hostfile")" -eq 16 -a "$(wc -l <"$tmp/ljobs/ring.slurm-hostfile")" -eq 8
+check "run --launch, jobs: ranks from 0" grep -q "^rank 0=" "$tmp/ljobs/ring.rankfile"
+check "run --launch, jobs: no node in both jobs" test -z "$(sort -u "$tmp/ljobs/halo.slurm-hostfile" | comm -12 - <(sort -u "$tmp/ljobs/ring.slurm-hostfile"))"
+expect_error "run --launch-mapper, jobs" "--launch-mapper: a multi-job scenario has one mapper per job" \
+  run "$tmp/ljobs.yaml" -o "$tmp/ljobs2" --launch rankfile --launch-mapper binary
+mkdir -p "$tmp/lrun3" && cp "$tmp/launch.yaml" "$tmp/lrun3/binary.rankfile"
+expect_error "run --launch onto the scenario it reads" "binary.rankfile: is the YAML file .* that this command reads" \
+  run "$tmp/lrun3/binary.rankfile" -o "$tmp/lrun3" --launch rankfile
+check "run --launch: the scenario kept" cmp -s "$tmp/launch.yaml" "$tmp/lrun3/binary.rankfile"
+check "run --launch: nothing run" test ! -e "$tmp/lrun3/results.csv"
 python3 - "$tmp/map.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
