@@ -27,18 +27,18 @@ BackgroundTraffic background_traffic(const Network& network, const std::vector<c
   for (int r = 0; r < ranks; ++r) {  // each sender's messages in time order: sleep until the next, isend
     const int src = out.placement[r];
     const double rate = traffic.load * network.node(src).bandwidth / bytes;
-    double now = 0;
+    double now = 0, sent = 0;  // the time of the next message, and of the last one sent
     while (true) {
-      const double gap = -std::log1p(-rng.uniform()) / rate;
-      if (now + gap > duration) break;
-      now += gap;
+      now += -std::log1p(-rng.uniform()) / rate;
+      if (now > duration) break;
       const int dst = pattern(src, rng);
       if (dst < 0 || dst == src || taken[dst]) continue;
       if (++out.messages > kMaxBackgroundMessages)
         throw Error("background: more than " + std::to_string(kMaxBackgroundMessages) + " messages in " +
                     format_time(duration) + ": give a shorter duration, a lower load or larger messages");
       Action sleep{ActionType::Sleep};
-      sleep.flops = gap;  // a sleep's seconds
+      sleep.flops = now - sent;  // a sleep's seconds
+      sent = now;
       sends[r].push_back(sleep);
       Action send{ActionType::Isend};
       send.peer = rank_of[dst], send.bytes = bytes;

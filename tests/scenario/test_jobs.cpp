@@ -172,3 +172,30 @@ TEST_CASE("jobs: bad input is refused at its key before anything runs") {
   refused("jobs-start.yaml", "jobs:\n  - " + job + ", start: -1s}\n", "jobs-start.yaml");
   refused("jobs-name.yaml", "jobs:\n  - " + job + ", name: \"a,b\"}\n", "letters, digits");
 }
+
+TEST_CASE("jobs: background traffic between the free nodes slows the jobs, the same for the same seed") {
+  // Four switches of 8 nodes under one top switch by 10 Gbps links: the job's messages between switches
+  // share the up-links with the background's (on a fat tree with d-mod-k routes they need not).
+  const std::string base = R"(network: tree2:switches=4,nodes_per_switch=8,up_bw=10Gbps
+model: store-and-forward
+jobs:
+  - {name: a, workload: {process: ring:8, pattern: "alltoall:size=20000"}, allocation: spread}
+)";
+  const std::vector<RunRow> quiet = run(jobs_scenario("jobs-quiet.yaml", base));
+  const std::vector<RunRow> busy = run(jobs_scenario("jobs-busy.yaml", base + "background: {name: uniform, load: 0.6, message: 4KiB}\n"));
+  REQUIRE(busy.size() == 1);
+  CHECK(value(quiet[0], "sim_slowdown") == 1);
+  CHECK(value(busy[0], "sim_alone_makespan") == value(quiet[0], "sim_makespan"));  // alone: without the background
+  CHECK(value(busy[0], "sim_slowdown") > 1);
+  CHECK(value(run(jobs_scenario("jobs-busy2.yaml", base + "background: {name: uniform, load: 0.6, message: 4KiB}\n"))[0],
+              "sim_makespan") == value(busy[0], "sim_makespan"));
+  // Another seed, another background.
+  CHECK(value(run(jobs_scenario("jobs-busy3.yaml", base + "seed: 9\nbackground: {name: uniform, load: 0.6, message: 4KiB}\n"))[0],
+              "sim_makespan") != value(busy[0], "sim_makespan"));
+  try {
+    run(jobs_scenario("jobs-bg-alone.yaml", "network: fattree:nodes=32,radix=8\nworkload: {process: ring:4}\nbackground: uniform\n"));
+    FAIL("accepted");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("jobs-bg-alone.yaml:3:13: background: runs beside jobs") != std::string::npos);
+  }
+}

@@ -107,6 +107,7 @@ TEST_CASE("background traffic: free nodes only, Poisson at the offered load, eve
       if (a.type == ActionType::Irecv) received.insert({a.peer, r});
     }
     CHECK(t <= duration);
+    CHECK(t >= 0.95 * duration);  // the last message near the end: the gaps before unsent messages count too
   }
   CHECK(sent == received);
   CHECK(static_cast<long>(sent.size()) == bg.messages);
