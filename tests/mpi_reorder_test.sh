@@ -58,19 +58,23 @@ PY
 
 MAPSIM_REORDER_LOG="$tmp/reorder.log" run reorder 1
 check "reorder: no warning" bash -c "! grep -q 'mapsim-reorder' '$tmp/reorder.err'"
-same_as_map() {  # same_as_map CALL PROCESS: new rank -> node of CALL equals mapsim map's placement
-  "$mapsim" map --topology $network --process "$2" --mapper best --allocation "list:$tmp/allocation" --slots 2 \
-    --hostlist "$tmp/$1.map" >/dev/null || return 1
-  awk -v call="$1" 'NR == FNR { host[FNR - 1] = $1; next } FILENAME ~ /out$/ && $1 == call { node[$3] = host[$2] }
+same_as_map() {  # same_as_map RUN CALL PROCESS [MAPPER]: new rank -> node of CALL equals mapsim map's placement
+  "$mapsim" map --topology $network --process "$3" --mapper "${4:-best}" --allocation "list:$tmp/allocation" --slots 2 \
+    --hostlist "$tmp/$2.map" >/dev/null || return 1
+  awk -v call="$2" 'NR == FNR { host[FNR - 1] = $1; next } FILENAME ~ /out$/ && $1 == call { node[$3] = host[$2] }
                     FILENAME ~ /map$/ { if (node[FNR - 1] != $1) bad = 1; n++ }
-                    END { exit bad || n != 16 }' "$tmp/hosts" "$tmp/reorder.out" "$tmp/$1.map"
+                    END { exit bad || n != 16 }' "$tmp/hosts" "$tmp/$1.out" "$tmp/$2.map"
 }
-check "MPI_Cart_create 4 x 4: new rank -> node as mapsim map --process mesh:4x4" same_as_map cart mesh:4x4
-check "MPI_Dist_graph_create_adjacent: as mapsim map on its weighted graph" same_as_map dist_adjacent "graph:$tmp/weighted.txt"
-check "MPI_Dist_graph_create: as mapsim map on its weighted graph" same_as_map dist_general "graph:$tmp/weighted.txt"
-check "MPI_Graph_create: as mapsim map on its graph" same_as_map graph "graph:$tmp/unweighted.txt"
+check "MPI_Cart_create 4 x 4: new rank -> node as mapsim map --process mesh:4x4" same_as_map reorder cart mesh:4x4
+check "MPI_Dist_graph_create_adjacent: as mapsim map on its weighted graph" same_as_map reorder dist_adjacent "graph:$tmp/weighted.txt"
+check "MPI_Dist_graph_create: as mapsim map on its weighted graph" same_as_map reorder dist_general "graph:$tmp/weighted.txt"
+check "MPI_Graph_create: as mapsim map on its graph" same_as_map reorder graph "graph:$tmp/unweighted.txt"
 check "reorder: the ranks moved" moved reorder
 check "log: four calls, mapper best" test "$(grep -c '^mapper best ' "$tmp/reorder.log")" -eq 4
+# Volumes: the grid's 24 edges 1 each; the distributed graphs' ring 16 x 1 and 8 pairs of 10.
+check "log: the graphs' volumes" test "$(grep -c -e '^MPI_Cart_create: 16 ranks, graph: mesh 4x4, 24 edges, volume 24$' \
+  -e '^MPI_Dist_graph_create\(_adjacent\)\?: 16 ranks, graph: 24 edges, volume 96$' \
+  -e '^MPI_Graph_create: 16 ranks, graph: 24 edges, volume 24$' "$tmp/reorder.log")" -eq 4
 # The scattered order costs the grid 192 hop-bytes; mapsim's placement 96.
 check "log: the grid's hop-bytes fall" grep -q "^  hop_bytes  *192 -> 96$" "$tmp/reorder.log"
 
@@ -88,4 +92,23 @@ check "unknown host: each call logged" test "$(grep -c 'identity order kept' "$t
 MAPSIM_REORDER_MAX_EDGES=20 run large 1  # the grid has 24 edges, the distributed graphs 48 directed ones
 check "graph too large: every rank kept" identity large
 check "graph too large: one warning" test "$(grep -c 'mapsim-reorder: warning.*MAPSIM_REORDER_MAX_EDGES=20' "$tmp/large.err")" -eq 1
+
+# A mapper that fails on some graphs: adjacency maps grids only.
+MAPSIM_MAPPER=adjacency MAPSIM_REORDER_LOG="$tmp/adjacency.log" run adjacency 1
+check "MAPSIM_MAPPER=adjacency: the grid as mapsim map --mapper adjacency" same_as_map adjacency cart mesh:4x4 adjacency
+check "MAPSIM_MAPPER=adjacency: the graphs keep every rank" \
+  awk '$1 ~ /^(dist_adjacent|dist_general|graph)$/ { n++; if ($2 != $3) bad = 1 } END { exit bad || n != 48 }' "$tmp/adjacency.out"
+check "MAPSIM_MAPPER=adjacency: one warning for three failures" test "$(grep -c 'mapsim-reorder: warning' "$tmp/adjacency.err")" -eq 1
+check "MAPSIM_MAPPER=adjacency: each failure logged" test "$(grep -c 'identity order kept' "$tmp/adjacency.log")" -eq 3
+
+# No hostfile: each process's node is its MPI_Get_processor_name, here one node of a network file.
+cat >"$tmp/one-host.yaml" <<YAML
+switches: [s0, s1]
+nodes: [{name: $(hostname), switch: s0}, {name: elsewhere, switch: s1}]
+links: [[s0, s1]]
+YAML
+MAPSIM_HOSTFILE= MAPSIM_NETWORK="file:$tmp/one-host.yaml" MAPSIM_REORDER_LOG="$tmp/one-host.log" run one-host 1
+check "processor names: all 16 ranks on $(hostname), no warning" \
+  bash -c "grep -q '1 nodes occupied: $(hostname)x16$' '$tmp/one-host.log' && [ ! -s '$tmp/one-host.err' ]"
+check "processor names: one node, so every rank kept" identity one-host
 exit $failed

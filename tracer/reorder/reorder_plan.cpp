@@ -167,9 +167,10 @@ Plan plan_or_throw(const Request& r, const Settings& s) {
   plan.new_rank = ranks_for_placement(placement, node);
   plan.reordered = true;
   std::ostringstream log;
-  log << header(r) << ", process graph " << graph.family;
+  log << header(r) << ", graph: ";
+  if (graph.family != "graph") log << graph.family;
   for (size_t d = 0; d < graph.dims.size(); ++d) log << (d ? "x" : " ") << graph.dims[d];
-  log << " (" << graph.edges().size() << " edges)\n";
+  log << (graph.family != "graph" ? ", " : "") << graph.edges().size() << " edges, volume " << format_number(graph.total_volume()) << "\n";
   log << "network " << s.network << " (routing " << s.routing << "), " << count.size() << " nodes occupied:";
   for (const auto& [n, processes] : count) log << " " << net.node(n).name << "x" << processes;
   log << "\nmapper " << s.mapper << " (seed " << s.seed << ", " << format_number(seconds, 3) << " s)\n";
