@@ -33,8 +33,9 @@ run() {  # run NAME REORDER: the program under the library, the MAPSIM_* variabl
   check "$1: exits 0 and every check of the program passes" grep -q "^failed checks 0$" "$tmp/$1.out"
   [ $status -eq 0 ] || { echo "  exit $status" >&2; sed 's/^/  mpirun: /' "$tmp/$1.err" >&2; failed=1; }
 }
-identity() {  # identity NAME: every call kept every rank ("CALL WORLD_RANK NEW_RANK" lines)
-  awk '$1 ~ /^(cart|dist_adjacent|dist_general|graph)$/ { n++; if ($2 != $3) bad = 1 } END { exit bad || n != 64 }' "$tmp/$1.out"
+identity() {  # identity NAME: every call kept every rank ("CALL WORLD_RANK NEW_RANK" lines; ring leaves rank 15 out)
+  awk '$1 ~ /^(cart|ring|dist_adjacent|dist_general|graph)$/ { n++; if ($2 != $3 && !($1 == "ring" && $2 == 15 && $3 == -1)) bad = 1 }
+       END { exit bad || n != 80 }' "$tmp/$1.out"
 }
 moved() { ! identity "$1"; }
 export MAPSIM_NETWORK=$network MAPSIM_HOSTFILE="$tmp/hosts"
@@ -70,7 +71,12 @@ check "MPI_Dist_graph_create_adjacent: as mapsim map on its weighted graph" same
 check "MPI_Dist_graph_create: as mapsim map on its weighted graph" same_as_map reorder dist_general "graph:$tmp/weighted.txt"
 check "MPI_Graph_create: as mapsim map on its graph" same_as_map reorder graph "graph:$tmp/unweighted.txt"
 check "reorder: the ranks moved" moved reorder
-check "log: four calls, mapper best" test "$(grep -c '^mapper best ' "$tmp/reorder.log")" -eq 4
+check "log: five calls, mapper best" test "$(grep -c '^mapper best ' "$tmp/reorder.log")" -eq 5
+ring_reordered() {  # world ranks 0..14 take ranks 0..14 of the 1-D grid, world rank 15 none
+  awk '$1 == "ring" && $2 < 15 { seen[$3]++ } $1 == "ring" && $2 == 15 && $3 != -1 { bad = 1 }
+       END { for (r = 0; r < 15; r++) if (seen[r] != 1) bad = 1; exit bad }' "$tmp/reorder.out"
+}
+check "a periodic 1-D grid of 15: world ranks 0..14 take its ranks, world rank 15 left out" ring_reordered
 # Volumes: the grid's 24 edges 1 each; the distributed graphs' ring 16 x 1 and 8 pairs of 10.
 check "log: the graphs' volumes" test "$(grep -c -e '^MPI_Cart_create: 16 ranks, graph: mesh 4x4, 24 edges, volume 24$' \
   -e '^MPI_Dist_graph_create\(_adjacent\)\?: 16 ranks, graph: 24 edges, volume 96$' \
@@ -85,13 +91,13 @@ check "reorder = 0: nothing logged, no warning" bash -c "[ ! -s '$tmp/untouched.
 sed '6s/.*/nowhere/' "$tmp/hosts" >"$tmp/unknown-hosts"
 MAPSIM_HOSTFILE="$tmp/unknown-hosts" MAPSIM_REORDER_LOG="$tmp/unknown.log" run unknown 1
 check "unknown host: every rank kept" identity unknown
-check "unknown host: one warning for four calls" test "$(grep -c 'mapsim-reorder: warning' "$tmp/unknown.err")" -eq 1
+check "unknown host: one warning for five calls" test "$(grep -c 'mapsim-reorder: warning' "$tmp/unknown.err")" -eq 1
 check "unknown host: the warning names it" grep -q "unknown host 'nowhere' (rank 5)" "$tmp/unknown.err"
-check "unknown host: each call logged" test "$(grep -c 'identity order kept' "$tmp/unknown.log")" -eq 4
+check "unknown host: each call logged" test "$(grep -c 'identity order kept' "$tmp/unknown.log")" -eq 5
 
-MAPSIM_REORDER_MAX_EDGES=20 run large 1  # the grid has 24 edges, the distributed graphs 48 directed ones
+MAPSIM_REORDER_MAX_EDGES=14 run large 1  # the grids have 24 and 15 edges, the distributed graphs 48 directed ones
 check "graph too large: every rank kept" identity large
-check "graph too large: one warning" test "$(grep -c 'mapsim-reorder: warning.*MAPSIM_REORDER_MAX_EDGES=20' "$tmp/large.err")" -eq 1
+check "graph too large: one warning" test "$(grep -c 'mapsim-reorder: warning.*MAPSIM_REORDER_MAX_EDGES=14' "$tmp/large.err")" -eq 1
 
 # A mapper that fails on some graphs: adjacency maps grids only.
 MAPSIM_MAPPER=adjacency MAPSIM_REORDER_LOG="$tmp/adjacency.log" run adjacency 1

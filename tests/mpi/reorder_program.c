@@ -1,6 +1,6 @@
 /* The test program of tests/mpi_reorder_test.sh (libmapsim-reorder.so). With reorder = argv[1]
    (0 or 1) it creates, on MPI_COMM_WORLD, a Cartesian grid (MPI_Dims_create of 2 dimensions, not
-   periodic), a weighted distributed graph (MPI_Dist_graph_create_adjacent and MPI_Dist_graph_create)
+   periodic), a periodic 1-D grid of n - 1 ranks, a weighted distributed graph (MPI_Dist_graph_create_adjacent and MPI_Dist_graph_create)
    and an unweighted MPI_Graph_create graph. The graphs: vertex v talks to v + 1 and v - 1 (weight 1)
    and to v + n/2 (weight 10), mod n. World rank 0 prints "CALL WORLD_RANK NEW_RANK" for every process;
    every process checks the topology queries, MPI_Cart_shift and MPI_Neighbor_alltoall on the
@@ -76,6 +76,23 @@ static void cartesian(int reorder) {
   MPI_Comm_free(&cart);
 }
 
+/* A periodic 1-D grid of n - 1 ranks: the last world rank is left out (MPI_COMM_NULL). */
+static void ring(int reorder) {
+  int dims[1] = {n - 1}, periods[1] = {1};
+  MPI_Comm cart;
+  MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, reorder, &cart);
+  report("ring", cart);
+  check((cart == MPI_COMM_NULL) == (world == n - 1), "ring: only the last world rank is left out", -1);
+  if (cart == MPI_COMM_NULL) return;
+  int me, source, destination;
+  MPI_Comm_rank(cart, &me);
+  MPI_Cart_shift(cart, 0, 1, &source, &destination);
+  check(source == (me + n - 2) % (n - 1) && destination == (me + 1) % (n - 1), "ring: MPI_Cart_shift wraps around", me);
+  const int list[2] = {source, destination};
+  exchange(cart, me, 2, list, list, "ring: MPI_Neighbor_alltoall");
+  MPI_Comm_free(&cart);
+}
+
 static void check_dist_graph(MPI_Comm graph, int ordered, const char* call) {
   int me, topology, in, out, weighted;
   MPI_Comm_rank(graph, &me);
@@ -145,6 +162,7 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &world);
   const int reorder = argc > 1 ? atoi(argv[1]) : 1;
   cartesian(reorder);
+  ring(reorder);
   distributed(reorder);
   general_graph(reorder);
   int total = 0;
