@@ -157,6 +157,17 @@ int create_reordered(MPI_Comm comm, int rank, const std::vector<int>& new_rank,
   return made;
 }
 
+// Whether every process's arguments are usable (one allreduce): all reorder, or all pass the call to
+// PMPI as it is, which reports the errors. A process alone passing it through would leave the others waiting.
+bool all_valid(MPI_Comm comm, bool mine) {
+  int valid = mine, all = 0;
+  PMPI_Allreduce(&valid, &all, 1, MPI_INT, MPI_MIN, comm);
+  return all;
+}
+
+// Weights that may be read: MPI_WEIGHTS_EMPTY is only for a degree of 0.
+bool readable(const int weights[], long degree) { return degree == 0 || weights != MPI_WEIGHTS_EMPTY; }
+
 double weight_at(const int weights[], int i) { return weights == MPI_UNWEIGHTED ? 1 : weights[i]; }
 
 // One process's side of a distributed graph, as MPI_Dist_graph_create_adjacent takes it.
@@ -243,7 +254,8 @@ int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edg
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[], const int sourceweights[], int outdegree,
                                    const int destinations[], const int destweights[], MPI_Info info, int reorder,
                                    MPI_Comm* comm_dist_graph) {
-  if (!reorder || !reorderable(comm) || indegree < 0 || outdegree < 0)
+  if (!reorder || !reorderable(comm) ||
+      !all_valid(comm, indegree >= 0 && outdegree >= 0 && readable(sourceweights, indegree) && readable(destweights, outdegree)))
     return PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations, destweights, info,
                                            reorder, comm_dist_graph);
   Reordering call(comm, "MPI_Dist_graph_create_adjacent");
@@ -271,9 +283,14 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int source
 
 int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[], const int destinations[],
                           const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
-  bool valid = reorder && reorderable(comm) && n >= 0;
-  for (int i = 0; valid && i < n; ++i) valid = degrees[i] >= 0;
-  if (!valid) return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
+  bool valid = n >= 0;
+  long total = 0;
+  for (int i = 0; valid && i < n; ++i) {
+    valid = degrees[i] >= 0;
+    total += degrees[i];
+  }
+  if (!reorder || !reorderable(comm) || !all_valid(comm, valid && readable(weights, total)))
+    return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
   Reordering call(comm, "MPI_Dist_graph_create");
   std::vector<DirectedEdge> mine;
   for (int i = 0, k = 0; i < n; ++i)
