@@ -140,7 +140,7 @@ std::vector<RunRow> run_jobs(const Scenario& s, const RunOptions& options) {
         shared = shared_link_bytes(runs);
       }
       std::vector<std::vector<double>> slowdown;  // [i][k]: job i next to job k
-      if (s.simulate && jobs <= kMaxPairedJobs) {
+      if (s.simulate && s.interference_pairs && jobs <= kMaxPairedJobs) {
         slowdown.assign(jobs, std::vector<double>(jobs, 1));
         for (int i = 0; i < jobs && !stopped(); ++i)
           for (int k = i + 1; k < jobs; ++k) {

@@ -45,7 +45,7 @@ SpecSyntax syntax_at(const std::string& path) { return *spec_syntax(path); }
 
 const std::vector<std::string> kTopKeys = {"name",  "network", "failures", "routing", "workload",   "mapping", "allocation",
                                            "slots", "model",   "ocs",      "seed",    "replicates", "output",  "jobs",
-                                           "background"};
+                                           "background", "interference"};
 const std::vector<std::string> kJobKeys = {"name", "workload", "mapping", "allocation", "start", "after"};
 const std::vector<std::string> kWorkloadKeys = {"process", "pattern", "trace", "traffic"};
 std::string spec_text(const YamlReader& reader, const YAML::Node& node, const SpecSyntax& field, const std::string& what,
@@ -406,7 +406,8 @@ void parse_jobs(const YamlReader& reader, const YAML::Node& document, Scenario& 
       reader.fail(job["mapping"], what + ".mapping: one mapper per job (a sweep varies it)");
     YAML::Node single(YAML::NodeType::Map);  // shares the nodes, and so their positions for errors
     for (const auto& entry : document)
-      if (entry.first.Scalar() != "jobs" && entry.first.Scalar() != "background") single[entry.first.Scalar()] = entry.second;
+      if (entry.first.Scalar() != "jobs" && entry.first.Scalar() != "background" && entry.first.Scalar() != "interference")
+        single[entry.first.Scalar()] = entry.second;
     for (const char* key : {"workload", "mapping", "allocation"})
       if (job[key]) single[key] = job[key];
     if (!single["allocation"]) single["allocation"] = "contiguous";  // `all` would leave no node to the next job
@@ -429,6 +430,11 @@ void parse_jobs(const YamlReader& reader, const YAML::Node& document, Scenario& 
     } catch (const Error& e) {
       reader.fail(background, std::string("background: ") + e.what());
     }
+  }
+  if (const YAML::Node interference = document["interference"]) {
+    const std::string value = reader.scalar(interference, "interference");
+    if (value != "pairs" && value != "none") reader.fail(interference, "interference: expected pairs or none, got '" + printable(value) + "'");
+    s.interference_pairs = value == "pairs";
   }
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (!after[i] || after[i].IsNull()) continue;  // (a default node is a defined null)
@@ -522,8 +528,9 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
   if (document["failures"]) parse_failures(reader, document["failures"], s);
   if (document["routing"]) s.routing = reader.scalar(document["routing"], "routing");
 
-  if (document["background"] && !document["jobs"])
-    reader.fail(document["background"], "background: runs beside jobs: give a jobs list (one job is enough)");
+  for (const char* key : {"background", "interference"})
+    if (document[key] && !document["jobs"])
+      reader.fail(document[key], std::string(key) + ": " + (key[0] == 'b' ? "runs" : "is measured") + " beside jobs: give a jobs list (one job is enough)");
   if (document["jobs"]) {
     parse_jobs(reader, document, s);
   } else {

@@ -55,6 +55,7 @@ struct Scenario {
   // a traffic spec; its injection lasts background_duration, or (0) the jobs' starts and alone run times.
   std::string background;
   double background_duration = 0;
+  bool interference_pairs = true;  // interference: pairs (the matrix, by running every pair of jobs) or none
   YAML::Node document;      // the document as given, after --set (hashing, summary.json)
   YamlOverrides overrides;  // the values set by --set or by command-line flags, which errors name
 

@@ -140,6 +140,13 @@ jobs:
 )");
   const std::vector<RunRow> rows = run(s);
   REQUIRE(rows.size() == 3);
+  Scenario none = s;
+  none.interference_pairs = false;  // interference: none -- the same jobs, no pair runs, no matrix columns
+  const std::vector<RunRow> unpaired = run(none);
+  for (size_t j = 0; j < 3; ++j) {
+    CHECK(value(unpaired[j], "sim_makespan") == value(rows[j], "sim_makespan"));
+    for (const auto& [key, v] : unpaired[j].values) CHECK(key.find("with") == std::string::npos);
+  }
   for (const RunRow& row : rows) {
     CHECK(value(row, "sim_slowdown_with_" + row.job) == 1);
     for (const char* other : {"x", "y", "z"}) CHECK(value(row, std::string("sim_slowdown_with_") + other) >= 1);

@@ -116,7 +116,7 @@ TEST_CASE("bad scenarios: one line naming file, line, column and what was expect
   auto bad = [&](const std::string& text) { return error_of([&] { scenario_text("sc-bad.yaml", text); }); };
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nreplicas: 3\n") ==
         f + ":3:1: unknown key 'replicas' (did you mean 'replicates'?); valid keys: name, network, failures, routing, workload, "
-            "mapping, allocation, slots, model, ocs, seed, replicates, output, jobs, background");
+            "mapping, allocation, slots, model, ocs, seed, replicates, output, jobs, background, interference");
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: {name: flow, t_s: 2 parsecs}\n") ==
         f + ":3:26: bad time '2 parsecs': expected a number with s, ms, us, ns or ps (e.g. 20ns)");
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: {mtu: 0}\n") == f + ":3:14: model.mtu must be at least 1 byte");
