@@ -89,12 +89,20 @@ const ReplicateParts& RunPipeline::replicate(int r) {
     at_key(s, "network", [&] { network = make_network(spec, s.links); });
     // The fabric manager routes what is left (topologies/failures.h): before the routing, and so
     // before the mappers, which see the degraded network.
-    if (s.failures_given) at_key(s, "failures", [&] { network = with_failures(network, s.failures_at(r)); });
+    if (s.failures_given && s.failures_time == 0) at_key(s, "failures", [&] { network = with_failures(network, s.failures_at(r)); });
+    failed_.reset();
+    if (s.failures_given && s.failures_time > 0)  // links that fail during the run: the fabric routed again without them
+      at_key(s, "failures", [&] {
+        LinkFailure failure{s.failures_time, nullptr, {}};
+        Network left = with_failures(network, s.failures_at(r), &failure.original_link);
+        failure.routed = std::make_shared<const RoutedNetwork>(std::move(left), s.routing);
+        failed_ = std::move(failure);
+      });
     at_key(s, "routing", [&] {
       try {
         routed_ = std::make_unique<RoutedNetwork>(std::move(network), s.routing);
       } catch (const NotApplicable& e) {
-        if (!s.failures_given) throw;
+        if (!s.failures_given || s.failures_time > 0) throw;
         throw NotApplicable(std::string(e.what()) + " (with failures the network is routed as an irregular fabric: "
                                                     "use updn, minhop, updown or shortest)");
       }
@@ -105,6 +113,7 @@ const ReplicateParts& RunPipeline::replicate(int r) {
   parts_.routed = routed_.get();
   parts_.sim = s.sim;
   parts_.sim.seed = parts_.seed;
+  parts_.sim.link_failure = failed_;
   if (!s.traffic.empty()) {  // open-loop traffic: the network is all it needs
     at_key(s, "workload.traffic", [&] { make_traffic_pattern(routed_->network(), parse_traffic(s.traffic).pattern); });
     return parts_;

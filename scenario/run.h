@@ -67,6 +67,7 @@ class RunPipeline {
   std::vector<TaskTraffic> traffic_;  // trace_'s bytes per rank pair, for the mapping metrics
   CommSchedule schedule_;             // trace_'s phases, for the contention-aware metrics and `best`
   ReplicateParts parts_;
+  std::optional<LinkFailure> failed_;  // failures.at: the links that fail during the run
 };
 
 struct RunRow {

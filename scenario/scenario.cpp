@@ -240,9 +240,13 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
 // failures: {links: K, seed: S, level: spine, names: [A--B, [A, B]], switches: [S]}: what fails before
 // routing (topologies/failures.h); the names are checked against the network when it is built.
 void parse_failures(const YamlReader& reader, const YAML::Node& node, Scenario& s) {
-  reader.expect_map(node, "failures (links, seed, level, names, switches)");
-  reader.check_keys(node, {"links", "seed", "level", "names", "switches"});
+  reader.expect_map(node, "failures (links, seed, level, names, switches, at)");
+  reader.check_keys(node, {"links", "seed", "level", "names", "switches", "at"});
   s.failures_given = true;
+  if (node["at"]) {
+    s.failures_time = reader.time(node["at"]);
+    if (node["switches"]) reader.fail(node["switches"], "failures.switches: switches fail before the run only (drop failures.at, or fail their links)");
+  }
   if (node["links"]) s.failures.links = static_cast<int>(reader.integer(node["links"], "failures.links", 0, kMaxNetworkLinks));
   for (const char* key : {"seed", "level"})
     if (node[key] && !node["links"])
@@ -306,6 +310,11 @@ void check_link_overrides(const YamlReader& reader, const YAML::Node& at, const 
 void check_combinations(const YamlReader& reader, const YAML::Node& document, const Scenario& s) {
   const YAML::Node model = document["model"];
   const YAML::Node path_selection = model && model.IsMap() ? model["path_selection"] : YAML::Node();
+  if (s.failures_time > 0 && (s.sim.path_selection == PathSelection::Spray || s.sim.path_selection == PathSelection::Adaptive))
+    reader.fail(path_selection, "model.path_selection: links failing during the run (failures.at) need paths chosen from "
+                                "tables: deterministic or ecmp, not " + path_selection_name(s.sim.path_selection));
+  if (s.failures_time > 0 && document["ocs"])
+    reader.fail(document["ocs"], "ocs: optical circuits with links failing during the run (failures.at) are not available");
   if (!s.background.empty() && !s.simulate)
     reader.fail(document["background"], "background: background traffic needs a simulation model, not none");
   if (!s.traffic.empty() && !s.simulate)

@@ -33,6 +33,7 @@ struct Scenario {
   // is the key's seed, or 0 when none was given (then each replicate's seed: failures_at).
   Failures failures;
   bool failures_given = false, failure_seed_given = false;
+  double failures_time = 0;  // failures.at: 0, before routing; else the links fail at that time of the run
   std::string routing = "default";
   std::string process;      // process topology spec (synthetic workload) ...
   std::string pattern = "exchange";

@@ -66,6 +66,10 @@ Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Tr
   const Network& net = routed.network();
   const auto& model = model_registry().at(options.model);
   paths_.check_model(model.name, model.factory.walks_packets, options.ocs.has_value());
+  if (options.link_failure) {
+    failed_paths_ = std::make_unique<PathChooser>(*options.link_failure->routed, options.path_selection, options.seed);
+    failed_paths_->check_model(model.name, model.factory.walks_packets, options.ocs.has_value());
+  }
   auto on_delivered = [this](int id) { delivered(id); };
   static const std::vector<Circuit> kNoCircuits;
   if (options.ocs) {
@@ -346,7 +350,12 @@ void Replay::match(int id, int recv) {
 void Replay::add_eps_leg(const Message& m, int from, int to) {
   const double wire = m.wire;
   const Network& net = routed_.network();
-  path_.push_back(paths_.leg(from, to, m.tag));
+  if (failed_paths_ && now() >= options_.link_failure->at) {  // the fabric manager's routes without the failed links
+    path_.push_back(failed_paths_->leg(from, to, m.tag));
+    for (int& c : path_.back().channels) c = 2 * options_.link_failure->original_link[c / 2] + c % 2;
+  } else {
+    path_.push_back(paths_.leg(from, to, m.tag));
+  }
   const bool walked = path_.back().walked;  // then the transport reports the channel loads
   add_load(stats_.node_out[from], wire, net.node(from).bandwidth);
   add_load(stats_.node_in[to], wire, net.node(to).bandwidth);

@@ -67,6 +67,15 @@ SimResult simulate(const RoutedNetwork& routed, const Placement& placement, cons
   check_job_spans(jobs, trace.num_ranks());
   if (!(options.envelope >= 0)) throw Error("simulation parameters: the envelope must not be negative");
 
+  if (options.link_failure) {  // the new routes are whole paths chosen at injection, mapped onto this network's links
+    const LinkFailure& f = *options.link_failure;
+    if (!f.routed || f.original_link.size() != static_cast<size_t>(f.routed->network().num_links()))
+      throw InternalError("link failure: the network left and its link map do not match");
+    if (options.ocs || routed.routing().decides_at_injection() || options.path_selection == PathSelection::Spray ||
+        options.path_selection == PathSelection::Adaptive)
+      throw Error("links failing during the run need paths chosen from tables (deterministic or ecmp), without optical "
+                  "circuits, Valiant or UGAL");
+  }
   if (options.ocs && !model_carries_circuits(options.model))
     throw Error("optical circuits need the store-and-forward or packet model (the flow model has no relay nodes)");
 

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,15 @@ struct JobSpan {
 // names another job with no cycle. No jobs: one job of every rank, at time 0.
 void check_job_spans(const std::vector<JobSpan>& jobs, int ranks);
 
+// Links that fail during the run (the scenario's failures.at): from `at` on, messages take the routes of
+// `routed`, the network left (its link k is link original_link[k] of the simulated network), as a fabric
+// manager reroutes; messages already on their way finish on theirs.
+struct LinkFailure {
+  double at = 0;
+  std::shared_ptr<const RoutedNetwork> routed;
+  std::vector<int> original_link;
+};
+
 struct SimOptions {
   std::string model = "flow";           // a registered model
   double eager_threshold = 65536;      // bytes; SMPI's smpi/send-is-detached-thresh
@@ -78,6 +88,7 @@ struct SimOptions {
   PathSelection path_selection = PathSelection::Deterministic;
   uint64_t seed = 1;                   // random path choices (Valiant groups, spraying, adaptive ties)
   std::optional<OcsConfig> ocs;        // a hybrid network: optical circuits beside the EPS (port models only)
+  std::optional<LinkFailure> link_failure;
   std::map<std::string, ParamValue> model_options;  // the model's own keys, read by its declarations (scenario model: map)
   // Called up to ten times a second of wall-clock time, in the simulating (child) process.
   std::function<void(const SimProgress&)> progress;

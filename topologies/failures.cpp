@@ -12,7 +12,9 @@ namespace mapsim {
 namespace {
 
 // A copy of the network's switches (those kept), nodes and links (those kept), as an irregular fabric.
-Network rebuilt(const Network& network, const std::vector<bool>& link_gone, const std::vector<bool>& switch_gone) {
+// `kept`, when given, gets the original id of each link of the result.
+Network rebuilt(const Network& network, const std::vector<bool>& link_gone, const std::vector<bool>& switch_gone,
+                std::vector<int>* kept = nullptr) {
   Network out;
   out.shape.family = Family::Irregular;
   out.startup = network.startup;
@@ -27,6 +29,7 @@ Network rebuilt(const Network& network, const std::vector<bool>& link_gone, cons
     const Link& link = network.link(l);
     if (link_gone[l] || switch_gone[link.a] || switch_gone[link.b]) continue;
     out.add_link(new_id[link.a], new_id[link.b], link.bandwidth, link.latency);
+    if (kept) kept->push_back(l);
   }
   return out;
 }
@@ -144,7 +147,7 @@ std::pair<int, int> unreachable_pair(const Network& network) {
   return {-1, -1};
 }
 
-Network with_failures(const Network& network, const Failures& failures) {
+Network with_failures(const Network& network, const Failures& failures, std::vector<int>* original_links) {
   std::vector<bool> switch_gone(network.num_switches(), false), link_gone(network.num_links(), false);
   for (const std::string& name : failures.switches) {
     const int s = switch_named(network, name);
@@ -184,7 +187,8 @@ Network with_failures(const Network& network, const Failures& failures) {
     for (int l : choose_links(candidates, failures.links, failures.seed, what)) link_gone[l] = true;
   }
   // A switch without nodes cut off from every node is of no use to the fabric: it leaves with the rest.
-  Network left = rebuilt(network, link_gone, switch_gone);
+  std::vector<int> kept;
+  Network left = rebuilt(network, link_gone, switch_gone, &kept);
   if (const auto [a, b] = unreachable_pair(left); a >= 0)
     throw Error("the failures disconnect the network: nodes " + quoted(left.node(a).name) + " and " +
                 quoted(left.node(b).name) + " cannot reach each other");
@@ -195,7 +199,17 @@ Network with_failures(const Network& network, const Failures& failures) {
   std::vector<int> stranded;
   for (int s = 0; s < left.num_switches(); ++s)
     if (reach[s] < 0) stranded.push_back(s);
-  return stranded.empty() ? left : without_switches(left, stranded);
+  if (stranded.empty()) {
+    if (original_links) *original_links = std::move(kept);
+    return left;
+  }
+  std::vector<bool> gone(left.num_switches(), false);
+  for (int st : stranded) gone[st] = true;
+  std::vector<int> kept_left;
+  Network out = rebuilt(left, std::vector<bool>(left.num_links(), false), gone, &kept_left);
+  if (original_links)
+    for (int l : kept_left) original_links->push_back(kept[l]);
+  return out;
 }
 
 }  // namespace mapsim

@@ -54,6 +54,7 @@ std::pair<int, int> unreachable_pair(const Network& network);
 // switch links, or the spine links), removed; switches without nodes left cut off from every node
 // removed too; a network where two nodes cannot reach each other is an Error naming them. A network
 // given no failures at all (all fields empty) is still returned as a fabric (see without_links).
-Network with_failures(const Network& network, const Failures& failures);
+// `original_links`, when given, gets the id in `network` of each link of the result (in order).
+Network with_failures(const Network& network, const Failures& failures, std::vector<int>* original_links = nullptr);
 
 }  // namespace mapsim

@@ -96,6 +96,7 @@ class Replay {
   double zero_load_sum_ = 0;
   std::vector<Leg> path_;
   PathChooser paths_;
+  std::unique_ptr<PathChooser> failed_paths_;  // options_.link_failure: the routes from its time on
   std::unique_ptr<CircuitPlanner> circuits_;  // hybrid networks only
 };
 

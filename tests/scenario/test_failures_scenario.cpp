@@ -173,3 +173,34 @@ TEST_CASE("a sweep over failures.links gives one point per value, the key as a c
   CHECK(results.find("\n1,2,0,1,default,") != std::string::npos);
   CHECK(results.find("\n2,4,0,1,default,") != std::string::npos);
 }
+
+TEST_CASE("failures.at: links fail during the run; the mappers see the healthy network") {
+  // Two spine links fail at half the healthy run time: slower than healthy, not slower than with the
+  // links gone from the start; at a time after the run, nothing changes.
+  const std::string base = std::string(kLeafSpine) + "routing: updn\nmapping: random\nmodel: store-and-forward\n";
+  auto makespan = [&](const std::string& name, const std::string& failures, int links = 32) {
+    const Scenario s = failures_scenario(name, base + failures);
+    RunPipeline pipeline(s);
+    CHECK(pipeline.replicate(0).routed->network().num_links() == links);  // the mappers' network
+    RunOptions options;
+    options.links = false;
+    for (const auto& [key, v] : run_scenario(s, options).front().values)
+      if (key == "sim_makespan") return v;
+    FAIL("no makespan");
+    return 0.0;
+  };
+  const double healthy = makespan("fl-at-none.yaml", "");
+  const double from_start = makespan("fl-at-start.yaml", "failures: {links: 2, level: spine, seed: 3}\n", 30);
+  CHECK(from_start > healthy);
+  const double midway =
+      makespan("fl-at-mid.yaml", "failures: {links: 2, level: spine, seed: 3, at: " + std::to_string(healthy / 2) + "}\n");
+  CHECK(midway >= healthy);
+  CHECK(makespan("fl-at-late.yaml", "failures: {links: 2, level: spine, seed: 3, at: 1s}\n") == healthy);
+  // Refused: switches during the run; UGAL-like choices at injection.
+  CHECK_THROWS_WITH_AS(failures_scenario("fl-at-sw.yaml", base + "failures: {switches: [sw-2-0], at: 1ms}\n"),
+                       doctest::Contains("fl-at-sw.yaml:6:22: failures.switches: switches fail before the run only"), Error);
+  CHECK_THROWS_WITH_AS(failures_scenario("fl-at-ad.yaml", std::string(kLeafSpine) +
+                                                              "model: {name: store-and-forward, path_selection: adaptive}\n"
+                                                              "failures: {links: 1, at: 1us}\n"),
+                       doctest::Contains("fl-at-ad.yaml:3:50: model.path_selection: links failing during the run"), Error);
+}
