@@ -3,21 +3,8 @@
 # --map-by and binds each rank to the core its slot names (the node's k-th rank on core k).
 # One host only (this machine, as the network's one node), as many ranks as it has cores (at most 8).
 # Usage: launch_mpi_test.sh MAPSIM. Exit 77 (skipped) when no Open MPI mpirun is installed.
-set -uo pipefail
 mapsim=$1
-command -v mpirun >/dev/null && mpirun --version 2>&1 | grep -q "Open MPI" || {
-  echo "Open MPI's mpirun not found: launch file test skipped"
-  exit 77
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-root=()
-[ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
-failed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then echo "ok: $name"; else failed=1; echo "FAIL: $name" >&2; fi
-}
+source "$(dirname "$0")/mpi_lib.sh" "launch file" open-mpi
 ranks=$(nproc)
 [ "$ranks" -gt 8 ] && ranks=8
 [ "$ranks" -lt 2 ] && { echo "one core: launch file test skipped"; exit 77; }

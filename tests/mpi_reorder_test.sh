@@ -5,18 +5,8 @@
 # own checks (MPI_Cart_shift, neighbour queries, MPI_Neighbor_alltoall) must pass; reorder = 0, an
 # unknown host and a too large graph keep every rank. Usage: mpi_reorder_test.sh MAPSIM LIBREORDER
 # PROGRAM. Exit 77 (skipped) when no mpirun is installed.
-set -uo pipefail
 mapsim=$1 lib=$2 program=$3
-command -v mpirun >/dev/null || { echo "mpirun not found: reorder test skipped"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-root=()
-[ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
-failed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then echo "ok: $name"; else failed=1; echo "FAIL: $name" >&2; fi
-}
+source "$(dirname "$0")/mpi_lib.sh" reorder
 network=tree2:switches=4,nodes_per_switch=4  # node-0 .. node-15, four per leaf switch
 # World rank r on the 3r mod 8-th of 8 nodes (two per leaf), two ranks per node: a scattered order.
 occupied=(node-0 node-1 node-4 node-5 node-8 node-9 node-12 node-13)

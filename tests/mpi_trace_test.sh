@@ -2,18 +2,8 @@
 # The PMPI tracer end to end: record tests/mpi/trace_program.c under mpirun, check the trace against
 # what the program sends, and replay it. Usage: mpi_trace_test.sh MAPSIM LIBTRACE PROGRAM
 # [FORTRAN_PROGRAM]. Exit 77 (skipped) when no mpirun is installed.
-set -uo pipefail
 mapsim=$1 lib=$2 program=$3 fortran=${4:-}
-command -v mpirun >/dev/null || { echo "mpirun not found: tracer test skipped"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-root=()
-[ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
-failed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then echo "ok: $name"; else failed=1; echo "FAIL: $name" >&2; fi
-}
+source "$(dirname "$0")/mpi_lib.sh" tracer
 MAPSIM_TRACE_DIR="$tmp/trace" mpirun "${root[@]}" --oversubscribe -np 8 -x LD_PRELOAD="$lib" -x MAPSIM_TRACE_DIR \
   "$program" 2>"$tmp/stderr"
 status=$?
