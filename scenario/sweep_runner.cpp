@@ -368,7 +368,9 @@ SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
     Json outcome;
     std::string why;
     if (read_point(sweep, point, sweep.scenario(point), outcome, why) != PointFile::read) {
-      if (stopping) continue;  // cut short by the interrupt: not done, not failed
+      // Cut short by the interrupt: not done, not failed. (A Ctrl-C to the group ends the point at once;
+      // its death can be reaped before the loop above has seen the flag.)
+      if (stopping || InterruptGuard::interrupted()) continue;
       outcome = failed_point(point, WIFSIGNALED(wait_status)
                                         ? "the point's process died of signal " + std::to_string(WTERMSIG(wait_status))
                                         : "the point's process ended without writing its result" + (why.empty() ? "" : " (" + why + ")"));
