@@ -329,12 +329,14 @@ SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
   bool stopping = false;
   auto last_write = std::chrono::steady_clock::now();
   if (options.progress) options.progress(status);
+  auto note_interrupt = [&] {  // a Ctrl-C or SIGTERM: start no point, end the running ones
+    if (!InterruptGuard::interrupted() || stopping) return;
+    stopping = true;
+    status.interrupted = true;
+    for (const auto& [pid, point] : running) kill(pid, SIGTERM);
+  };
   while (next < pending.size() || !running.empty()) {
-    if (InterruptGuard::interrupted() && !stopping) {
-      stopping = true;
-      status.interrupted = true;
-      for (const auto& [pid, point] : running) kill(pid, SIGTERM);
-    }
+    note_interrupt();
     while (!stopping && next < pending.size() && static_cast<int>(running.size()) < std::max(1, options.jobs)) {
       SweepPoint point = sweep.point(pending[next++]);
       const pid_t parent = getpid();
@@ -361,6 +363,8 @@ SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
       if (errno == EINTR) continue;
       throw Error("sweep: waitpid failed");
     }
+    // A Ctrl-C to the group ends the point at once: its death can be reaped before the flag was seen.
+    note_interrupt();
     auto it = running.find(pid);
     if (it == running.end()) continue;
     const SweepPoint point = std::move(it->second);
@@ -368,9 +372,7 @@ SweepStatus run_sweep(const Sweep& sweep, const SweepOptions& options) {
     Json outcome;
     std::string why;
     if (read_point(sweep, point, sweep.scenario(point), outcome, why) != PointFile::read) {
-      // Cut short by the interrupt: not done, not failed. (A Ctrl-C to the group ends the point at once;
-      // its death can be reaped before the loop above has seen the flag.)
-      if (stopping || InterruptGuard::interrupted()) continue;
+      if (stopping) continue;  // cut short by the interrupt: not done, not failed
       outcome = failed_point(point, WIFSIGNALED(wait_status)
                                         ? "the point's process died of signal " + std::to_string(WTERMSIG(wait_status))
                                         : "the point's process ended without writing its result" + (why.empty() ? "" : " (" + why + ")"));
