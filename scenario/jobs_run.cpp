@@ -1,23 +1,20 @@
 #include "scenario/jobs_run.h"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <optional>
 
 #include "mappers/allocation.h"
-#include "mappers/metrics.h"
 #include "sim/background.h"
 #include "support/message.h"
 
 namespace mapsim {
 namespace {
 
-// One job of one replicate: where it runs and what it gave alone.
+// One job of one replicate: its mapping and alone run, and its workload.
 struct JobRun {
   MappingRun run;
   const Trace* trace = nullptr;
-  int first_rank = 0;
 };
 
 // The jobs `members` together: their traces one after another, each its own world, started as the
