@@ -14,21 +14,29 @@
 #include <memory>
 
 #include "support/error.h"
+#include "support/units.h"
 #include "routing/internal/table_routing.h"
 
 namespace mapsim {
 namespace {
 
 constexpr uint16_t kFar = std::numeric_limits<uint16_t>::max();
-constexpr long kMaxEntries = 1L << 27;  // switch x destination entries (512 MiB of tables)
 
-// Tables of switch x destination entries, checked before any time goes into levels.
+// Bytes of the tables: a port position per (destination node, switch), one byte where every switch
+// has fewer than 255 switch ports; S x S distances of two bytes and a bit. Checked before any time
+// goes into levels.
+int port_bytes(const Network& net) {
+  size_t degree = 0;
+  for (int s = 0; s < net.num_switches(); ++s) degree = std::max(degree, net.ports_of(s).size());
+  return degree < 255 ? 1 : 2;
+}
 void check_entries(const Network& net, const std::string& name) {
-  const long S = net.num_switches(), N = net.num_nodes();
-  if (S * std::max(S, N) > kMaxEntries)
-    throw Error(name + " routing keeps a switch x destination table; " + std::to_string(S) + " switches and " +
-                std::to_string(N) + " nodes exceed its limit of " + std::to_string(kMaxEntries) +
-                " entries (use updown or shortest)");
+  const double S = net.num_switches(), N = net.num_nodes();
+  const double bytes = N * S * port_bytes(net) + S * S * 2.125;
+  if (bytes > kMaxTableBytes)
+    throw Error(name + " routing keeps a port per destination node and switch and S x S distances; " +
+                std::to_string(net.num_switches()) + " switches and " + std::to_string(net.num_nodes()) + " nodes need " +
+                format_number(bytes / 1e9) + " GB, over its limit of " + format_number(kMaxTableBytes / 1e9) + " GB");
 }
 
 // Levels for up*/down*: from the top switches of a fat-tree-like network, else from one root.
@@ -59,6 +67,12 @@ class DestinationTableRouting : public Routing {
     const long S = net.num_switches();
     dist_.assign(static_cast<size_t>(S) * S, kFar);
     down_.assign(dist_.size(), false);
+    if (!level_.empty()) {  // increasing (level, id): the order build_distances settles up hops in
+      by_level_.resize(S);
+      for (int s = 0; s < S; ++s) by_level_[s] = s;
+      std::sort(by_level_.begin(), by_level_.end(),
+                [&](int a, int b) { return std::pair(level_[a], a) < std::pair(level_[b], b); });
+    }
     for (int dst = 0; dst < S; ++dst) build_distances(dst);
     build_tables();
   }
@@ -71,7 +85,7 @@ class DestinationTableRouting : public Routing {
     channels.clear();
     const int dst = net_.node(dst_node).switch_id;
     for (int sw = src_switch; sw != dst;) {
-      const int c = table_[static_cast<size_t>(dst_node) * net_.num_switches() + sw];
+      const int c = table_channel(dst_node, sw);
       if (c < 0)
         throw Error(name_ + ": no route from switch '" + net_.switch_at(sw).name + "' to " + net_.node(dst_node).name);
       channels.push_back(c);
@@ -117,6 +131,13 @@ class DestinationTableRouting : public Routing {
   size_t at(int dst, int sw) const { return static_cast<size_t>(dst) * net_.num_switches() + sw; }
   uint16_t distance(int dst, int sw) const { return dist_[at(dst, sw)]; }
 
+  // The table's output channel at sw toward dst_node, -1 at dst's switch.
+  int table_channel(int dst_node, int sw) const {
+    const size_t i = static_cast<size_t>(dst_node) * net_.num_switches() + sw;
+    const int port = table8_.empty() ? (table16_[i] == 0xffff ? -1 : table16_[i]) : (table8_[i] == 0xff ? -1 : table8_[i]);
+    return port < 0 ? -1 : net_.channel(net_.ports_of(sw)[port].link, sw);
+  }
+
   bool is_up(int channel) const {
     const int from = net_.channel_source(channel), to = net_.channel_target(channel);
     return level_[to] < level_[from] || (level_[to] == level_[from] && to < from);
@@ -133,7 +154,6 @@ class DestinationTableRouting : public Routing {
   }
 
   void build_distances(int dst) {
-    const int S = net_.num_switches();
     std::deque<int> queue{dst};
     dist_[at(dst, dst)] = 0;
     down_[at(dst, dst)] = true;
@@ -150,13 +170,9 @@ class DestinationTableRouting : public Routing {
         queue.push_back(v);
       }
     }
-    if (level_.empty()) return;
     // ...then the others, one up hop to the nearest of their up neighbours: in increasing (level,
     // id) order every up neighbour is settled first.
-    std::vector<int> order(S);
-    for (int s = 0; s < S; ++s) order[s] = s;
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return std::pair(level_[a], a) < std::pair(level_[b], b); });
-    for (int v : order) {
+    for (int v : by_level_) {
       if (down_[at(dst, v)]) continue;
       for (const Network::Port& p : net_.ports_of(v)) {
         const int c = net_.channel(p.link, v);
@@ -166,34 +182,71 @@ class DestinationTableRouting : public Routing {
     }
   }
 
-  // Per destination node in id order, switches farthest from it first: each takes the candidate port
-  // that carries the fewest routes so far and adds to it the routes that pass through the switch
-  // (its own nodes' and those its neighbours sent it), so that a destination's routes spread out.
+  // Per destination node in id order, switches farthest from it first (lowest id first among equals):
+  // each takes the candidate port that carries the fewest routes so far (the first in port order
+  // among equals) and adds to it the routes that pass through the switch (its own nodes' and those
+  // its neighbours sent it), so that a destination's routes spread out. The order and the candidates
+  // depend on the destination's switch only: kept while consecutive nodes share it.
   void build_tables() {
     const int S = net_.num_switches(), N = net_.num_nodes();
-    table_.assign(static_cast<size_t>(N) * S, -1);
-    std::vector<double> used(net_.num_channels(), 0), through(S);
-    std::vector<int> order(S);
+    if (port_bytes(net_) == 1) table8_.assign(static_cast<size_t>(N) * S, 0xff);
+    else table16_.assign(static_cast<size_t>(N) * S, 0xffff);
+    std::vector<double> used(net_.num_channels(), 0), through(S), own(S);
+    for (int s = 0; s < S; ++s) own[s] = static_cast<double>(net_.nodes_of(s).size());
+    std::vector<int> order, bucket, first(S + 1);       // switches to route, farthest first
+    std::vector<int> candidates;                        // their candidate ports' channels, in port order
+    std::vector<uint16_t> position;                     // and those ports' positions
     std::vector<Hop> hops;
+    int cached = -1;
     for (int d = 0; d < N; ++d) {
       const int dst = net_.node(d).switch_id;
-      for (int s = 0; s < S; ++s) {
-        order[s] = s;
-        through[s] = static_cast<double>(net_.nodes_of(s).size());
-        if (distance(dst, s) == kFar && through[s] > 0)
-          throw Error(name_ + ": switch '" + net_.switch_at(s).name + "' has no legal route to switch '" +
-                      net_.switch_at(dst).name + "'");
+      if (dst != cached) {
+        cached = dst;
+        int far = 0;
+        for (int s = 0; s < S; ++s) {
+          const uint16_t ds = distance(dst, s);
+          if (ds == kFar && own[s] > 0)
+            throw Error(name_ + ": switch '" + net_.switch_at(s).name + "' has no legal route to switch '" +
+                        net_.switch_at(dst).name + "'");
+          if (ds != kFar) far = std::max(far, static_cast<int>(ds));
+        }
+        // Counting sort by decreasing distance, ids increasing within a distance.
+        bucket.assign(far + 2, 0);
+        for (int s = 0; s < S; ++s)
+          if (s != dst && distance(dst, s) != kFar) ++bucket[far - distance(dst, s) + 1];
+        for (int k = 1; k <= far + 1; ++k) bucket[k] += bucket[k - 1];
+        order.resize(bucket[far + 1]);
+        for (int s = 0; s < S; ++s)
+          if (s != dst && distance(dst, s) != kFar) order[bucket[far - distance(dst, s)]++] = s;
+        candidates.clear();
+        position.clear();
+        for (size_t i = 0; i < order.size(); ++i) {
+          const int sw = order[i];
+          first[i] = static_cast<int>(candidates.size());
+          const auto& ports = net_.ports_of(sw);
+          for (size_t p = 0; p < ports.size(); ++p) {
+            const int c = net_.channel(ports[p].link, sw);
+            if (is_candidate(dst, sw, c)) {
+              candidates.push_back(c);
+              position.push_back(static_cast<uint16_t>(p));
+            }
+          }
+          if (static_cast<int>(candidates.size()) == first[i])
+            throw InternalError(name_ + ": switch '" + net_.switch_at(sw).name + "' has no next hop");
+        }
+        first[order.size()] = static_cast<int>(candidates.size());
       }
-      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return distance(dst, a) > distance(dst, b); });
-      for (int sw : order) {
-        if (sw == dst || distance(dst, sw) == kFar) continue;
-        next_hops(sw, 0, d, hops);
-        const Hop* best = &hops.front();
-        for (const Hop& h : hops)
-          if (used[h.channel] < used[best->channel]) best = &h;
-        used[best->channel] += through[sw];
-        through[net_.channel_target(best->channel)] += through[sw];
-        table_[static_cast<size_t>(d) * S + sw] = best->channel;
+      through = own;
+      const size_t row = static_cast<size_t>(d) * S;
+      for (size_t i = 0; i < order.size(); ++i) {
+        const int sw = order[i];
+        int best = first[i];
+        for (int k = first[i] + 1; k < first[i + 1]; ++k)
+          if (used[candidates[k]] < used[candidates[best]]) best = k;
+        used[candidates[best]] += through[sw];
+        through[net_.channel_target(candidates[best])] += through[sw];
+        if (table8_.empty()) table16_[row + sw] = position[best];
+        else table8_[row + sw] = static_cast<uint8_t>(position[best]);
       }
     }
   }
@@ -201,9 +254,11 @@ class DestinationTableRouting : public Routing {
   const Network& net_;
   std::string name_;
   std::vector<int> level_;
-  std::vector<uint16_t> dist_;  // [dst switch][switch]: hops of the table route
-  std::vector<bool> down_;      // [dst switch][switch]: reaches dst going down only (updn)
-  std::vector<int32_t> table_;  // [dst node][switch]: output channel, -1 at dst's switch
+  std::vector<int> by_level_;    // switches in increasing (level, id) order (updn)
+  std::vector<uint16_t> dist_;   // [dst switch][switch]: hops of the table route
+  std::vector<bool> down_;       // [dst switch][switch]: reaches dst going down only (updn)
+  std::vector<uint8_t> table8_;  // [dst node][switch]: position of the output port in ports_of(switch), 0xff at dst's switch
+  std::vector<uint16_t> table16_;  // the same when a switch has 255 switch ports or more
 };
 
 // The fabric's own forwarding tables (Network::forwarding, from ibnet's lft=): checked once that

@@ -4,25 +4,25 @@
 #include <limits>
 
 #include "support/error.h"
+#include "support/units.h"
 
 namespace mapsim {
 namespace {
 constexpr uint16_t kUnreached = std::numeric_limits<uint16_t>::max();
-constexpr int kMaxTableSwitches = 8192;
 }  // namespace
 
 TableRouting::TableRouting(const Network& network, int states, const std::string& name)
     : network_(network), states_(states) {
-  if (network.num_switches() > kMaxTableSwitches)
-    throw Error(name + " routing keeps an S x S table; " + std::to_string(network.num_switches()) +
-                " switches exceed its limit of " + std::to_string(kMaxTableSwitches) +
-                " (use updn, or ecube or dmodk on regular networks)");
+  const double S = network.num_switches(), bytes = S * S * states * 2;
+  if (bytes > kMaxTableBytes)
+    throw Error(name + " routing keeps S x S distances; " + std::to_string(network.num_switches()) + " switches need " +
+                format_number(bytes / 1e9) + " GB, over its limit of " + format_number(kMaxTableBytes / 1e9) +
+                " GB (use ecube, dor or dmodk on regular networks)");
 }
 
 void TableRouting::build() {
   const int S = network_.num_switches();
-  next_.assign(static_cast<size_t>(S) * S * states_, -1);
-  dist_.assign(next_.size(), kUnreached);
+  dist_.assign(static_cast<size_t>(S) * S * states_, kUnreached);
   std::deque<std::pair<int, int>> queue;
   for (int dst = 0; dst < S; ++dst) {
     for (int s = 0; s < states_; ++s) {
@@ -46,21 +46,18 @@ void TableRouting::build() {
         }
       }
     }
-    // Next hop: the first port in (neighbour id, link id) order that keeps a shortest legal route.
-    for (int v = 0; v < S; ++v)
-      for (int sv = 0; sv < states_; ++sv) {
-        const uint16_t dv = dist_[index(dst, sv, v)];
-        if (dv == 0 || dv == kUnreached) continue;
-        for (const Network::Port& port : network_.ports_of(v)) {
-          const int c = network_.channel(port.link, v);
-          const int s2 = transition(sv, c);
-          if (s2 >= 0 && dist_[index(dst, s2, port.neighbor)] + 1 == dv) {
-            next_[index(dst, sv, v)] = c;
-            break;
-          }
-        }
-      }
   }
+}
+
+int TableRouting::next_channel(int dst, int state, int sw) const {
+  const uint16_t here = dist_[index(dst, state, sw)];
+  if (here == 0 || here == kUnreached) return -1;
+  for (const Network::Port& port : network_.ports_of(sw)) {
+    const int c = network_.channel(port.link, sw);
+    const int next = transition(state, c);
+    if (next >= 0 && dist_[index(dst, next, port.neighbor)] + 1 == here) return c;
+  }
+  return -1;
 }
 
 void TableRouting::route(int src_switch, int dst_node, std::vector<int>& channels) const {
@@ -71,7 +68,7 @@ void TableRouting::route(int src_switch, int dst_node, std::vector<int>& channel
     throw Error(name() + ": no route from switch '" + network_.switch_at(sw).name + "' to switch '" +
                 network_.switch_at(dst).name + "'");
   while (sw != dst) {
-    const int c = next_[index(dst, state, sw)];
+    const int c = next_channel(dst, state, sw);
     channels.push_back(c);
     state = transition(state, c);
     sw = network_.channel_target(c);

@@ -1,6 +1,8 @@
 // Next-hop table routing with a small per-route state, built by one backward BFS per destination
 // switch over (switch, state) pairs. The state machine decides which channels may follow which:
-// shortest has one state; up*/down* has "may still go up" and "going down".
+// shortest has one state; up*/down* has "may still go up" and "going down". Only the distances are
+// kept (2 bytes per destination switch, state and switch); the next hop is the first port, in
+// (neighbour id, link id) order, that keeps a shortest legal route.
 #pragma once
 #include <string>
 #include <cstdint>
@@ -9,6 +11,10 @@
 #include "routing/routing.h"
 
 namespace mapsim {
+
+// What the table routings (these and updn / minhop) may allocate for their tables: beyond it they
+// refuse the network with an Error before building anything.
+constexpr double kMaxTableBytes = 8e9;
 
 // The switch whose BFS tree is lowest (smallest eccentricity), lowest id on ties: up*/down*'s root.
 int min_height_root(const Network& network);
@@ -22,8 +28,8 @@ class TableRouting : public Routing {
   void next_hops(int sw, int state, int dst_node, std::vector<Hop>& hops) const override;
 
  protected:
-  // Throws Error when the network has more switches than the S x S table allows, before the
-  // subclass spends time on a root or levels.
+  // Throws Error when the S x S x states distances exceed kMaxTableBytes, before the subclass
+  // spends time on a root or levels.
   TableRouting(const Network& network, int states, const std::string& name);
   // Builds the tables; call once from the derived constructor.
   void build();
@@ -36,8 +42,9 @@ class TableRouting : public Routing {
   size_t index(int dst, int state, int sw) const {
     return (static_cast<size_t>(dst) * states_ + state) * network_.num_switches() + sw;
   }
+  // The channel route() takes from (sw, state) toward dst, or -1 at dst or where dst is unreachable.
+  int next_channel(int dst, int state, int sw) const;
   int states_;
-  std::vector<int32_t> next_;    // channel to take, -1 where none
   std::vector<uint16_t> dist_;   // remaining hops
 };
 
