@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <unistd.h>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -118,6 +119,9 @@ int main(int argc, char** argv) {
     return finish_output(1);
   } catch (const std::filesystem::filesystem_error& e) {  // the file system's answer, not a bug of mapsim
     std::fprintf(stderr, "mapsim: error: %s\n", mapsim::printable(filesystem_message(e)).c_str());
+    return finish_output(1);
+  } catch (const std::bad_alloc&) {  // a network or trace larger than this machine's memory: the input's size
+    std::fprintf(stderr, "mapsim: error: out of memory\n");
     return finish_output(1);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mapsim: internal error: %s\n", mapsim::printable(e.what()).c_str());

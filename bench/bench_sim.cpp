@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <new>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -24,7 +25,7 @@
 
 using namespace mapsim;
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
   std::vector<int> sizes;
   int iterations = 100;
   std::vector<std::string> models = {"flow", "store-and-forward", "packet"};
@@ -99,4 +100,17 @@ int main(int argc, char** argv) {
     std::printf("%6d %-18s %12s %10.3f %12s %10.1f %12s%s\n", ranks, "smpirun -replay", makespan.c_str(), wall, "-",
                 usage.ru_maxrss / 1024.0, "-", status == 0 ? "" : "  FAILED");
   }
+  return 0;
+}
+
+// Bad input or a network the routing refuses ends the run with its one-line message, never an abort.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: error: out of memory\n", argv[0]);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", argv[0], e.what());
+  }
+  return 1;
 }

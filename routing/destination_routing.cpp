@@ -108,8 +108,8 @@ class DestinationTableRouting : public Routing {
   }
 
   std::string rule_violation(int src_switch, int dst_node, const std::vector<int>& channels) const override {
-    if (level_.empty()) {
-      const int expected = bfs_distances(net_, src_switch)[net_.node(dst_node).switch_id];
+    if (level_.empty()) {  // the distances are a plain BFS from the destination's switch
+      const int expected = distance(net_.node(dst_node).switch_id, src_switch);
       if (static_cast<int>(channels.size()) != expected)
         return "route has " + std::to_string(channels.size()) + " hops, the shortest path " + std::to_string(expected);
       return {};

@@ -247,6 +247,8 @@ RouteAnalysis analyse_routes(const Network& net, const Routing& routing) {
     result.walk_dependencies = static_cast<long>(edges.size());
     result.walks_deadlock_free = acyclic(net, vcs, edges, &result.walk_cycle);
   }
+  if (result.sampled && result.routes_legal)
+    result.illegal_fraction_95 = -std::expm1(std::log(0.05) / static_cast<double>(result.routes_checked));
   for (double routes : result.channel_routes) {
     result.max_channel_routes = std::max(result.max_channel_routes, routes);
     result.mean_channel_routes += routes / net.num_channels();

@@ -43,6 +43,9 @@ struct RouteAnalysis {
   // route balance and max_route_hops are the sample's (scaled to all routes).
   double routes_total = 0;
   double avg_route_hops_ci95 = 0, zero_load_latency_ci95 = 0;
+  // With `sampled` and every sampled route legal: the fraction of all routes that may still break the
+  // rule, at 95 % confidence (1 - 0.05^(1/routes_checked), about 3 / routes_checked).
+  double illegal_fraction_95 = 0;
   int diameter_sources = 0;     // > 0: the diameter is the largest distance from this many switches
   int walk_destinations = 0;    // > 0: the walks were checked towards this many destination switches
 };

@@ -96,7 +96,7 @@ ShortestPathRouting::ShortestPathRouting(const Network& network) : TableRouting(
 
 std::string ShortestPathRouting::rule_violation(int src_switch, int dst_node,
                                                 const std::vector<int>& channels) const {
-  const int expected = bfs_distances(network_, src_switch)[network_.node(dst_node).switch_id];
+  const int expected = hops(src_switch, dst_node);  // a BFS from the destination's switch (undirected links)
   if (static_cast<int>(channels.size()) != expected)
     return "route has " + std::to_string(channels.size()) + " hops, the shortest path " + std::to_string(expected);
   return {};
