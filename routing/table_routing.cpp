@@ -1,6 +1,6 @@
 #include "routing/internal/table_routing.h"
 
-#include <deque>
+#include <algorithm>
 #include <limits>
 
 #include "support/error.h"
@@ -22,24 +22,28 @@ TableRouting::TableRouting(const Network& network, int states, const std::string
 
 void TableRouting::build() {
   const int S = network_.num_switches();
+  // transition() of every (channel, state), looked up instead of called in the searches below.
+  next_state_.resize(static_cast<size_t>(network_.num_channels()) * states_);
+  for (int c = 0; c < network_.num_channels(); ++c)
+    for (int s = 0; s < states_; ++s) next_state_[static_cast<size_t>(c) * states_ + s] = static_cast<int8_t>(transition(s, c));
   dist_.assign(static_cast<size_t>(S) * S * states_, kUnreached);
-  std::deque<std::pair<int, int>> queue;
+  std::vector<std::pair<int, int>> queue;  // a BFS queue: read from `head`, appended at the back
   for (int dst = 0; dst < S; ++dst) {
+    queue.clear();
     for (int s = 0; s < states_; ++s) {
       dist_[index(dst, s, dst)] = 0;
       queue.push_back({dst, s});
     }
     // Backward BFS: (v, sv) reaches (u, su) in one hop over channel v->u if transition(sv, c) == su.
-    while (!queue.empty()) {
-      auto [u, su] = queue.front();
-      queue.pop_front();
+    for (size_t head = 0; head < queue.size(); ++head) {
+      const auto [u, su] = queue[head];
       const uint16_t du = dist_[index(dst, su, u)];
       for (const Network::Port& port : network_.ports_of(u)) {
         const int v = port.neighbor;
         const int c = network_.channel(port.link, v);
         for (int sv = 0; sv < states_; ++sv) {
           uint16_t& dv = dist_[index(dst, sv, v)];
-          if (dv == kUnreached && transition(sv, c) == su) {
+          if (dv == kUnreached && after(sv, c) == su) {
             dv = du + 1;
             queue.push_back({v, sv});
           }
@@ -54,7 +58,7 @@ int TableRouting::next_channel(int dst, int state, int sw) const {
   if (here == 0 || here == kUnreached) return -1;
   for (const Network::Port& port : network_.ports_of(sw)) {
     const int c = network_.channel(port.link, sw);
-    const int next = transition(state, c);
+    const int next = after(state, c);
     if (next >= 0 && dist_[index(dst, next, port.neighbor)] + 1 == here) return c;
   }
   return -1;
@@ -70,7 +74,7 @@ void TableRouting::route(int src_switch, int dst_node, std::vector<int>& channel
   while (sw != dst) {
     const int c = next_channel(dst, state, sw);
     channels.push_back(c);
-    state = transition(state, c);
+    state = after(state, c);
     sw = network_.channel_target(c);
   }
 }
@@ -82,7 +86,7 @@ void TableRouting::next_hops(int sw, int state, int dst_node, std::vector<Hop>& 
   if (here == 0 || here == kUnreached) return;
   for (const Network::Port& port : network_.ports_of(sw)) {
     const int c = network_.channel(port.link, sw);
-    const int next = transition(state, c);
+    const int next = after(state, c);
     if (next >= 0 && dist_[index(dst, next, port.neighbor)] + 1 == here) hops.push_back({c, next});
   }
 }
@@ -103,10 +107,24 @@ std::string ShortestPathRouting::rule_violation(int src_switch, int dst_node,
 }
 
 int min_height_root(const Network& network) {
+  const int S = network.num_switches();
   int best_height = std::numeric_limits<int>::max(), root = 0;
-  for (int s = 0; s < network.num_switches(); ++s) {
+  std::vector<int> dist(S), queue(S);
+  for (int s = 0; s < S; ++s) {
+    // A BFS from s, given up once it reaches the best height so far (s can no longer be lower).
+    std::fill(dist.begin(), dist.end(), -1);
+    dist[s] = 0;
+    queue[0] = s;
     int height = 0;
-    for (int d : bfs_distances(network, s)) height = std::max(height, d);
+    for (int head = 0, tail = 1; head < tail && height < best_height; ++head) {
+      const int v = queue[head];
+      height = dist[v];
+      for (const Network::Port& port : network.ports_of(v))
+        if (dist[port.neighbor] < 0) {
+          dist[port.neighbor] = dist[v] + 1;
+          queue[tail++] = port.neighbor;
+        }
+    }
     if (height < best_height) {
       best_height = height;
       root = s;

@@ -42,10 +42,12 @@ class TableRouting : public Routing {
   size_t index(int dst, int state, int sw) const {
     return (static_cast<size_t>(dst) * states_ + state) * network_.num_switches() + sw;
   }
+  int after(int state, int channel) const { return next_state_[static_cast<size_t>(channel) * states_ + state]; }
   // The channel route() takes from (sw, state) toward dst, or -1 at dst or where dst is unreachable.
   int next_channel(int dst, int state, int sw) const;
   int states_;
   std::vector<uint16_t> dist_;   // remaining hops
+  std::vector<int8_t> next_state_;  // [channel][state]: transition()
 };
 
 class ShortestPathRouting : public TableRouting {
