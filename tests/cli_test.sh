@@ -33,6 +33,10 @@ check "docs/components.md is current (mapsim components --markdown)" \
 check "components KIND lists that kind only" bash -c "'$mapsim' components mapper | grep -c '^[A-Z]' | grep -qx 1 && '$mapsim' components mappers | head -1 | grep -q '^Mappers'"
 expect_error "components: unknown kind" "unknown kind 'mapperz' (did you mean 'mappers'?)" components mapperz
 expect_error "did you mean a component" "unknown mapper 'bset' (did you mean 'best'?)" map --topology mesh:4x4 --process mesh:4x4 --mapper bset
+expect_error "routing tables over their memory limit" "updown routing keeps S x S distances; 64000 switches need 16.384 GB" \
+  topo irregular:nodes=64000,switches=64000,ports=4 --routing updown
+expect_error "updn tables over their memory limit" "updn routing keeps a port per destination node and switch" \
+  map --topology irregular:nodes=64000,switches=64000,ports=4 --process mesh:4x4 --mapper random
 "$mapsim" run --no-such-flag >/dev/null 2>&1
 check "usage error: exit code 1 (not CLI11's own)" test $? -eq 1
 "$mapsim" map >/dev/null 2>&1
