@@ -33,8 +33,6 @@ check "docs/components.md is current (mapsim components --markdown)" \
 check "components KIND lists that kind only" bash -c "'$mapsim' components mapper | grep -c '^[A-Z]' | grep -qx 1 && '$mapsim' components mappers | head -1 | grep -q '^Mappers'"
 expect_error "components: unknown kind" "unknown kind 'mapperz' (did you mean 'mappers'?)" components mapperz
 expect_error "did you mean a component" "unknown mapper 'bset' (did you mean 'best'?)" map --topology mesh:4x4 --process mesh:4x4 --mapper bset
-expect_error "routing tables over their memory limit" "updown routing keeps S x S distances; 64000 switches need 16.384 GB" \
-  topo irregular:nodes=64000,switches=64000,ports=4 --routing updown
 expect_error "updn tables over their memory limit" "updn routing keeps a port per destination node and switch" \
   map --topology irregular:nodes=64000,switches=64000,ports=4 --process mesh:4x4 --mapper random
 "$mapsim" run --no-such-flag >/dev/null 2>&1
@@ -451,7 +449,7 @@ expect_error "ibnet: unknown link rate" "speed.ibnet:11: unknown link rate '4xZZ
 sed 's/^\[2\]\t"H-248a0703009c0020"/[99]\t"H-248a0703009c0020"/' "$src/configs/networks/example.ibnet" >"$tmp/port.ibnet"
 expect_error "ibnet: a port the switch does not have" "port.ibnet:12: port 99 of S-7cfe900300a1b2c0, which has ports 1..36" topo "ibnet:$tmp/port.ibnet"
 expect_error "a workload too large to build" "about 1.44e+10 actions, above the limit of 67108864" simulate --topology mesh:4x4 --process mesh:4x4 --workload exchange:iterations=100000000
-expect_error "table routing limit, reported before any work" "updown routing keeps an S x S table; 9000 switches exceed its limit of 8192" topo irregular:nodes=20000,switches=9000,ports=8 --routing updown
+expect_error "table routing limit, reported before any work" "updown routing keeps S x S distances; 64000 switches need 16.384 GB, over its limit of 8 GB" topo irregular:nodes=64000,switches=64000,ports=4 --routing updown
 printf 'x,mapper,y\n1,a,2\n2,a,3\n' >"$tmp/small-plot.csv"
 expect_error "plot into a missing folder" "the folder /nonexistent-dir does not exist" plot "$tmp/small-plot.csv" --x x --y y -o /nonexistent-dir/fig.svg
 printf 'x,mapper,y\n1,a,-2\n2,a,-3\n' >"$tmp/negative-plot.csv"  # no point on a log axis: gnuplot's error comes back as one line
