@@ -66,6 +66,9 @@ MappingProblem make_problem(const RoutedNetwork& network, const ProcessGraph& gr
   problem.seed = seed;
   const Network& net = network.network();
   const int tasks = graph.num_tasks();
+  if (const NodeHierarchy& insides = net.node_insides; !insides.empty() && slots_per_node > insides.slots())
+    throw Error("slots per node (" + std::to_string(slots_per_node) + ") exceed the " + std::to_string(insides.slots()) +
+                " slots of the network's nodes (" + insides.describe() + "); give --slots " + std::to_string(insides.slots()) + " or fewer");
   const int needed = (tasks + slots_per_node - 1) / slots_per_node;
   if (needed > net.num_nodes()) throw Error(slots_message(tasks, net.num_nodes(), slots_per_node, "the network's"));
   problem.nodes = allocate_nodes(network, allocation, needed, {}, seed);

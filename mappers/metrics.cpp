@@ -4,6 +4,7 @@
 #include <map>
 
 #include "mappers/congestion.h"
+#include "mappers/core_placement.h"
 #include "topologies/port_layout.h"
 
 namespace mapsim {
@@ -42,6 +43,10 @@ MappingMetrics evaluate(const MappingProblem& problem, const Placement& placemen
   const ProcessGraph& graph = *problem.graph;
   MappingMetrics m;
   double latency_sum = 0;
+  const Network& net = routed.network();
+  // With node insides two ranks on one node cost the latency of the level their cores share, not 0.
+  const bool insides = !net.node_insides.empty();
+  const std::vector<int> cores = insides ? place_on_cores(problem, placement) : std::vector<int>{};
   for (const ProcessEdge& e : graph.edges()) {
     const int a = placement[e.a], b = placement[e.b];
     const int d = routed.hops(a, b);
@@ -49,6 +54,12 @@ MappingMetrics evaluate(const MappingProblem& problem, const Placement& placemen
     m.cardinality += d;
     m.dilation = std::max(m.dilation, d);
     m.total_communication += e.volume;
+    if (insides && a == b) {
+      const double latency = core_pair_latency(net, cores[e.a], cores[e.b]);
+      m.gamma_c += e.volume * latency;
+      latency_sum += latency;
+      continue;
+    }
     m.gamma_c += e.volume * routed.cost(a, b);
     if (a == b) continue;
     m.network_traffic += e.volume;

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "mappers/allocation.h"
+#include "mappers/core_placement.h"
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"
 #include "sim/report.h"
@@ -135,6 +136,11 @@ const ReplicateParts& RunPipeline::replicate(int r) {
   const Routing& routing = routed_->routing();
   parts_.problem.routes_fixed = !parts_.sim.ocs && !routing.decides_at_injection() &&
                                 !(routing.multipath() && parts_.sim.path_selection != PathSelection::Deterministic);
+  if (!routed_->network().node_insides.empty())  // ranks reach the cores the metrics cost them on
+    parts_.sim.rank_cores = [this](const Placement& placement) {
+      if (static_cast<int>(placement.size()) != graph_.num_tasks()) return cores_in_rank_order(placement);  // several jobs' ranks
+      return place_on_cores(parts_.problem, placement);
+    };
   if (trace_.num_ranks() > 0) {  // a workload gives the bytes, their phases, and a run to verify placements by
     parts_.problem.traffic = &traffic_;
     parts_.problem.schedule = &schedule_;

@@ -7,7 +7,7 @@
 set -euo pipefail
 packages=(g++ cmake make pkg-config libsimgrid-dev libboost-dev libyaml-cpp-dev libspdlog-dev libfmt-dev doctest-dev
           libcli11-dev nlohmann-json3-dev libscotch-dev libmetis-dev libqhull-dev libotf2-trace-dev graphviz
-          libcsv-dev gnuplot-nox)
+          libcsv-dev gnuplot-nox libhwloc-dev)
 if [ "${1:-}" = --tests ]; then packages+=(libopenmpi-dev openmpi-bin pajeng chromium); fi  # MPI: already there with libsimgrid-dev
 missing=()
 for p in "${packages[@]}"; do

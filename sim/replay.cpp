@@ -53,6 +53,23 @@ int take_first(std::unordered_map<uint64_t, std::deque<int>>& queues, uint64_t k
   return -1;
 }
 
+// Each rank's slot on its node: the options' choice or rank order, checked against the node's slots.
+std::vector<int> node_slots(const Network& net, const Placement& placement, const SimOptions& options) {
+  std::vector<int> cores;
+  if (options.rank_cores) {
+    cores = options.rank_cores(placement);
+  } else {
+    std::map<int, int> next;
+    for (int node : placement) cores.push_back(next[node]++);
+  }
+  if (cores.size() != placement.size()) throw InternalError("rank_cores gave " + std::to_string(cores.size()) + " slots for " + std::to_string(placement.size()) + " ranks");
+  for (size_t r = 0; r < cores.size(); ++r)
+    if (cores[r] < 0 || cores[r] >= net.node_insides.slots())
+      throw Error("rank " + std::to_string(r) + " is on slot " + std::to_string(cores[r]) + " of node " + net.node(placement[r]).name +
+                  ", which has " + std::to_string(net.node_insides.slots()) + " (" + net.node_insides.describe() + ")");
+  return cores;
+}
+
 }  // namespace
 
 Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, const SimOptions& options,
@@ -64,6 +81,7 @@ Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Tr
       ranks_(trace.num_ranks()),
       paths_(routed, options.path_selection, options.seed) {
   const Network& net = routed.network();
+  if (!net.node_insides.empty()) cores_ = node_slots(net, placement, options);
   const auto& model = model_registry().at(options.model);
   paths_.check_model(model.name, model.factory.walks_packets, options.ocs.has_value());
   if (options.link_failure) {
@@ -336,7 +354,12 @@ void Replay::match(int id, int recv) {
 
   const Network& net = routed_.network();
   if (m.src_node == m.dst_node) {
-    at(now() + net.startup + m.wire / options_.intra_node_bandwidth, [this, id] {
+    double local = net.startup + m.wire / options_.intra_node_bandwidth;
+    if (!cores_.empty()) {  // the level the two ranks' cores share sets bandwidth and latency
+      const NodeLevel& level = net.node_insides.between(cores_[m.src_rank], cores_[m.dst_rank]);
+      local = net.startup + level.latency + m.wire / level.bandwidth;
+    }
+    at(now() + local, [this, id] {
       ++local_events_;
       delivered(id);
     });

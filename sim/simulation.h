@@ -76,7 +76,8 @@ struct SimOptions {
   double eager_threshold = 65536;      // bytes; SMPI's smpi/send-is-detached-thresh
   double mtu = 4096;                   // packet model, bytes
   double flops = 1e9;                  // node speed for compute actions, flop/s
-  double intra_node_bandwidth = 1e10;  // ranks on one node, bytes/s (no network resources)
+  double intra_node_bandwidth = 1e10;  // ranks on one node, bytes/s (no network resources), unless the network
+                                       // describes its nodes' insides: then the bandwidth of the level they share
   double envelope = 16;                // bytes added to every message on the wire (SMPI's MPI envelope)
   double test_time = 1e-4;             // seconds a `test` action takes before it tests (SMPI's smpi/test)
   CollectiveChoice collectives;        // alltoall, alltoallv, allgatherv algorithms (traces/collective_choice.h)
@@ -90,6 +91,9 @@ struct SimOptions {
   std::optional<OcsConfig> ocs;        // a hybrid network: optical circuits beside the EPS (port models only)
   std::optional<LinkFailure> link_failure;
   std::map<std::string, ParamValue> model_options;  // the model's own keys, read by its declarations (scenario model: map)
+  // Each rank's slot (core) on its node for a placement, where the network describes its nodes' insides
+  // (the run pipeline gives mappers/core_placement.h's place_on_cores); none: the node's ranks in rank order.
+  std::function<std::vector<int>(const Placement&)> rank_cores;
   // Called up to ten times a second of wall-clock time, in the simulating (child) process.
   std::function<void(const SimProgress&)> progress;
 };

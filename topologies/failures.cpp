@@ -18,6 +18,7 @@ Network rebuilt(const Network& network, const std::vector<bool>& link_gone, cons
   Network out;
   out.shape.family = Family::Irregular;
   out.startup = network.startup;
+  out.node_insides = network.node_insides;
   std::vector<int> new_id(network.num_switches(), -1);
   for (int s = 0; s < network.num_switches(); ++s)
     if (!switch_gone[s]) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "topologies/node_hierarchy.h"
+
 namespace mapsim {
 
 // The largest networks mapsim builds (docs/topologies.md): beyond them memory, not time, runs out.
@@ -72,6 +74,9 @@ class Network {
   // The fabric's own forwarding tables when it was imported with them (ibnet lft=): the channel each
   // switch forwards each destination node to, [node * num_switches() + switch], -1 at its switch.
   std::vector<int32_t> forwarding;
+  // What is inside each compute node (sockets, NUMA domains, cores), when described: the slots ranks
+  // take and the cost of two ranks on one node by the level they share. Empty by default.
+  NodeHierarchy node_insides;
 
   // Each throws Error past the limits below (a guard behind the generators' own size checks).
   int add_switch(std::string name, int ports, double router_delay);

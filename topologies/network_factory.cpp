@@ -4,6 +4,7 @@
 
 #include "support/error.h"
 #include "topologies/link_params.h"
+#include "topologies/node_file.h"
 
 namespace mapsim {
 
@@ -21,6 +22,11 @@ Network make_network(const std::string& text, const LinkOverrides& links) {
                                      [&](const Param& p) { return p.name == any_link_key; }))
     throw Error("link parameters cannot override the link values of a " + entry.name + " network; set them in the file");
   Network network = entry.factory(spec, links);
+  // Any network takes its nodes' insides from a node file (topologies/node_file.h); file: networks from their own section.
+  if (const std::string node_file = spec.get_string("node", ""); !node_file.empty()) {
+    if (!network.node_insides.empty()) throw Error("bad network spec '" + text + "': its file already describes the nodes' insides");
+    network.node_insides = load_node_file(node_file);
+  }
   spec.finish();
   return network;
 }

@@ -1,6 +1,7 @@
 #include "topologies/network_file.h"
 #include "topologies/network_factory.h"
 
+#include <filesystem>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include "support/message.h"
 #include "support/yaml_reader.h"
 #include "topologies/link_params.h"
+#include "topologies/node_file.h"
 #include "support/json_text.h"
 
 namespace mapsim {
@@ -84,6 +86,20 @@ void located(const YamlReader& r, const YAML::Node& at, Add add) {
   }
 }
 
+// The `node:` section: an hwloc import by its absolute path (the export may be read from elsewhere).
+nlohmann::ordered_json insides_json(const NodeHierarchy& h) {
+  nlohmann::ordered_json node, levels = nlohmann::ordered_json::array();
+  if (!h.hwloc.empty()) node["hwloc"] = std::filesystem::absolute(h.hwloc).lexically_normal().string();
+  for (size_t l = 0; l < h.levels.size(); ++l) {
+    nlohmann::ordered_json level = {{"name", h.levels[l].name}};
+    if (h.hwloc.empty() && l > 0) level["count"] = h.levels[l].count;
+    if (l + 1 < h.levels.size()) level["bandwidth"] = h.levels[l].bandwidth, level["latency"] = h.levels[l].latency;
+    levels.push_back(level);
+  }
+  node["levels"] = levels;
+  return node;
+}
+
 }  // namespace
 
 Network load_network_file(const std::string& path) {
@@ -91,7 +107,7 @@ Network load_network_file(const std::string& path) {
   YAML::Node root = r.load();
   if (!root || root.IsNull()) throw Error(path + ": empty network file (expected switches, nodes and links)");
   r.expect_map(root, "the network file");
-  r.check_keys(root, {"defaults", "shape", "switches", "nodes", "links"});
+  r.check_keys(root, {"defaults", "shape", "node", "switches", "nodes", "links"});
   FileDefaults d = read_defaults(r, root["defaults"]);
   Network net;
   net.shape = read_shape(r, root["shape"]);
@@ -175,6 +191,7 @@ Network load_network_file(const std::string& path) {
     const int sa = switch_of(a), sb = switch_of(b);
     located(r, entry, [&] { net.add_link(sa, sb, bandwidth, latency); });
   }
+  if (root["node"]) net.node_insides = read_node_insides(r, root["node"]);
   try {
     net.validate();
   } catch (const Error& e) {
@@ -195,6 +212,7 @@ std::string network_to_json(const Network& net) {
   if (net.shape.alpha) shape["alpha"] = net.shape.alpha;
   root["shape"] = shape;
   root["defaults"] = {{"t_s", net.startup}};
+  if (!net.node_insides.empty()) root["node"] = insides_json(net.node_insides);
   ordered_json switches = ordered_json::array(), nodes = ordered_json::array(), links = ordered_json::array();
   for (const Switch& s : net.switches())
     switches.push_back({{"name", s.name}, {"ports", s.ports}, {"router_delay", s.router_delay}});

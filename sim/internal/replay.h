@@ -71,6 +71,7 @@ class Replay {
 
   const RoutedNetwork& routed_;
   const Placement& placement_;
+  std::vector<int> cores_;  // each rank's slot on its node, when the network describes its nodes' insides
   const Trace& trace_;
   SimOptions options_;
   std::vector<Rank> ranks_;
