@@ -9,6 +9,7 @@
 
 #include "apps/commands.h"
 #include "apps/common_options.h"
+#include "mappers/core_placement.h"
 #include "mappers/mapper.h"
 #include "reporting/launch_files.h"
 #include "scenario/run.h"
@@ -88,7 +89,8 @@ void run_map(const MapOptions& o) {
       out << "# rank node (mapsim map --mapper " << o.mapper << ")\n";
       for (size_t t = 0; t < placement.size(); ++t) out << t << " " << placement[t] << "\n";
     });
-  const RankSites sites = rank_sites(placement, net);
+  // With node insides the ranks go to the cores the metrics cost them on.
+  const RankSites sites = rank_sites(placement, net, net.node_insides.empty() ? std::vector<int>{} : place_on_cores(parts.problem, placement));
   for (const LaunchOutput& file : launch)
     write_file_atomically(file.path, [&](std::ostream& out) { write_launch_file(file.format, sites, out); });
 

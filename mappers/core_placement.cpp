@@ -52,6 +52,17 @@ void swap_slots(const MappingProblem& problem, const Placement& placement, const
   }
 }
 
+// The edges of one node's ranks (each counted once) x the latency of their cores' shared level.
+double node_share(const MappingProblem& problem, const Placement& placement, const std::vector<int>& tasks,
+                  const std::vector<int>& cores) {
+  const Network& net = problem.network->network();
+  double sum = 0;
+  for (int t : tasks)
+    for (const ProcessGraph::Neighbour& nb : problem.graph->neighbours(t))
+      if (nb.task > t && placement[nb.task] == placement[t]) sum += nb.volume * core_pair_latency(net, cores[t], cores[nb.task]);
+  return sum;
+}
+
 }  // namespace
 
 std::vector<int> cores_in_rank_order(const Placement& placement) {
@@ -71,8 +82,12 @@ std::vector<int> place_on_cores(const MappingProblem& problem, const Placement& 
   for (const auto& [node, tasks] : on_node) {
     std::vector<int> slots(tasks.size());
     for (size_t i = 0; i < slots.size(); ++i) slots[i] = static_cast<int>(i);  // make_problem allows at most h.slots()
+    for (size_t i = 0; i < tasks.size(); ++i) cores[tasks[i]] = slots[i];  // rank order, kept unless beaten
+    const double in_order = node_share(problem, placement, tasks, cores);
+    const std::vector<int> kept = cores;
     descend(h, 0, tasks, slots, partitioner, cores);
     if (tasks.size() <= kMaxSwapRanks) swap_slots(problem, placement, tasks, cores);
+    if (!(node_share(problem, placement, tasks, cores) < in_order * (1 - 1e-12))) cores = kept;
   }
   return cores;
 }

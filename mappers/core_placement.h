@@ -3,8 +3,8 @@
 // the first socket first) and go down the node's levels as `multisection` goes down the machine: at
 // each level METIS splits them into its objects, exactly as many as each object's slots, by volume;
 // then swaps of two ranks' slots that lower the node's latency cost, until none does (nodes of up to
-// 1024 ranks). Deterministic for the problem's seed. Without insides a rank's slot is its index among
-// the node's ranks in rank order, as launchers bind them.
+// 1024 ranks); rank order stays where that is not cheaper. Deterministic for the problem's seed.
+// Without insides a rank's slot is its index among the node's ranks in rank order, as launchers bind them.
 #pragma once
 #include <vector>
 

@@ -187,10 +187,11 @@ void check_launch_format(const std::string& format) {
               ": expected one of " + list);
 }
 
-RankSites rank_sites(const Placement& placement, const Network& network) {
+RankSites rank_sites(const Placement& placement, const Network& network, const std::vector<int>& cores) {
   RankSites sites;
   std::map<int, int> next_core;
-  for (int node : placement) sites.push_back({network.node(node).name, next_core[node]++});
+  for (size_t r = 0; r < placement.size(); ++r)
+    sites.push_back({network.node(placement[r]).name, cores.empty() ? next_core[placement[r]]++ : cores[r]});
   return sites;
 }
 

@@ -1,6 +1,7 @@
 // Launch files: a placement written as the files MPI launchers and Slurm read, so that it reaches a real
 // run, and readers for them. A rank's site is its node's name and its core; a node's slots are its cores,
-// taken by its ranks in rank order (slot index = core until nodes have internals).
+// taken by its ranks in rank order, or where the network describes its nodes' insides as the given
+// cores say (mappers/core_placement.h; `mapsim map` gives them, `run --launch` writes rank order still).
 // Formats (docs/mappers.md#launch-files): rankfile (Open MPI), hostlist (one host per rank: MPICH),
 // machinefile (Hydra HOST:COUNT runs in rank order), slurm-hostfile (SLURM_HOSTFILE for
 // srun --distribution=arbitrary), cpu-bind (per node, its srun --cpu-bind=map_cpu: list).
@@ -25,8 +26,8 @@ const std::vector<std::string>& launch_formats();
 // Throws "unknown launch format 'x' (did you mean 'y'?): expected one of ...".
 void check_launch_format(const std::string& format);
 
-// Each rank's node name and core: the node's k-th rank (in rank order) takes core k.
-RankSites rank_sites(const Placement& placement, const Network& network);
+// Each rank's node name and core: cores[rank], or without cores the node's k-th rank (in rank order) core k.
+RankSites rank_sites(const Placement& placement, const Network& network, const std::vector<int>& cores = {});
 // Throws Error when a host name holds a character the format's readers take as syntax (':' for
 // Hydra, ',' for Slurm), before anything is written.
 void write_launch_file(const std::string& format, const RankSites& sites, std::ostream& out);

@@ -51,6 +51,15 @@ nlohmann::ordered_json topo_json(const std::string& spec, const RoutedNetwork& r
   j["switches"] = a.switches;
   j["nodes"] = a.nodes;
   j["links"] = a.links;
+  if (const NodeHierarchy& h = routed.network().node_insides; !h.empty()) {
+    nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+    for (size_t l = 0; l < h.levels.size(); ++l) {
+      nlohmann::ordered_json level = {{"name", h.levels[l].name}};
+      if (l + 1 < h.levels.size()) level["bandwidth"] = h.levels[l].bandwidth, level["latency"] = h.levels[l].latency;
+      levels.push_back(level);
+    }
+    j["node_insides"] = {{"slots", h.slots()}, {"describe", h.describe()}, {"levels", levels}};
+  }
   j["ports_used"] = a.ports_used;
   j["ports_total"] = a.ports_total;
   j["connectivity"] = a.ports_total ? static_cast<double>(a.ports_used) / a.ports_total : 0.0;
@@ -94,6 +103,12 @@ void write_topo_summary(const std::string& spec, const RoutedNetwork& routed, co
   if (const int root = routed.routing().root_switch(); root >= 0) routing += " (root " + net.switch_at(root).name + ")";
   appendf(out, "network        %s (%s)\n", spec.c_str(), family_name(net.shape.family).c_str());
   appendf(out, "switches       %d\nnodes          %d\nlinks          %d\n", a.switches, a.nodes, a.links);
+  if (const NodeHierarchy& h = net.node_insides; !h.empty()) {  // only when described: default output unchanged
+    std::string levels;
+    for (size_t l = 0; l + 1 < h.levels.size(); ++l)
+      levels += (l ? ", " : "") + h.levels[l].name + " " + format_byte_rate(h.levels[l].bandwidth) + " " + format_time(h.levels[l].latency);
+    appendf(out, "node insides   %s; ranks sharing %s\n", h.describe().c_str(), levels.c_str());
+  }
   appendf(out, "ports used     %d of %d (connectivity %.3f)\n", a.ports_used, a.ports_total,
           a.ports_total ? static_cast<double>(a.ports_used) / a.ports_total : 0.0);
   appendf(out, "routing        %s\n", routing.c_str());

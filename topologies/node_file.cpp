@@ -57,6 +57,9 @@ NodeHierarchy load_node_file(const std::string& path) {
   YamlReader r(path);
   YAML::Node root = r.load();
   if (!root || root.IsNull()) throw Error(path + ": empty node file (expected hwloc and levels)");
+  if (!root.IsMap() && path.size() > 4 && path.compare(path.size() - 4, 4, ".xml") == 0)
+    throw Error(path + ": node= takes a node file (YAML: `hwloc: " + path +
+                "` and the levels with their bandwidth and latency, docs/network-file.md#node-insides), not the XML itself");
   return read_node_insides(r, root);
 }
 
