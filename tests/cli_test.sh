@@ -778,5 +778,16 @@ assert u["sim_messages"] == "count" and u["cardinality"] == "hops"
 columns = next(csv.reader(open(sys.argv[2])))
 assert set(u) <= set(columns) and "mapper" not in u and "replicate" not in u
 ' "$tmp/run1/summary.json" "$tmp/run1/results.csv"
+# Node insides (docs/network-file.md#node-insides): shown by topo, cores in map's rankfile, one-line errors.
+node="$src/configs/nodes/two-socket.yaml"
+check "topo shows node insides" bash -c "'$mapsim' topo mesh:2x1,node='$node' | grep -q '^node insides   machine > 2 package > 4 core (8 slots); ranks sharing machine 10GB/s 400ns, package 25GB/s 100ns$'"
+check "no node insides line without them" bash -c "! '$mapsim' topo mesh:2x1 | grep -q 'node insides'"
+"$mapsim" map --topology mesh:1x1,node="$node" --process ring:8 --slots 8 --launch rankfile="$tmp/ring.rf" >/dev/null 2>&1
+check "map --launch with node insides: one core each" bash -c "cut -d= -f3 '$tmp/ring.rf' | sort -u | wc -l | grep -qx 8"
+expect_error "node= slots bound" "slots per node (9) exceed the 8 slots" map --topology mesh:1x1,node="$node" --process ring:8 --slots 9
+expect_error "node= an XML" "node= takes a node file" topo mesh:2x1,node="$src/configs/nodes/two-socket.xml"
+printf 'levels:\n  - {name: machine, bandwidth: 1GB/s, latency: 1us}\n  - {name: core}\n' >"$tmp/node.yaml"
+expect_error "node file: missing count" "node.yaml:3:5: level 'core' needs a count" topo mesh:2x1,node="$tmp/node.yaml"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

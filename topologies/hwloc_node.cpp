@@ -18,7 +18,8 @@ struct HwlocLevel {
 };
 const std::vector<HwlocLevel>& hwloc_levels() {
   static const std::vector<HwlocLevel> levels{
-      {"machine", HWLOC_OBJ_MACHINE}, {"package", HWLOC_OBJ_PACKAGE}, {"numa", HWLOC_OBJ_NUMANODE},
+      {"machine", HWLOC_OBJ_MACHINE}, {"package", HWLOC_OBJ_PACKAGE}, {"socket", HWLOC_OBJ_PACKAGE},
+      {"numa", HWLOC_OBJ_NUMANODE},
       {"die", HWLOC_OBJ_DIE},         {"group", HWLOC_OBJ_GROUP},     {"l3", HWLOC_OBJ_L3CACHE},
       {"l2", HWLOC_OBJ_L2CACHE},      {"l1", HWLOC_OBJ_L1CACHE},      {"core", HWLOC_OBJ_CORE},
       {"pu", HWLOC_OBJ_PU}};

@@ -1,5 +1,5 @@
 // Node insides from hwloc: the XML that `lstopo --of xml FILE` writes, read by libhwloc's own XML
-// import. The levels to keep are named (machine, package, numa, die, group, l3, l2, l1, core, pu);
+// import. The levels to keep are named (machine, package or socket, numa, die, group, l3, l2, l1, core, pu);
 // the last names the slots (core or pu), one per object of that type, in hwloc's logical order.
 #pragma once
 #include <string>

@@ -1,8 +1,10 @@
 #include "topologies/node_file.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "support/error.h"
+#include "support/message.h"
 #include "topologies/hwloc_node.h"
 
 namespace mapsim {
@@ -24,6 +26,16 @@ NodeHierarchy read_node_insides(const YamlReader& r, const YAML::Node& node) {
     if (!entry["name"]) r.fail(entry, "a node level needs a name");
     NodeLevel level;
     level.name = r.scalar(entry["name"], "level name");
+    if (imported) {  // named at its line here; import_hwloc checks the order
+      const std::vector<std::string>& names = hwloc_level_names();
+      if (std::find(names.begin(), names.end(), level.name) == names.end()) {
+        const std::string near = nearest_word(level.name, names);
+        std::string list;
+        for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+        r.fail(entry["name"], "unknown hwloc level '" + level.name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                                  "; expected one of " + list);
+      }
+    }
     if (entry["count"]) {
       if (imported) r.fail(entry["count"], "counts come from the hwloc file; leave out 'count'");
       if (first) r.fail(entry["count"], "the first level is the node itself (count 1); leave out 'count'");

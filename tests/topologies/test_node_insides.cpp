@@ -48,8 +48,8 @@ TEST_CASE("hwloc import: this machine's lstopo XML, one package and L3 over 2 co
 TEST_CASE("hwloc import errors name the file and what was expected") {
   const std::string xml = kNodes + "two-socket.xml";
   CHECK(error_of([&] { import_hwloc(xml, named({"machine", "pakage", "core"})); }) ==
-        xml + ": unknown hwloc level 'pakage' (did you mean 'package'?); expected one of machine, package, numa, die, "
-              "group, l3, l2, l1, core, pu");
+        xml + ": unknown hwloc level 'pakage' (did you mean 'package'?); expected one of machine, package, socket, numa, "
+              "die, group, l3, l2, l1, core, pu");
   CHECK(error_of([&] { import_hwloc(xml, named({"package", "core"})); }) ==
         xml + ": the first level must be machine (the node), got 'package'");
   CHECK(error_of([&] { import_hwloc(xml, named({"machine", "l3"})); }) ==
@@ -100,6 +100,10 @@ TEST_CASE("node files: the 2-socket example, bandwidths per level, and errors at
         ":4:25: counts come from the hwloc file; leave out 'count'");
   CHECK(node_error("n5.yaml", "levels:\n  - {name: machine, bandwidth: 1GB/s, latency: 1us}\n  - {name: core, cout: 2}\n") ==
         ":3:18: unknown key 'cout' (did you mean 'count'?); valid keys: name, count, bandwidth, latency");
+  CHECK(node_error("n7.yaml", "hwloc: " + kNodes + "two-socket.xml\nlevels:\n  - {name: machine, bandwidth: 1GB/s, latency: 1us}\n"
+                              "  - {name: sockets, bandwidth: 1GB/s, latency: 1us}\n  - {name: core}\n") ==
+        ":4:12: unknown hwloc level 'sockets' (did you mean 'socket'?); expected one of machine, package, socket, numa, die, "
+        "group, l3, l2, l1, core, pu");
   CHECK(node_error("n6.yaml", "hwloc: nowhere.xml\nlevels: [{name: machine, bandwidth: 1GB/s, latency: 1us}, {name: core}]\n")
             .find(":1:1: ") == 0);
 }
