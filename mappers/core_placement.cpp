@@ -3,6 +3,7 @@
 #include <map>
 
 #include "mappers/internal/task_partition.h"
+#include "support/error.h"
 
 namespace mapsim {
 namespace {
@@ -80,6 +81,9 @@ std::vector<int> place_on_cores(const MappingProblem& problem, const Placement& 
   std::vector<int> cores(placement.size(), -1);
   TaskPartitioner partitioner(*problem.graph, problem.seed);
   for (const auto& [node, tasks] : on_node) {
+    if (static_cast<int>(tasks.size()) > h.slots())
+      throw Error("node " + problem.network->network().node(node).name + " holds " + std::to_string(tasks.size()) + " ranks, more than its " +
+                  std::to_string(h.slots()) + " slots (" + h.describe() + ")");
     std::vector<int> slots(tasks.size());
     for (size_t i = 0; i < slots.size(); ++i) slots[i] = static_cast<int>(i);  // make_problem allows at most h.slots()
     for (size_t i = 0; i < tasks.size(); ++i) cores[tasks[i]] = slots[i];  // rank order, kept unless beaten

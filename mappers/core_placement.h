@@ -12,7 +12,7 @@
 
 namespace mapsim {
 
-// Each task's slot (core) on its node.
+// Each task's slot (core) on its node. Throws Error when a node holds more ranks than it has slots.
 std::vector<int> place_on_cores(const MappingProblem& problem, const Placement& placement);
 // The same in rank order: the k-th rank of a node on its slot k.
 std::vector<int> cores_in_rank_order(const Placement& placement);

@@ -97,4 +97,9 @@ TEST_CASE("slots per node are at most the node's cores") {
   CHECK(error_of([&] { make_problem(routed, ring, "all", 9, 1); }) ==
         "slots per node (9) exceed the 8 slots of the network's nodes (machine > 2 package > 4 core (8 slots)); give "
         "--slots 8 or fewer");
+  const MappingProblem problem = make_problem(routed, ring, "all", 8, 1);
+  Placement crowded(32, 0);  // what check_placement refuses before any metric; place_on_cores refuses it too
+  for (int t = 16; t < 32; ++t) crowded[t] = 1 + t % 3;
+  CHECK(error_of([&] { place_on_cores(problem, crowded); }) ==
+        "node node-0 holds 16 ranks, more than its 8 slots (machine > 2 package > 4 core (8 slots))");
 }
