@@ -38,7 +38,8 @@ void swap_slots(const MappingProblem& problem, const Placement& placement, const
   auto cost_at = [&](int t, int slot, int skip) {  // t's edges inside the node with t on `slot`
     double sum = 0;
     for (const ProcessGraph::Neighbour& nb : graph.neighbours(t))
-      if (nb.task != skip && placement[nb.task] == placement[t]) sum += nb.volume * core_pair_latency(net, slot, cores[nb.task]);
+      if (nb.task != skip && placement[nb.task] == placement[t])
+        sum += nb.volume * core_pair_latency(net, slot, cores[nb.task]);
     return sum;
   };
   for (bool improved = true; improved;) {
@@ -60,7 +61,8 @@ double node_share(const MappingProblem& problem, const Placement& placement, con
   double sum = 0;
   for (int t : tasks)
     for (const ProcessGraph::Neighbour& nb : problem.graph->neighbours(t))
-      if (nb.task > t && placement[nb.task] == placement[t]) sum += nb.volume * core_pair_latency(net, cores[t], cores[nb.task]);
+      if (nb.task > t && placement[nb.task] == placement[t])
+        sum += nb.volume * core_pair_latency(net, cores[t], cores[nb.task]);
   return sum;
 }
 
@@ -82,11 +84,11 @@ std::vector<int> place_on_cores(const MappingProblem& problem, const Placement& 
   TaskPartitioner partitioner(*problem.graph, problem.seed);
   for (const auto& [node, tasks] : on_node) {
     if (static_cast<int>(tasks.size()) > h.slots())
-      throw Error("node " + problem.network->network().node(node).name + " holds " + std::to_string(tasks.size()) + " ranks, more than its " +
-                  std::to_string(h.slots()) + " slots (" + h.describe() + ")");
+      throw Error("node " + problem.network->network().node(node).name + " holds " + std::to_string(tasks.size()) +
+                  " ranks, more than its " + std::to_string(h.slots()) + " slots (" + h.describe() + ")");
     std::vector<int> slots(tasks.size());
     for (size_t i = 0; i < slots.size(); ++i) slots[i] = static_cast<int>(i);  // make_problem allows at most h.slots()
-    for (size_t i = 0; i < tasks.size(); ++i) cores[tasks[i]] = slots[i];  // rank order, kept unless beaten
+    for (size_t i = 0; i < tasks.size(); ++i) cores[tasks[i]] = slots[i];      // rank order, kept unless beaten
     const double in_order = node_share(problem, placement, tasks, cores);
     const std::vector<int> kept = cores;
     descend(h, 0, tasks, slots, partitioner, cores);

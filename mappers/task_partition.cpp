@@ -1,8 +1,8 @@
 #include "mappers/internal/task_partition.h"
 
+#include <metis.h>
 #include <algorithm>
 #include <cmath>
-#include <metis.h>
 #include <string>
 
 #include "support/error.h"
@@ -12,7 +12,7 @@ namespace {
 
 // Moves the tasks of parts above their size, best gain first, to parts below theirs.
 void balance(const std::vector<idx_t>& start, const std::vector<idx_t>& adjacent, const std::vector<idx_t>& weight,
-                    const std::vector<int>& sizes, std::vector<idx_t>& part) {
+             const std::vector<int>& sizes, std::vector<idx_t>& part) {
   const size_t k = sizes.size();
   std::vector<long> count(k, 0);
   for (idx_t p : part) ++count[p];
@@ -46,7 +46,8 @@ void balance(const std::vector<idx_t>& start, const std::vector<idx_t>& adjacent
 
 }  // namespace
 
-TaskPartitioner::TaskPartitioner(const ProcessGraph& graph, uint64_t seed) : graph_(graph), seed_(seed), local_(graph.num_tasks(), -1) {
+TaskPartitioner::TaskPartitioner(const ProcessGraph& graph, uint64_t seed)
+    : graph_(graph), seed_(seed), local_(graph.num_tasks(), -1) {
   for (const ProcessEdge& e : graph.edges()) top_ = std::max(top_, e.volume);
 }
 
@@ -75,7 +76,8 @@ std::vector<int> TaskPartitioner::split(const std::vector<int>& tasks, const std
     options[METIS_OPTION_NCUTS] = cuts;
     const int status = METIS_PartGraphRecursive(&n, &constraints, start.data(), adjacent.data(), nullptr, nullptr,
                                                 weight.data(), &k, share.data(), nullptr, options, &cut, part.data());
-    if (status != METIS_OK) throw InternalError("multisection: METIS_PartGraphRecursive failed (status " + std::to_string(status) + ")");
+    if (status != METIS_OK)
+      throw InternalError("multisection: METIS_PartGraphRecursive failed (status " + std::to_string(status) + ")");
   }
   balance(start, adjacent, weight, sizes, part);
   for (int t : tasks) local_[t] = -1;

@@ -17,12 +17,17 @@ struct HwlocLevel {
   hwloc_obj_type_t type;
 };
 const std::vector<HwlocLevel>& hwloc_levels() {
-  static const std::vector<HwlocLevel> levels{
-      {"machine", HWLOC_OBJ_MACHINE}, {"package", HWLOC_OBJ_PACKAGE}, {"socket", HWLOC_OBJ_PACKAGE},
-      {"numa", HWLOC_OBJ_NUMANODE},
-      {"die", HWLOC_OBJ_DIE},         {"group", HWLOC_OBJ_GROUP},     {"l3", HWLOC_OBJ_L3CACHE},
-      {"l2", HWLOC_OBJ_L2CACHE},      {"l1", HWLOC_OBJ_L1CACHE},      {"core", HWLOC_OBJ_CORE},
-      {"pu", HWLOC_OBJ_PU}};
+  static const std::vector<HwlocLevel> levels{{"machine", HWLOC_OBJ_MACHINE},
+                                              {"package", HWLOC_OBJ_PACKAGE},
+                                              {"socket", HWLOC_OBJ_PACKAGE},
+                                              {"numa", HWLOC_OBJ_NUMANODE},
+                                              {"die", HWLOC_OBJ_DIE},
+                                              {"group", HWLOC_OBJ_GROUP},
+                                              {"l3", HWLOC_OBJ_L3CACHE},
+                                              {"l2", HWLOC_OBJ_L2CACHE},
+                                              {"l1", HWLOC_OBJ_L1CACHE},
+                                              {"core", HWLOC_OBJ_CORE},
+                                              {"pu", HWLOC_OBJ_PU}};
   return levels;
 }
 
@@ -69,7 +74,8 @@ NodeHierarchy import_hwloc(const std::string& path, std::vector<NodeLevel> level
   if (levels.size() < 2) throw Error(path + ": node insides need at least two levels (machine and core or pu)");
   std::vector<hwloc_obj_type_t> types;
   for (const NodeLevel& level : levels) types.push_back(type_of(path, level.name));
-  if (types.front() != HWLOC_OBJ_MACHINE) throw Error(path + ": the first level must be machine (the node), got '" + levels.front().name + "'");
+  if (types.front() != HWLOC_OBJ_MACHINE)
+    throw Error(path + ": the first level must be machine (the node), got '" + levels.front().name + "'");
   if (types.back() != HWLOC_OBJ_CORE && types.back() != HWLOC_OBJ_PU)
     throw Error(path + ": the last level names the slots and must be core or pu, got '" + levels.back().name + "'");
 

@@ -32,8 +32,9 @@ NodeHierarchy read_node_insides(const YamlReader& r, const YAML::Node& node) {
         const std::string near = nearest_word(level.name, names);
         std::string list;
         for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-        r.fail(entry["name"], "unknown hwloc level '" + level.name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
-                                  "; expected one of " + list);
+        r.fail(entry["name"], "unknown hwloc level '" + level.name + "'" +
+                                  (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; expected one of " +
+                                  list);
       }
     }
     if (entry["count"]) {
@@ -70,8 +71,9 @@ NodeHierarchy load_node_file(const std::string& path) {
   YAML::Node root = r.load();
   if (!root || root.IsNull()) throw Error(path + ": empty node file (expected hwloc and levels)");
   if (!root.IsMap() && path.size() > 4 && path.compare(path.size() - 4, 4, ".xml") == 0)
-    throw Error(path + ": node= takes a node file (YAML: `hwloc: " + path +
-                "` and the levels with their bandwidth and latency, docs/network-file.md#node-insides), not the XML itself");
+    throw Error(
+        path + ": node= takes a node file (YAML: `hwloc: " + path +
+        "` and the levels with their bandwidth and latency, docs/network-file.md#node-insides), not the XML itself");
   return read_node_insides(r, root);
 }
 

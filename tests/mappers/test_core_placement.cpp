@@ -41,8 +41,8 @@ TEST_CASE("a ring of 8 on one 2x4-core node: its halves per socket, cheaper than
   const Placement placement(8, 0);
   const std::vector<int> cores = place_on_cores(problem, placement);
   CHECK(std::set<int>(cores.begin(), cores.end()).size() == 8);  // each rank its own core
-  CHECK(crossing_edges(ring, cores) == 2);                        // the fewest a ring split in two can have
-  for (int half : {0, 4}) {  // each socket holds 4 consecutive ranks of the ring
+  CHECK(crossing_edges(ring, cores) == 2);                       // the fewest a ring split in two can have
+  for (int half : {0, 4}) {                                      // each socket holds 4 consecutive ranks of the ring
     std::set<int> socket;
     for (int i = 0; i < 8; ++i)
       if (cores[kRing[i]] / 4 == cores[kRing[half]] / 4) socket.insert(i);
@@ -56,7 +56,8 @@ TEST_CASE("a ring of 8 on one 2x4-core node: its halves per socket, cheaper than
   std::vector<int> interleaved_cores(8);
   for (int i = 0; i < 8; ++i) interleaved_cores[kRing[i]] = interleaved[i];
   CHECK(crossing_edges(ring, interleaved_cores) == 8);
-  CHECK(node_cost(problem, placement, interleaved_cores) == doctest::Approx(8 * 1000 * (ts + machine_latency)).epsilon(1e-12));
+  CHECK(node_cost(problem, placement, interleaved_cores) ==
+        doctest::Approx(8 * 1000 * (ts + machine_latency)).epsilon(1e-12));
   CHECK(node_cost(problem, placement, cores) < node_cost(problem, placement, interleaved_cores));
   // Rank order (how launchers bind without a rankfile) puts ranks 0-3 on socket 0: 6 of the 8 edges cross.
   CHECK(crossing_edges(ring, cores_in_rank_order(placement)) == 6);

@@ -49,6 +49,7 @@ TEST_CASE("on a 2-socket node an intra-socket transfer is faster than a cross-so
 
 TEST_CASE("a rank on a slot its node does not have is an error naming it") {
   RoutedNetwork routed(make_network("mesh:2x1,node=" + two_socket_node()));
-  CHECK(error_of([&] { transfer(routed, {0, 8}, "flow"); }) ==
-        "rank 1 is on slot 8 of node node-0, which has 8 (machine > 2 package > 4 core (8 slots))");
+  CHECK(error_of([&] {
+          transfer(routed, {0, 8}, "flow");
+        }) == "rank 1 is on slot 8 of node node-0, which has 8 (machine > 2 package > 4 core (8 slots))");
 }

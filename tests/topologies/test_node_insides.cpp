@@ -39,7 +39,8 @@ TEST_CASE("hwloc import: the 2-socket node has 2 packages of 4 cores, each packa
 }
 
 TEST_CASE("hwloc import: this machine's lstopo XML, one package and L3 over 2 cores") {
-  const NodeHierarchy h = import_hwloc(kNodes + "this-machine.xml", named({"machine", "package", "numa", "l3", "l2", "core"}));
+  const NodeHierarchy h =
+      import_hwloc(kNodes + "this-machine.xml", named({"machine", "package", "numa", "l3", "l2", "core"}));
   CHECK(h.slots() == 2);
   CHECK(h.describe() == "machine > 1 package > 1 numa > 1 l3 > 2 l2 > 1 core (2 slots)");
   CHECK(h.shared_level(0, 1) == 3);  // the cores share the L3, each has its own L2
@@ -47,33 +48,44 @@ TEST_CASE("hwloc import: this machine's lstopo XML, one package and L3 over 2 co
 
 TEST_CASE("hwloc import errors name the file and what was expected") {
   const std::string xml = kNodes + "two-socket.xml";
-  CHECK(error_of([&] { import_hwloc(xml, named({"machine", "pakage", "core"})); }) ==
-        xml + ": unknown hwloc level 'pakage' (did you mean 'package'?); expected one of machine, package, socket, numa, "
-              "die, group, l3, l2, l1, core, pu");
-  CHECK(error_of([&] { import_hwloc(xml, named({"package", "core"})); }) ==
-        xml + ": the first level must be machine (the node), got 'package'");
-  CHECK(error_of([&] { import_hwloc(xml, named({"machine", "l3"})); }) ==
-        xml + ": the last level names the slots and must be core or pu, got 'l3'");
-  CHECK(error_of([&] { import_hwloc(xml, named({"machine", "core", "package", "pu"})); }) ==
-        xml + ": a package spans several core objects; list package before core or leave one out");
-  CHECK(error_of([&] { import_hwloc(xml, named({"machine", "l2", "core"})); }) ==
-        xml + ": core 0 has no l2 above it; leave that level out");
+  CHECK(error_of([&] {
+          import_hwloc(xml, named({"machine", "pakage", "core"}));
+        }) ==
+        xml +
+            ": unknown hwloc level 'pakage' (did you mean 'package'?); expected one of machine, package, socket, numa, "
+            "die, group, l3, l2, l1, core, pu");
+  CHECK(error_of([&] {
+          import_hwloc(xml, named({"package", "core"}));
+        }) == xml + ": the first level must be machine (the node), got 'package'");
+  CHECK(error_of([&] {
+          import_hwloc(xml, named({"machine", "l3"}));
+        }) == xml + ": the last level names the slots and must be core or pu, got 'l3'");
+  CHECK(error_of([&] {
+          import_hwloc(xml, named({"machine", "core", "package", "pu"}));
+        }) == xml + ": a package spans several core objects; list package before core or leave one out");
+  CHECK(error_of([&] {
+          import_hwloc(xml, named({"machine", "l2", "core"}));
+        }) == xml + ": core 0 has no l2 above it; leave that level out");
   const std::string text = temp_file("not-hwloc.xml", "<html></html>\n");
-  CHECK(error_of([&] { import_hwloc(text, named({"machine", "core"})); }) ==
-        text + ": not an hwloc XML topology (expected the output of lstopo --of xml)");
-  CHECK(error_of([&] { import_hwloc(temp_path("missing.xml"), named({"machine", "core"})); }).find("missing.xml") !=
-        std::string::npos);
+  CHECK(error_of([&] {
+          import_hwloc(text, named({"machine", "core"}));
+        }) == text + ": not an hwloc XML topology (expected the output of lstopo --of xml)");
+  CHECK(error_of([&] {
+          import_hwloc(temp_path("missing.xml"), named({"machine", "core"}));
+        }).find("missing.xml") != std::string::npos);
 }
 
 TEST_CASE("declared insides: counts give each slot its objects, depth first") {
-  const NodeHierarchy h = declared_hierarchy({{"machine", 1, 1e10, 4e-7}, {"package", 2, 2.5e10, 1e-7}, {"core", 3, 0, 0}});
+  const NodeHierarchy h =
+      declared_hierarchy({{"machine", 1, 1e10, 4e-7}, {"package", 2, 2.5e10, 1e-7}, {"core", 3, 0, 0}});
   CHECK(h.slots() == 6);
   CHECK(h.object[1] == std::vector<int>{0, 0, 0, 1, 1, 1});
   CHECK(h.between(0, 2).name == "package");
   CHECK(h.between(2, 3).name == "machine");
   CHECK(h.between(2, 3).bandwidth == 1e10);
-  CHECK(error_of([] { declared_hierarchy({{"machine", 1, 1, 1}, {"core", 0, 0, 0}}); }) ==
-        "node level 'core' needs a count of at least 1");
+  CHECK(error_of([] {
+          declared_hierarchy({{"machine", 1, 1, 1}, {"core", 0, 0, 0}});
+        }) == "node level 'core' needs a count of at least 1");
 }
 
 TEST_CASE("node files: the 2-socket example, bandwidths per level, and errors at FILE:LINE:COL") {
@@ -92,19 +104,26 @@ TEST_CASE("node files: the 2-socket example, bandwidths per level, and errors at
         ":3:5: level 'core' needs a count (its objects in each machine)");
   CHECK(node_error("n2.yaml", "levels:\n  - {name: machine, bandwidth: 1GB/s}\n  - {name: core, count: 2}\n") ==
         ":2:5: level 'machine' needs bandwidth and latency (between two slots sharing it)");
-  CHECK(node_error("n3.yaml",
-                   "levels:\n  - {name: machine, bandwidth: 1GB/s, latency: 1us}\n  - {name: core, count: 2, latency: 1ns}\n") ==
-        ":3:5: the last level names the slots; two ranks never share one, so it takes no bandwidth or latency");
-  CHECK(node_error("n4.yaml", "hwloc: " + kNodes + "two-socket.xml\nlevels:\n  - {name: machine, bandwidth: 1GB/s, latency: 1us}\n"
-                              "  - {name: core, count: 4}\n") ==
+  CHECK(
+      node_error(
+          "n3.yaml",
+          "levels:\n  - {name: machine, bandwidth: 1GB/s, latency: 1us}\n  - {name: core, count: 2, latency: 1ns}\n") ==
+      ":3:5: the last level names the slots; two ranks never share one, so it takes no bandwidth or latency");
+  CHECK(node_error("n4.yaml", "hwloc: " + kNodes +
+                                  "two-socket.xml\nlevels:\n  - {name: machine, bandwidth: 1GB/s, latency: 1us}\n"
+                                  "  - {name: core, count: 4}\n") ==
         ":4:25: counts come from the hwloc file; leave out 'count'");
-  CHECK(node_error("n5.yaml", "levels:\n  - {name: machine, bandwidth: 1GB/s, latency: 1us}\n  - {name: core, cout: 2}\n") ==
+  CHECK(node_error("n5.yaml",
+                   "levels:\n  - {name: machine, bandwidth: 1GB/s, latency: 1us}\n  - {name: core, cout: 2}\n") ==
         ":3:18: unknown key 'cout' (did you mean 'count'?); valid keys: name, count, bandwidth, latency");
-  CHECK(node_error("n7.yaml", "hwloc: " + kNodes + "two-socket.xml\nlevels:\n  - {name: machine, bandwidth: 1GB/s, latency: 1us}\n"
-                              "  - {name: sockets, bandwidth: 1GB/s, latency: 1us}\n  - {name: core}\n") ==
-        ":4:12: unknown hwloc level 'sockets' (did you mean 'socket'?); expected one of machine, package, socket, numa, die, "
+  CHECK(node_error("n7.yaml", "hwloc: " + kNodes +
+                                  "two-socket.xml\nlevels:\n  - {name: machine, bandwidth: 1GB/s, latency: 1us}\n"
+                                  "  - {name: sockets, bandwidth: 1GB/s, latency: 1us}\n  - {name: core}\n") ==
+        ":4:12: unknown hwloc level 'sockets' (did you mean 'socket'?); expected one of machine, package, socket, "
+        "numa, die, "
         "group, l3, l2, l1, core, pu");
-  CHECK(node_error("n6.yaml", "hwloc: nowhere.xml\nlevels: [{name: machine, bandwidth: 1GB/s, latency: 1us}, {name: core}]\n")
+  CHECK(node_error("n6.yaml",
+                   "hwloc: nowhere.xml\nlevels: [{name: machine, bandwidth: 1GB/s, latency: 1us}, {name: core}]\n")
             .find(":1:1: ") == 0);
 }
 
