@@ -1,7 +1,7 @@
 // Launch files: a placement written as the files MPI launchers and Slurm read, so that it reaches a real
 // run, and readers for them. A rank's site is its node's name and its core; a node's slots are its cores,
 // taken by its ranks in rank order, or where the network describes its nodes' insides as the given
-// cores say (mappers/core_placement.h; `mapsim map` gives them, `run --launch` writes rank order still).
+// cores say (mappers/core_placement.h: `mapsim map` and `run` give them).
 // Formats (docs/mappers.md#launch-files): rankfile (Open MPI), hostlist (one host per rank: MPICH),
 // machinefile (Hydra HOST:COUNT runs in rank order), slurm-hostfile (SLURM_HOSTFILE for
 // srun --distribution=arbitrary), cpu-bind (per node, its srun --cpu-bind=map_cpu: list).

@@ -284,7 +284,7 @@ std::vector<std::string> write_run_launch_files(const std::string& dir, const st
   for (const RunRow& row : rows) {
     if (row.replicate != 0 || row.placement.empty()) continue;
     if (!labels.empty() && std::find(labels.begin(), labels.end(), row_label(row)) == labels.end()) continue;
-    const RankSites sites = rank_sites(row.placement, network);
+    const RankSites sites = rank_sites(row.placement, network, row.cores);
     for (const std::string& format : formats) {
       written.push_back(launch_file_path(dir, row_label(row), format));
       write_file_atomically(written.back(), [&](std::ostream& out) { write_launch_file(format, sites, out); });

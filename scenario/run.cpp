@@ -260,6 +260,7 @@ RunRow make_row(const Scenario& s, const ReplicateParts& parts, MappingRun run, 
     row.timeline_csv = out.str();
   }
   row.placement = std::move(run.placement);
+  if (!routed.network().node_insides.empty()) row.cores = place_on_cores(parts.problem, row.placement);
   return row;
 }
 

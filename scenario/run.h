@@ -79,6 +79,7 @@ struct RunRow {
   double map_seconds = 0;    // wall clock: the only fields that vary between identical runs
   double sim_seconds = 0;
   Placement placement;
+  std::vector<int> cores;    // each rank's core with node insides (place_on_cores, for launch files); empty otherwise
   std::string links_csv;     // links.csv rows of this placement, without replicate and mapper (simulated bytes, or routed volume)
   std::string network_dot;   // Graphviz picture of the loads (only when asked for)
   std::string timeline_csv;  // replicate 0 with RunOptions::timeline: "rank,state,start,end" rows

@@ -33,6 +33,7 @@ Json row_json(const RunRow& row) {
          {"placement", row.placement}, {"links_csv", row.links_csv}, {"network_dot", row.network_dot},
          {"timeline_csv", row.timeline_csv}};
   if (!row.job.empty()) j["job"] = row.job;
+  if (!row.cores.empty()) j["cores"] = row.cores;
   return j;
 }
 
@@ -46,6 +47,7 @@ RunRow json_row(const Json& j) {
   row.map_seconds = j.at("map_seconds");
   row.sim_seconds = j.at("sim_seconds");
   row.placement = j.at("placement").get<Placement>();
+  if (j.contains("cores")) row.cores = j.at("cores").get<std::vector<int>>();
   row.links_csv = j.at("links_csv");
   row.network_dot = j.at("network_dot");
   row.timeline_csv = j.at("timeline_csv");

@@ -784,6 +784,8 @@ check "topo shows node insides" bash -c "'$mapsim' topo mesh:2x1,node='$node' | 
 check "no node insides line without them" bash -c "! '$mapsim' topo mesh:2x1 | grep -q 'node insides'"
 "$mapsim" map --topology mesh:1x1,node="$node" --process ring:8 --slots 8 --launch rankfile="$tmp/ring.rf" >/dev/null 2>&1
 check "map --launch with node insides: one core each" bash -c "cut -d= -f3 '$tmp/ring.rf' | sort -u | wc -l | grep -qx 8"
+(cd "$src" && "$mapsim" run configs/nodes/two-socket-run.yaml -o "$tmp/ts-run" --set mapping=[multisection] --set model=none --launch rankfile >/dev/null 2>&1)
+check "run --launch with node insides: the cores of map --launch" bash -c "cd '$src' && '$mapsim' map --topology fattree:k=2,levels=3,node='$node' --process ring:64 --slots 8 --mapper multisection --launch rankfile='$tmp/ts-map.rf' >/dev/null 2>&1 && cmp -s '$tmp/ts-map.rf' '$tmp/ts-run/multisection.rankfile' && cut -d= -f3 '$tmp/ts-map.rf' | sort -u | wc -l | grep -qx 8"
 expect_error "node= slots bound" "slots per node (9) exceed the 8 slots" map --topology mesh:1x1,node="$node" --process ring:8 --slots 9
 expect_error "node= an XML" "node= takes a node file" topo mesh:2x1,node="$src/configs/nodes/two-socket.xml"
 printf 'levels:\n  - {name: machine, bandwidth: 1GB/s, latency: 1us}\n  - {name: core}\n' >"$tmp/node.yaml"
