@@ -151,12 +151,14 @@ void write_topo_summary(const std::string& spec, const RoutedNetwork& routed, co
   appendf(out, "route balance  max %s, mean %s routes per link (%s); %d of %zu links carry none%s\n",
           format_number(a.max_channel_routes).c_str(), format_number(a.mean_channel_routes).c_str(), busiest.c_str(),
           a.idle_channels, a.channel_routes.size(), a.sampled ? " (estimated from the sample)" : "");
-  if (routes_unbalanced(a))
-    spdlog::warn(
-        "routing {}: a few links carry most routes (busiest {:.1f}x the mean, {} of {} links idle); "
-        "compare the balanced tables of --routing updn or minhop, or a --path-selection of the simulation",
-        routed.routing().name(), a.mean_channel_routes > 0 ? a.max_channel_routes / a.mean_channel_routes : 0.0,
-        a.idle_channels, a.channel_routes.size());
+  if (routes_unbalanced(a)) {
+    const std::string name = routed.routing().name();  // the balanced tables need no pointing to themselves
+    const bool balanced = name == "updn" || name == "minhop";
+    spdlog::warn("routing {}: a few links carry most routes (busiest {:.1f}x the mean, {} of {} links idle); compare {}"
+                 "a --path-selection of the simulation",
+                 name, a.mean_channel_routes > 0 ? a.max_channel_routes / a.mean_channel_routes : 0.0, a.idle_channels,
+                 a.channel_routes.size(), balanced ? "" : "the balanced tables of --routing updn or minhop, or ");
+  }
 }
 
 }  // namespace mapsim

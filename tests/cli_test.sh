@@ -578,6 +578,10 @@ expect_error "plot column" "no such column (did you mean 'cardinality'?)" plot "
 # Networks of today's machines and open-loop traffic (issue 16).
 "$mapsim" topo file:"$src"/configs/networks/leaf-spine-512.yaml --routing updown >"$tmp/ls.txt" 2>"$tmp/ls.err"
 check "topo warns on an unbalanced routing" grep -q "a few links carry most routes" "$tmp/ls.err"
+check "topo's warning points other routings at the balanced tables" grep -q "compare the balanced tables of --routing updn or minhop" "$tmp/ls.err"
+"$mapsim" topo torus:16x16 --routing updn >/dev/null 2>"$tmp/tu.err"
+check "topo's warning on updn itself points at path selection only" \
+  grep -q "routing updn: a few links carry most routes (.*); compare a --path-selection of the simulation$" "$tmp/tu.err"
 check "topo reports idle links" grep -q "960 of 1024 links carry none" "$tmp/ls.txt"
 "$mapsim" topo file:"$src"/configs/networks/leaf-spine-512.yaml --json >"$tmp/ls.json" 2>"$tmp/ls.err"
 check "balanced tables by default on a network file" grep -q '"routing": "updn"' "$tmp/ls.json"
