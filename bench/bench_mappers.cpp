@@ -10,12 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_main.h"
 #include "bench/sizes.h"
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"
 #include "topologies/network_factory.h"
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   std::vector<int> sizes;
   for (int i = 1; i < argc; ++i)
     if (!add_size(argv[i], sizes)) {
@@ -48,3 +49,5 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+int main(int argc, char** argv) { return run_benchmark(argc, argv, run); }

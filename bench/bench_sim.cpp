@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sim/simulate.h"
+#include "bench/bench_main.h"
 #include "bench/sizes.h"
 #include "sim/workload.h"
 #include "routing/export.h"
@@ -103,14 +104,4 @@ static int run(int argc, char** argv) {
   return 0;
 }
 
-// Bad input or a network the routing refuses ends the run with its one-line message, never an abort.
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: error: out of memory\n", argv[0]);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: error: %s\n", argv[0], e.what());
-  }
-  return 1;
-}
+int main(int argc, char** argv) { return run_benchmark(argc, argv, run); }

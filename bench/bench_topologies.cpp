@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_main.h"
 #include "bench/sizes.h"
 #include "topologies/network_factory.h"
 #include "routing/route_analysis.h"
@@ -58,14 +59,4 @@ static int run(int argc, char** argv) {
   return 0;
 }
 
-// Bad input or a network the routing refuses ends the run with its one-line message, never an abort.
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: error: out of memory\n", argv[0]);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: error: %s\n", argv[0], e.what());
-  }
-  return 1;
-}
+int main(int argc, char** argv) { return run_benchmark(argc, argv, run); }
