@@ -1,6 +1,8 @@
 // mapsim simulate: replay a workload (synthetic on a process topology, or a TI trace) on a
 // network under a placement; print a summary and write summary.json, links.csv, messages.csv.
 #include <spdlog/spdlog.h>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -37,8 +39,18 @@ struct SimulateOptions {
   std::string model, ocs;
   std::map<std::string, std::string> model_options;  // by builtin_model_options() name: the flags' text
   std::string output, write_trace, timeline, draw, draw_view = "auto", format;
-  bool messages = false, json = false;
+  bool messages = false, json = false, profile = false;
 };
+
+// Where the time of one `simulate` went, wall seconds per phase (--profile), to stderr.
+void print_profile(const std::vector<std::pair<std::string, double>>& phases) {
+  double total = 0;
+  for (const auto& phase : phases) total += phase.second;
+  std::fprintf(stderr, "profile (wall clock)\n");
+  for (const auto& [name, seconds] : phases)
+    std::fprintf(stderr, "  %-44s %10.4f s %5.1f %%\n", name.c_str(), seconds, total > 0 ? 100 * seconds / total : 0.0);
+  std::fprintf(stderr, "  %-44s %10.4f s\n", "total", total);
+}
 
 // The run configuration of `simulate`: one placement, one replicate, with a model.
 Scenario simulate_scenario(const SimulateOptions& o) {
@@ -88,17 +100,24 @@ void run_simulate(const SimulateOptions& o) {
     picture_format("--draw", o.draw);
     require_output_folder("--draw", o.draw);
   }
+  using Clock = std::chrono::steady_clock;
+  const auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  auto t = Clock::now();
   Scenario scenario = simulate_scenario(o);
   Progress bar("simulate", "actions");
   if (progress_settings().enabled)
     scenario.sim.progress = [&](const SimProgress& p) {
       bar.update(static_cast<double>(p.actions_done), static_cast<double>(p.actions_total), progress_detail(p));
     };
-  RunPipeline pipeline(scenario);
+  RunPipeline pipeline(scenario);  // reads a trace
+  const double parse_seconds = since(t);
+  t = Clock::now();
   const ReplicateParts& parts = pipeline.replicate(0);
+  const double build_seconds = since(t);
   if (!o.write_trace.empty()) spdlog::info("trace written to {}", write_ti_trace(*parts.trace, o.write_trace));
   const MappingRun run = pipeline.run(parts, scenario.mappers.front());
   bar.finish();
+  t = Clock::now();
   const SimResult& result = *run.simulated;
   const RoutedNetwork& routed = *parts.routed;
 
@@ -133,6 +152,14 @@ void run_simulate(const SimulateOptions& o) {
     std::cout << json_text(summary, 2) << "\n";
   else
     print_summary(result, std::cout);
+  if (o.profile)
+    print_profile({{"scenario and trace read", parse_seconds},
+                   {"network, routing and workload built", build_seconds},
+                   {"placement (" + run.mapper + ")", run.map_seconds},
+                   {"simulation: bandwidth sharing solver", result.solver_seconds},
+                   {"simulation: event loop and model", result.wall_seconds - result.solver_seconds},
+                   {"simulation: engine set-up, child process", run.sim_seconds - result.wall_seconds},
+                   {"output", since(t)}});
 }
 
 }  // namespace
@@ -175,6 +202,7 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--write-trace", o->write_trace,
                   "Also write the workload as a TI trace (index.txt + rank files) in DIR");
   cmd->add_flag("--messages", o->messages, "Also write messages.csv, one row per message");
+  cmd->add_flag("--profile", o->profile, "Print where the time went (read, build, map, solver, event loop, output) to stderr");
   cmd->add_option("--timeline", o->timeline,
                   "Write the simulated run per rank (compute, waits, messages): FILE.paje, a Paje trace for ViTE or "
                   "pajeng, or FILE.csv (rank,state,start,end)")

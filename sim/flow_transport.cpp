@@ -4,6 +4,7 @@
 // This is SimGrid's CM02 fluid model without its generic solver: the same rates (fair, or SMPI's
 // latency weights), computed incrementally, and exact completion dates from each flow's remaining
 // bytes. The sharing's resources are the ports of PortLayout.
+#include <chrono>
 #include <boost/heap/d_ary_heap.hpp>
 #include <cmath>
 #include <queue>
@@ -39,6 +40,7 @@ class FlowTransport : public Transport {
   }
 
   long events() const override { return events_; }
+  double solver_seconds() const override { return solver_seconds_; }
   // simulate() refuses optical circuits with the flow model.
 
  private:
@@ -82,7 +84,9 @@ class FlowTransport : public Transport {
   void solve() {
     ++events_;
     changed_.clear();
+    const auto begin = std::chrono::steady_clock::now();
     sharing_.solve(changed_);
+    solver_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     const double t = now();
     for (int f : changed_) {
       Flow& flow = flows_[f];
@@ -133,6 +137,7 @@ class FlowTransport : public Transport {
   CompletionHeap completions_;
   std::priority_queue<double, std::vector<double>, std::greater<>> timers_;  // dates of pending completion timers
   bool solve_pending_ = false;
+  double solver_seconds_ = 0;
   long events_ = 0;
 };
 

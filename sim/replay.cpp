@@ -512,6 +512,7 @@ SimResult Replay::result(double wall_seconds) const {
   }
   out.events = local_events_ + transport_->events();
   out.wall_seconds = wall_seconds;
+  out.solver_seconds = transport_->solver_seconds();
   return out;
 }
 

@@ -178,6 +178,7 @@ struct SimResult {
   double max_link_utilisation = 0;
   long events = 0;
   double wall_seconds = 0;
+  double solver_seconds = 0;           // of wall_seconds, in the bandwidth sharing solver (flow model)
   long peak_memory_kb = 0;             // of the simulating process
   std::vector<MessageRecord> message_log;
   std::vector<RankInterval> timeline;  // with record_timeline, in the order the intervals ended
@@ -191,7 +192,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RankInterval, rank, state, start, end)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimResult, model, makespan, rank_finish, job_start, messages, bytes, latency, neighbour_latency,
                                    distant_latency, zero_load_latency, channels, node_out, node_in, switch_bytes, circuits,
                                    circuit_loads, circuit_bandwidth, optical_messages, setup_wait, eps_only_makespan,
-                                   max_link_load, max_link_utilisation, events, wall_seconds, peak_memory_kb, message_log,
+                                   max_link_load, max_link_utilisation, events, wall_seconds, solver_seconds, peak_memory_kb, message_log,
                                    timeline)
 
 // Whether a simulation draws on options.seed (random Valiant groups, spraying, adaptive ties, ECMP

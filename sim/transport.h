@@ -66,6 +66,8 @@ class Transport {
   virtual CircuitPorts* circuit_ports() { return nullptr; }
   // Loads of the switch channels that walked legs' packets crossed (ModelComponent::walks_packets).
   virtual const std::vector<PortLoad>* walked_channel_loads() const { return nullptr; }
+  // Wall-clock seconds spent sharing bandwidth (a fluid model's max-min solver; simulate --profile).
+  virtual double solver_seconds() const { return 0; }
 };
 
 // A simulation model: the transport it builds, registered in model_registry() from its own file.

@@ -578,6 +578,12 @@ expect_error "plot column" "no such column (did you mean 'cardinality'?)" plot "
 # Networks of today's machines and open-loop traffic (issue 16).
 "$mapsim" topo file:"$src"/configs/networks/leaf-spine-512.yaml --routing updown >"$tmp/ls.txt" 2>"$tmp/ls.err"
 check "topo warns on an unbalanced routing" grep -q "a few links carry most routes" "$tmp/ls.err"
+# simulate --profile (issue 34): the phases on stderr, the table on stdout as without it.
+"$mapsim" simulate --topology mesh:4x4 --process mesh:4x4 --profile >"$tmp/prof.out" 2>"$tmp/prof.err"
+"$mapsim" simulate --topology mesh:4x4 --process mesh:4x4 >"$tmp/noprof.out" 2>/dev/null
+check "simulate --profile: every phase and the total" test "$(grep -Ec '^  (scenario and trace read|network, routing and workload built|placement \(default\)|simulation: bandwidth sharing solver|simulation: event loop and model|simulation: engine set-up, child process|output|total) ' "$tmp/prof.err")" -eq 8
+check "simulate --profile: stdout unchanged but for the wall time" \
+  cmp -s <(grep -v wall "$tmp/prof.out") <(grep -v wall "$tmp/noprof.out")
 check "topo's warning points other routings at the balanced tables" grep -q "compare the balanced tables of --routing updn or minhop" "$tmp/ls.err"
 "$mapsim" topo torus:16x16 --routing updn >/dev/null 2>"$tmp/tu.err"
 check "topo's warning on updn itself points at path selection only" \
