@@ -51,12 +51,6 @@ std::vector<double> simulate_together(const Scenario& s, const RoutedNetwork& ro
   return makespans;
 }
 
-double value_of(const Values& values, const std::string& key) {
-  for (const auto& [name, value] : values)
-    if (name == key) return value;
-  return 0;
-}
-
 // Bytes each job's alone run puts on switch channels that another job's alone run uses too.
 std::vector<double> shared_link_bytes(const std::vector<JobRun>& runs) {
   std::vector<double> shared(runs.size(), 0);
@@ -90,6 +84,7 @@ std::vector<RunRow> run_jobs(const Scenario& s, const RunOptions& options) {
     // Each job's parts, then its nodes from those the jobs before it left free: errors here are the
     // scenario's and end the run.
     for (int j = 0; j < jobs; ++j) {
+      if (j > 0) pipelines[j]->share_network(*pipelines.front());  // one machine: built and routed once
       parts.push_back(pipelines[j]->replicate(r));
       // Simultaneous events in the order they were scheduled: jobs that share no port then run
       // exactly as alone (one job keeps the single-job order, so that its numbers are the same).
@@ -161,7 +156,7 @@ std::vector<RunRow> run_jobs(const Scenario& s, const RunOptions& options) {
           row.values.insert(row.values.end(), {{"sim_makespan", together[j]},
                                                {"sim_alone_makespan", alone},
                                                {"sim_slowdown", together[j] / alone},
-                                               {"sim_bytes", value_of(runs[j].run.values, "sim_bytes")},
+                                               {"sim_bytes", runs[j].run.simulated->bytes},
                                                {"sim_shared_link_bytes", shared[j]}});
           for (int k = 0; k < static_cast<int>(slowdown.size()); ++k)
             row.values.emplace_back("sim_slowdown_with_" + s.jobs[k].name, slowdown[j][k]);

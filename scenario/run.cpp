@@ -101,7 +101,7 @@ const ReplicateParts& RunPipeline::replicate(int r) {
       });
     at_key(s, "routing", [&] {
       try {
-        routed_ = std::make_unique<RoutedNetwork>(std::move(network), s.routing);
+        routed_ = std::make_shared<const RoutedNetwork>(std::move(network), s.routing);
       } catch (const NotApplicable& e) {
         if (!s.failures_given || s.failures_time > 0) throw;
         throw NotApplicable(std::string(e.what()) + " (with failures the network is routed as an irregular fabric: "
@@ -216,6 +216,12 @@ MappingRun RunPipeline::run(const ReplicateParts& parts, const std::string& requ
 void RunPipeline::check(const ReplicateParts& parts, const std::string& mapper) const {
   if (scenario_.traffic.empty())
     at_key(scenario_, mapper_key(scenario_, mapper), [&] { make_mapper(cp_mapper(parts.sim.ocs, mapper))->check(parts.problem); });
+}
+
+void RunPipeline::share_network(const RunPipeline& other) {
+  routed_ = other.routed_;
+  network_spec_ = other.network_spec_;
+  failed_ = other.failed_;
 }
 
 bool RunPipeline::replicates_identical(const ReplicateParts& parts) const {

@@ -57,11 +57,15 @@ class RunPipeline {
   // a fixed allocation, mappers that ignore the seed, no random path choice): every replicate would
   // repeat replicate 0. `parts` is replicate 0.
   bool replicates_identical(const ReplicateParts& parts) const;
+  // Takes the network (and the links failing during the run) that `other` built for its last replicate,
+  // so that the next replicate() of this pipeline, on the same machine keys, does not build it again:
+  // the jobs of a multi-job scenario share one machine.
+  void share_network(const RunPipeline& other);
 
  private:
   const Scenario& scenario_;
   std::string network_spec_, process_spec_;
-  std::unique_ptr<RoutedNetwork> routed_;
+  std::shared_ptr<const RoutedNetwork> routed_;
   ProcessGraph graph_;
   Trace trace_;
   std::vector<TaskTraffic> traffic_;  // trace_'s bytes per rank pair, for the mapping metrics

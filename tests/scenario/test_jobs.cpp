@@ -206,3 +206,17 @@ jobs:
     CHECK(std::string(e.what()).find("jobs-bg-alone.yaml:3:13: background: runs beside jobs") != std::string::npos);
   }
 }
+
+TEST_CASE("jobs: the jobs share one machine, built and routed once per replicate") {
+  const Scenario s = jobs_scenario("jobs-share.yaml", std::string(kTwoSwitches) + R"(failures: {links: 0}
+jobs:
+  - {workload: {process: ring:2, pattern: exchange}}
+  - {workload: {process: ring:2, pattern: exchange}}
+)");
+  RunPipeline first(s.jobs[0].scenario), second(s.jobs[1].scenario);
+  const RoutedNetwork* machine = first.replicate(0).routed;
+  second.share_network(first);
+  CHECK(second.replicate(0).routed == machine);
+  RunPipeline alone(s.jobs[1].scenario);  // without sharing: a network of its own
+  CHECK(alone.replicate(0).routed != machine);
+}
