@@ -8,20 +8,10 @@
 
 #include "scenario/run.h"
 #include "scenario/scenario.h"
+#include "scenario/row_value.h"
 #include "test_files.h"
 
 using namespace mapsim;
-
-namespace {
-
-double value(const RunRow& row, const std::string& key) {
-  for (const auto& [k, v] : row.values)
-    if (k == key) return v;
-  FAIL("no value " << key);
-  return 0;
-}
-
-}  // namespace
 
 TEST_CASE("congestion_bound is a lower bound on the makespan of every model, routing and workload") {
   struct Case {
@@ -51,8 +41,8 @@ TEST_CASE("congestion_bound is a lower bound on the makespan of every model, rou
       for (const RunRow& row : rows) {
         CAPTURE(text);
         CAPTURE(row.mapper);
-        CHECK(value(row, "congestion_bound") > 0);
-        CHECK(value(row, "congestion_bound") <= value(row, "sim_makespan") * (1 + 1e-9));
+        CHECK(row_value(row, "congestion_bound") > 0);
+        CHECK(row_value(row, "congestion_bound") <= row_value(row, "sim_makespan") * (1 + 1e-9));
         ++checked;
       }
     }
@@ -73,13 +63,13 @@ replicates: 2
   for (int r = 0; r < 2; ++r) {
     const RunRow &contiguous = rows[3 * r], &random = rows[3 * r + 1], &best = rows[3 * r + 2];
     // Every rank sends every other the same bytes: only the steps tell the placements apart.
-    CHECK(value(contiguous, "congestion") != value(random, "congestion"));
+    CHECK(row_value(contiguous, "congestion") != row_value(random, "congestion"));
     REQUIRE(!best.portfolio.candidates.empty());
     CHECK(best.portfolio.objective == "congestion");
     double fastest = 1e300;
     for (const PortfolioCandidate& c : best.portfolio.candidates)
       if (c.makespan >= 0) fastest = std::min(fastest, c.makespan);
-    CHECK(value(best, "sim_makespan") == doctest::Approx(fastest).epsilon(1e-12));  // the run repeats best's own simulation
-    CHECK(value(best, "sim_makespan") <= value(contiguous, "sim_makespan") * (1 + 1e-12));
+    CHECK(row_value(best, "sim_makespan") == doctest::Approx(fastest).epsilon(1e-12));  // the run repeats best's own simulation
+    CHECK(row_value(best, "sim_makespan") <= row_value(contiguous, "sim_makespan") * (1 + 1e-12));
   }
 }

@@ -10,6 +10,7 @@
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 #include "support/error.h"
+#include "scenario/row_value.h"
 #include "test_files.h"
 
 using namespace mapsim;
@@ -18,13 +19,6 @@ namespace {
 
 Scenario jobs_scenario(const std::string& name, const std::string& text, const std::vector<std::string>& sets = {}) {
   return load_scenario(temp_file(name, text), sets);
-}
-
-double value(const RunRow& row, const std::string& key) {
-  for (const auto& [name, v] : row.values)
-    if (name == key) return v;
-  FAIL("no column " << key);
-  return 0;
 }
 
 std::vector<RunRow> run(const Scenario& s) {
@@ -55,9 +49,9 @@ jobs:
     std::set<int> nodes;
     for (const RunRow& row : rows) nodes.insert(row.placement.begin(), row.placement.end());
     CHECK(nodes.size() == 32);  // contiguous: disjoint halves
-    CHECK(value(rows[0], "sim_makespan") == value(rows[1], "sim_makespan"));
-    CHECK(value(rows[0], "sim_makespan") > 0);
-    CHECK(value(rows[0], "sim_slowdown_with_a") == 1);
+    CHECK(row_value(rows[0], "sim_makespan") == row_value(rows[1], "sim_makespan"));
+    CHECK(row_value(rows[0], "sim_makespan") > 0);
+    CHECK(row_value(rows[0], "sim_slowdown_with_a") == 1);
   }
 }
 
@@ -74,12 +68,12 @@ model: store-and-forward
   REQUIRE(jobs.size() == 1);
   CHECK(jobs[0].job == "job0");
   CHECK(jobs[0].placement == single[0].placement);
-  CHECK(value(jobs[0], "sim_makespan") == value(single[0], "sim_makespan"));
-  CHECK(value(jobs[0], "sim_alone_makespan") == value(single[0], "sim_makespan"));
-  CHECK(value(jobs[0], "sim_slowdown") == 1);
-  CHECK(value(jobs[0], "sim_shared_link_bytes") == 0);
+  CHECK(row_value(jobs[0], "sim_makespan") == row_value(single[0], "sim_makespan"));
+  CHECK(row_value(jobs[0], "sim_alone_makespan") == row_value(single[0], "sim_makespan"));
+  CHECK(row_value(jobs[0], "sim_slowdown") == 1);
+  CHECK(row_value(jobs[0], "sim_shared_link_bytes") == 0);
   for (const auto& [key, v] : single[0].values)  // every mapping metric
-    if (key.rfind("sim_", 0) != 0) CHECK(value(jobs[0], key) == v);
+    if (key.rfind("sim_", 0) != 0) CHECK(row_value(jobs[0], key) == v);
 }
 
 TEST_CASE("jobs: two jobs sharing one up-link: slowdown matches the closed form") {
@@ -94,19 +88,19 @@ TEST_CASE("jobs: two jobs sharing one up-link: slowdown matches the closed form"
     const std::vector<RunRow> rows = run(jobs_scenario("jobs-share-flow.yaml", std::string(kTwoSwitches) + "model: flow\n" + lists));
     REQUIRE(rows.size() == 2);
     for (const RunRow& row : rows) {
-      CHECK(value(row, "sim_makespan") - value(row, "sim_alone_makespan") == doctest::Approx(wire / bandwidth).epsilon(1e-9));
-      CHECK(value(row, "sim_slowdown") > 1);
+      CHECK(row_value(row, "sim_makespan") - row_value(row, "sim_alone_makespan") == doctest::Approx(wire / bandwidth).epsilon(1e-9));
+      CHECK(row_value(row, "sim_slowdown") > 1);
       // One message each way, each over an up-link and a down-link that the other job's messages use too.
-      CHECK(value(row, "sim_shared_link_bytes") == 4 * wire);
+      CHECK(row_value(row, "sim_shared_link_bytes") == 4 * wire);
     }
-    CHECK(value(rows[0], "sim_slowdown_with_b") == value(rows[0], "sim_slowdown"));  // two jobs: the pair is the run
+    CHECK(row_value(rows[0], "sim_slowdown_with_b") == row_value(rows[0], "sim_slowdown"));  // two jobs: the pair is the run
   }
   SUBCASE("store-and-forward: one message waits for the other's whole transfer on the shared port") {
     const std::vector<RunRow> rows =
         run(jobs_scenario("jobs-share-saf.yaml", std::string(kTwoSwitches) + "model: store-and-forward\n" + lists));
     REQUIRE(rows.size() == 2);
     std::vector<double> delay;
-    for (const RunRow& row : rows) delay.push_back(value(row, "sim_makespan") - value(row, "sim_alone_makespan"));
+    for (const RunRow& row : rows) delay.push_back(row_value(row, "sim_makespan") - row_value(row, "sim_alone_makespan"));
     std::sort(delay.begin(), delay.end());
     CHECK(delay[0] == doctest::Approx(0).epsilon(1e-9));
     CHECK(delay[1] == doctest::Approx(wire / bandwidth).epsilon(1e-9));
@@ -122,12 +116,12 @@ TEST_CASE("jobs: start times and 'after' order the jobs") {
   // b after a: they never overlap, so neither is slowed down.
   std::vector<RunRow> rows = run(jobs_scenario("jobs-after.yaml", base + "jobs:\n  - " + a + "}\n  - " + b + ", after: a}\n"));
   REQUIRE(rows.size() == 2);
-  CHECK(value(rows[0], "sim_slowdown") == 1);
-  CHECK(value(rows[1], "sim_slowdown") == 1);
+  CHECK(row_value(rows[0], "sim_slowdown") == 1);
+  CHECK(row_value(rows[1], "sim_slowdown") == 1);
   // b starting 1 s later: no overlap either (its times then carry the rounding of times near 1 s).
   rows = run(jobs_scenario("jobs-start.yaml", base + "jobs:\n  - " + a + "}\n  - " + b + ", start: 1s}\n"));
-  CHECK(value(rows[1], "sim_slowdown") == doctest::Approx(1).epsilon(1e-9));
-  CHECK(value(rows[1], "sim_makespan") == doctest::Approx(value(rows[1], "sim_alone_makespan")).epsilon(1e-9));
+  CHECK(row_value(rows[1], "sim_slowdown") == doctest::Approx(1).epsilon(1e-9));
+  CHECK(row_value(rows[1], "sim_makespan") == doctest::Approx(row_value(rows[1], "sim_alone_makespan")).epsilon(1e-9));
 }
 
 TEST_CASE("jobs: the interference matrix of three jobs") {
@@ -144,13 +138,13 @@ jobs:
   none.interference_pairs = false;  // interference: none -- the same jobs, no pair runs, no matrix columns
   const std::vector<RunRow> unpaired = run(none);
   for (size_t j = 0; j < 3; ++j) {
-    CHECK(value(unpaired[j], "sim_makespan") == value(rows[j], "sim_makespan"));
+    CHECK(row_value(unpaired[j], "sim_makespan") == row_value(rows[j], "sim_makespan"));
     for (const auto& [key, v] : unpaired[j].values) CHECK(key.find("with") == std::string::npos);
   }
   for (const RunRow& row : rows) {
-    CHECK(value(row, "sim_slowdown_with_" + row.job) == 1);
-    for (const char* other : {"x", "y", "z"}) CHECK(value(row, std::string("sim_slowdown_with_") + other) >= 1);
-    CHECK(value(row, "sim_slowdown") >= 1);
+    CHECK(row_value(row, "sim_slowdown_with_" + row.job) == 1);
+    for (const char* other : {"x", "y", "z"}) CHECK(row_value(row, std::string("sim_slowdown_with_") + other) >= 1);
+    CHECK(row_value(row, "sim_slowdown") >= 1);
   }
 }
 
@@ -191,14 +185,14 @@ jobs:
   const std::vector<RunRow> quiet = run(jobs_scenario("jobs-quiet.yaml", base));
   const std::vector<RunRow> busy = run(jobs_scenario("jobs-busy.yaml", base + "background: {name: uniform, load: 0.6, message: 4KiB}\n"));
   REQUIRE(busy.size() == 1);
-  CHECK(value(quiet[0], "sim_slowdown") == 1);
-  CHECK(value(busy[0], "sim_alone_makespan") == value(quiet[0], "sim_makespan"));  // alone: without the background
-  CHECK(value(busy[0], "sim_slowdown") > 1);
-  CHECK(value(run(jobs_scenario("jobs-busy2.yaml", base + "background: {name: uniform, load: 0.6, message: 4KiB}\n"))[0],
-              "sim_makespan") == value(busy[0], "sim_makespan"));
+  CHECK(row_value(quiet[0], "sim_slowdown") == 1);
+  CHECK(row_value(busy[0], "sim_alone_makespan") == row_value(quiet[0], "sim_makespan"));  // alone: without the background
+  CHECK(row_value(busy[0], "sim_slowdown") > 1);
+  CHECK(row_value(run(jobs_scenario("jobs-busy2.yaml", base + "background: {name: uniform, load: 0.6, message: 4KiB}\n"))[0],
+              "sim_makespan") == row_value(busy[0], "sim_makespan"));
   // Another seed, another background.
-  CHECK(value(run(jobs_scenario("jobs-busy3.yaml", base + "seed: 9\nbackground: {name: uniform, load: 0.6, message: 4KiB}\n"))[0],
-              "sim_makespan") != value(busy[0], "sim_makespan"));
+  CHECK(row_value(run(jobs_scenario("jobs-busy3.yaml", base + "seed: 9\nbackground: {name: uniform, load: 0.6, message: 4KiB}\n"))[0],
+              "sim_makespan") != row_value(busy[0], "sim_makespan"));
   try {
     run(jobs_scenario("jobs-bg-alone.yaml", "network: fattree:nodes=32,radix=8\nworkload: {process: ring:4}\nbackground: uniform\n"));
     FAIL("accepted");

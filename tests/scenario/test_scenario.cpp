@@ -10,6 +10,7 @@
 #include "reporting/run_report.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
+#include "scenario/row_value.h"
 #include "test_files.h"
 #include "support/error.h"
 
@@ -19,13 +20,6 @@ namespace {
 
 Scenario scenario_text(const std::string& name, const std::string& text, const std::vector<std::string>& sets = {}) {
   return load_scenario(temp_file(name, text), sets);
-}
-
-double value(const RunRow& row, const std::string& key) {
-  for (const auto& [k, v] : row.values)
-    if (k == key) return v;
-  FAIL("no value " << key);
-  return 0;
 }
 
 const char* kSmall = R"(network: mesh:4x4
@@ -201,14 +195,14 @@ TEST_CASE("run: an identity embedding has the exact metrics and latency of one h
   CHECK(rows[5].seed == 3);
   for (const RunRow& row : rows) {
     if (row.mapper != "default") continue;
-    CHECK(value(row, "weighted_cardinality") == 24);
-    CHECK(value(row, "cardinality") == 1);
+    CHECK(row_value(row, "weighted_cardinality") == 24);
+    CHECK(row_value(row, "cardinality") == 1);
     const double zero_load = 1e-6 + 20e-9 + 2 * 300e-9;  // t_s (set to 1us) + t_p + 2 t_r
-    CHECK(value(row, "zero_load_latency") == doctest::Approx(zero_load).epsilon(1e-12));
-    CHECK(value(row, "sim_zero_load_latency") == doctest::Approx(zero_load).epsilon(1e-12));
-    CHECK(value(row, "sim_messages") == 48);  // one message each way per edge
+    CHECK(row_value(row, "zero_load_latency") == doctest::Approx(zero_load).epsilon(1e-12));
+    CHECK(row_value(row, "sim_zero_load_latency") == doctest::Approx(zero_load).epsilon(1e-12));
+    CHECK(row_value(row, "sim_messages") == 48);  // one message each way per edge
   }
-  CHECK(value(rows[1], "weighted_cardinality") > 24);
+  CHECK(row_value(rows[1], "weighted_cardinality") > 24);
   // Deterministic: the same scenario gives the same numbers.
   const std::vector<RunRow> again = run_scenario(s);
   for (size_t i = 0; i < rows.size(); ++i) CHECK(rows[i].values == again[i].values);
@@ -224,23 +218,23 @@ TEST_CASE("run: hop-bytes and link loads count the workload's bytes; weighted ca
   const std::vector<RunRow> rows = run_scenario(scenario_text("sc-bytes.yaml", mesh));
   REQUIRE(rows.size() == 1);
   const double message = 256 * 1024 * 3;  // bytes each way per edge over the 3 iterations
-  CHECK(value(rows[0], "weighted_cardinality") == 24);
-  CHECK(value(rows[0], "hop_bytes") == 48 * message * 3);
-  CHECK(value(rows[0], "max_link_load") == message);
-  CHECK(value(rows[0], "max_nic_load") == 4 * message);  // a centre node sends to 4 neighbours
-  CHECK(value(rows[0], "max_link_messages") == 1);       // still routed edges, not messages
+  CHECK(row_value(rows[0], "weighted_cardinality") == 24);
+  CHECK(row_value(rows[0], "hop_bytes") == 48 * message * 3);
+  CHECK(row_value(rows[0], "max_link_load") == message);
+  CHECK(row_value(rows[0], "max_nic_load") == 4 * message);  // a centre node sends to 4 neighbours
+  CHECK(row_value(rows[0], "max_link_messages") == 1);       // still routed edges, not messages
 
   // An all-to-all: every ordered pair of the 8 ranks exchanges 4 KiB (on a one-switch star the
   // collective's pairwise messages cross two node links each).
   const char* star = "network: tree2:switches=1,nodes_per_switch=8\nworkload: {process: ring:8, pattern: 'alltoall:size=4KiB'}\n"
                      "mapping: default\nmodel: none\n";
   const std::vector<RunRow> all = run_scenario(scenario_text("sc-a2a.yaml", star));
-  CHECK(value(all[0], "hop_bytes") == 8 * 7 * 4096 * 2);
-  CHECK(value(all[0], "max_nic_load") == 7 * 4096);
+  CHECK(row_value(all[0], "hop_bytes") == 8 * 7 * 4096 * 2);
+  CHECK(row_value(all[0], "max_nic_load") == 7 * 4096);
   // Without a pattern the edge volumes count, as before.
   const std::vector<RunRow> plain =
       run_scenario(scenario_text("sc-plain.yaml", "network: mesh:4x4\nworkload: {process: mesh:4x4}\nmapping: default\nmodel: none\n"));
-  CHECK(value(plain[0], "hop_bytes") == 48 * 3);
+  CHECK(row_value(plain[0], "hop_bytes") == 48 * 3);
 }
 
 TEST_CASE("run: replicates that nothing seeds run once, and each copy equals that replicate run alone") {
@@ -317,10 +311,10 @@ ocs: {pathways: 2, policy: cp, threshold: 8192, setup: 0s}
   const std::vector<RunRow> rows = run_scenario(s);
   REQUIRE(rows.size() == 1);
   CHECK(rows[0].mapper == "metis");  // CP regroups ranks in order with METIS
-  CHECK(value(rows[0], "sim_circuits") == 2);  // the ring crosses the two switches twice
-  CHECK(value(rows[0], "sim_optical_messages") == 4);  // one each way over each circuit
-  CHECK(value(rows[0], "sim_core_switch_load") == 0);  // S0 unused
-  CHECK(value(rows[0], "sim_relative_makespan") < 1);
+  CHECK(row_value(rows[0], "sim_circuits") == 2);  // the ring crosses the two switches twice
+  CHECK(row_value(rows[0], "sim_optical_messages") == 4);  // one each way over each circuit
+  CHECK(row_value(rows[0], "sim_core_switch_load") == 0);  // S0 unused
+  CHECK(row_value(rows[0], "sim_relative_makespan") < 1);
   CHECK(rows[0].links_csv.find("\ncircuit,0,") != std::string::npos);
 }
 
@@ -336,14 +330,14 @@ replicates: 2
   CHECK(s.mappers == std::vector<std::string>{"open-loop"});
   const std::vector<RunRow> rows = run_scenario(s);
   REQUIRE(rows.size() == 2);
-  CHECK(value(rows[0], "traffic_offered") == 0.2);
-  CHECK(value(rows[0], "traffic_accepted") == doctest::Approx(0.2).epsilon(0.08));
-  CHECK(value(rows[0], "traffic_latency_p99") >= value(rows[0], "traffic_latency_mean"));
-  CHECK(value(rows[0], "traffic_latency_mean") != value(rows[1], "traffic_latency_mean"));  // seeds 1 and 2
+  CHECK(row_value(rows[0], "traffic_offered") == 0.2);
+  CHECK(row_value(rows[0], "traffic_accepted") == doctest::Approx(0.2).epsilon(0.08));
+  CHECK(row_value(rows[0], "traffic_latency_p99") >= row_value(rows[0], "traffic_latency_mean"));
+  CHECK(row_value(rows[0], "traffic_latency_mean") != row_value(rows[1], "traffic_latency_mean"));  // seeds 1 and 2
   // The load is a key path, as in a sweep's vary: list.
   Scenario heavier = scenario_text("traffic.yaml", text, {"workload.traffic.load=0.6"});
   CHECK(heavier.traffic == "uniform:load=0.6");
-  CHECK(value(run_scenario(heavier)[0], "traffic_accepted") == doctest::Approx(0.6).epsilon(0.08));
+  CHECK(row_value(run_scenario(heavier)[0], "traffic_accepted") == doctest::Approx(0.6).epsilon(0.08));
 
   auto error = [](const std::string& name, const std::string& body) {
     return error_of([&] { run_scenario(scenario_text(name, body)); });
