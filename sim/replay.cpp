@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <simgrid/s4u/Engine.hpp>
 
 #include "sim/internal/free_list.h"
 #include "support/error.h"
@@ -117,7 +116,7 @@ void Replay::run() {
   progress_last_ = std::chrono::steady_clock::now();
   for (size_t j = 0; j < jobs_.size(); ++j)
     if (jobs_[j].after < 0) start_job(static_cast<int>(j), jobs_[j].start);
-  simgrid::s4u::Engine::get_instance()->run();
+  run_events();
 
   std::vector<std::string> problems;
   std::string file;  // the trace file of the first problem's rank, when the trace came from one

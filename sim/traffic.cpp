@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <simgrid/s4u/Engine.hpp>
 
 #include "sim/internal/free_list.h"
 #include "sim/internal/path_choice.h"
@@ -131,7 +130,7 @@ class OpenLoopTraffic {
     const auto start = std::chrono::steady_clock::now();
     const Network& net = routed_.network();
     for (int n = 0; n < net.num_nodes(); ++n) schedule(n, 0);
-    simgrid::s4u::Engine::get_instance()->run();
+    run_events();
     TrafficResult r;
     r.pattern = pattern;
     double capacity = 0;

@@ -108,11 +108,10 @@ ModelRegistry& model_registry() {
   return registry;
 }
 
-void use_event_queue_only() { simgrid::s4u::create_full_zone("mapsim")->seal(); }
-
 namespace {
 bool fifo_ties = false;
-std::map<double, std::vector<std::function<void()>>> due;  // fifo_ties: the callbacks of each instant, in order
+// SimGrid's timers (a transport with SimGrid comms). fifo_ties: the callbacks of each instant, in order.
+std::map<double, std::vector<std::function<void()>>> due;
 
 void run_due(double date) {
   auto& callbacks = due[date];
@@ -124,9 +123,22 @@ void run_due(double date) {
 }
 }  // namespace
 
-void set_fifo_ties(bool fifo) { fifo_ties = fifo; }
+// One queue per process: run_isolated gives each simulation a fresh child process.
+void use_event_queue_only() {
+  if (detail::event_queue) return;
+  if (!due.empty() || simgrid::kernel::timer::Timer::next() >= 0)
+    throw InternalError("use_event_queue_only after events were scheduled on SimGrid's timers");
+  static EventQueue queue;
+  queue.set_fifo_ties(fifo_ties);
+  detail::event_queue = &queue;
+}
 
-void at(double date, std::function<void()> callback) {
+void set_fifo_ties(bool fifo) {
+  fifo_ties = fifo;
+  if (detail::event_queue) detail::event_queue->set_fifo_ties(fifo);
+}
+
+void detail::simgrid_at(double date, std::function<void()> callback) {
   if (!fifo_ties) {
     simgrid::kernel::timer::Timer::set(date, std::move(callback));
     return;
@@ -136,7 +148,12 @@ void at(double date, std::function<void()> callback) {
   callbacks.push_back(std::move(callback));
 }
 
-double now() { return simgrid::s4u::Engine::get_clock(); }
+double detail::simgrid_now() { return simgrid::s4u::Engine::get_clock(); }
+
+void run_events() {
+  if (detail::event_queue) detail::event_queue->run();
+  else simgrid::s4u::Engine::get_instance()->run();
+}
 
 }  // namespace sim
 

@@ -2,7 +2,7 @@
 // transports that move it. The MPI replay decides when a message starts (at the match of send and
 // receive); a transport moves its bytes from the source node to the destination node and reports
 // delivery.
-//   PortTransport  store-and-forward and packet models: per-port FIFO queues on SimGrid timers
+//   PortTransport  store-and-forward and packet models: per-port FIFO queues on mapsim's event queue
 //   FlowTransport  one fluid flow per message over its route, max-min sharing solved by MaxMinSharing
 //   SimGridFlowTransport  the same model as one SimGrid comm per message (SimGrid's CM02 solver)
 #pragma once
@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/internal/event_queue.h"
 #include "sim/simulation.h"
 #include "topologies/port_layout.h"
 #include "routing/routed_network.h"
@@ -88,16 +89,30 @@ long peak_memory_kb();  // of this process
 // Count, mean, nearest-rank p50/p99 and max (sorts `values`).
 LatencyStats summarise(std::vector<double>& values);
 
-// A transport that models its resources itself (no SimGrid hosts or links) calls this once, in its
-// constructor: SimGrid then runs only the event queue.
+// The event loop. A transport that models its resources itself (no SimGrid hosts or links) calls
+// use_event_queue_only() once, in its constructor: its events then run on mapsim's own queue
+// (sim/internal/event_queue.h: pooled inline callables, no allocation per event, SimGrid's heap and tie
+// order), else on SimGrid's timers beside SimGrid's comms. Models schedule with at() and read now()
+// either way; run_events() runs the simulation to its end.
 void use_event_queue_only();
-// Runs `callback` at simulated time `date` on SimGrid's event queue.
-void at(double date, std::function<void()> callback);
+namespace detail {
+inline EventQueue* event_queue = nullptr;  // mapsim's queue when it runs the events
+void simgrid_at(double date, std::function<void()> callback);
+double simgrid_now();
+}  // namespace detail
+// Runs `callback` at simulated time `date`.
+template <class F>
+void at(double date, F&& callback) {
+  if (detail::event_queue) detail::event_queue->at(date, std::forward<F>(callback));
+  else detail::simgrid_at(date, std::function<void()>(std::forward<F>(callback)));
+}
 // With `fifo`, callbacks due at one instant run in the order they were scheduled (SimGrid's timer heap
 // orders them by its own structure, which every other pending event shifts): what several jobs
 // sharing no resource need to run exactly as each alone. For this process's engine, before it runs.
 void set_fifo_ties(bool fifo);
-double now();
+inline double now() { return detail::event_queue ? detail::event_queue->now() : detail::simgrid_now(); }
+// Runs the scheduled events, and those they schedule, to the end (mapsim's queue or SimGrid's engine).
+void run_events();
 
 // Electrical paths only (one leg): SimGrid's CM02 model, one comm per message (the flow model's
 // reference solver, --flow-solver simgrid).
