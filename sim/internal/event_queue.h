@@ -265,7 +265,7 @@ class EventQueue {
   uint32_t slots_ = 0;
   std::vector<uint32_t> free_;
   std::vector<uint32_t> next_;  // fifo ties: the next slot of the date
-  std::vector<bool> group_;     // fifo ties: the slot heads its date's list (one heap entry)
+  std::vector<uint8_t> group_;  // fifo ties: the slot heads its date's list (one heap entry)
   std::unordered_map<double, Group> groups_;
 };
 
