@@ -29,45 +29,52 @@ class FibonacciHeap {
  public:
   static constexpr uint32_t kNil = ~uint32_t{0};
 
+  FibonacciHeap() : nodes_(2) { nodes_[kRoots].prev = nodes_[kRoots].next = kRoots; }
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
-  uint32_t top() const { return top_; }
+  uint32_t top() const { return top_ - 2; }  // (not empty)
   double top_date() const { return nodes_[top_].date; }
-  double date(uint32_t i) const { return nodes_[i].date; }
+  double date(uint32_t item) const { return nodes_[item + 2].date; }
 
   // Adds item i (unused: not in the heap) at `date`: boost's push (front of the roots; the top moves
   // only to a strictly earlier date).
-  void push(uint32_t i, double date) {
+  void push(uint32_t item, double date) {
+    const uint32_t i = item + 2;
     if (i >= nodes_.size()) nodes_.resize(i + 1);
-    Node& n = nodes_[i];
+    Node* nodes = nodes_.data();
+    Node& n = nodes[i];
     n.date = date;
-    n.first_child = n.last_child = kNil;
+    n.first_child = n.last_child = kNoChild;
     n.degree = 0;
-    n.prev = kNil;
-    n.next = roots_first_;
-    if (roots_first_ != kNil) nodes_[roots_first_].prev = i;
-    else roots_last_ = i;
-    roots_first_ = i;
+    n.prev = kRoots;
+    n.next = nodes[kRoots].next;
+    nodes[n.next].prev = i;
+    nodes[kRoots].next = i;
     ++size_;
-    if (top_ == kNil || nodes_[top_].date > date) top_ = i;
+    if (top_ == kRoots || nodes[top_].date > date) top_ = i;
   }
 
   // Removes the top: boost's pop (its children to the end of the roots, then consolidate).
   void pop() {
+    Node* nodes = nodes_.data();
     const uint32_t e = top_;
-    unlink_root(e);
-    Node& n = nodes_[e];
-    if (n.first_child != kNil) {  // splice the children, in order, at the end of the roots
-      nodes_[n.first_child].prev = roots_last_;
-      if (roots_last_ != kNil) nodes_[roots_last_].next = n.first_child;
-      else roots_first_ = n.first_child;
-      roots_last_ = n.last_child;
+    unlink(nodes, e);
+    const Node& n = nodes[e];
+    if (n.first_child != kNoChild) {  // splice the children, in order, at the end of the roots
+      const uint32_t last_root = nodes[kRoots].prev;
+      nodes[last_root].next = n.first_child;
+      nodes[n.first_child].prev = last_root;
+      nodes[n.last_child].next = kRoots;
+      nodes[kRoots].prev = n.last_child;
     }
     if (--size_ > 0) consolidate();
-    else top_ = kNil;
+    else top_ = kRoots;
   }
 
  private:
+  // Node kRoots heads the roots (their list is circular through it; as top_: none); node kNoChild
+  // stands for no child and takes the writes that would go to none. Item i is node i + 2.
+  static constexpr uint32_t kRoots = 0, kNoChild = 1;
   struct Node {
     double date;
     uint32_t prev, next;  // siblings: in the roots or a parent's children
@@ -75,22 +82,19 @@ class FibonacciHeap {
     uint32_t degree;
   };
 
-  void unlink_root(uint32_t i) {
-    Node& n = nodes_[i];
-    if (n.prev != kNil) nodes_[n.prev].next = n.next;
-    else roots_first_ = n.next;
-    if (n.next != kNil) nodes_[n.next].prev = n.prev;
-    else roots_last_ = n.prev;
+  static void unlink(Node* nodes, uint32_t i) {  // from the roots
+    nodes[nodes[i].prev].next = nodes[i].next;
+    nodes[nodes[i].next].prev = nodes[i].prev;
   }
 
   // boost's consolidate: walks the roots from the front, links trees of equal degree (the later date
   // under the earlier; on a tie the tree met first under the one met later), and the top is the last
-  // root walked whose date is not later than the top's so far.
+  // root walked whose date is not later than the top's so far. No node is ever cut, so a tree of
+  // degree k holds 2^k nodes: degrees stay below 32.
   void consolidate() {
-    uint32_t aux[64];  // a root of each degree
-    for (uint32_t& a : aux) a = kNil;
+    uint32_t aux[40] = {};  // the root of each degree met so far (0: none)
     Node* nodes = nodes_.data();
-    uint32_t it = roots_first_;
+    uint32_t it = nodes[kRoots].next;
     uint32_t top = it;
     double top_date = nodes[it].date;
     do {
@@ -98,34 +102,34 @@ class FibonacciHeap {
       double date = nodes[n].date;
       it = nodes[n].next;
       uint32_t rank = nodes[n].degree;
-      while (aux[rank] != kNil) {
+      while (aux[rank] != 0) {
         uint32_t other = aux[rank];
         const double other_date = nodes[other].date;
-        if (date > other_date) {
-          std::swap(n, other);
-          date = other_date;
-        }
-        unlink_root(other);  // to the end of n's children
-        Node& parent = nodes[n];
-        nodes[other].next = kNil;
-        nodes[other].prev = parent.last_child;
-        if (parent.last_child != kNil) nodes[parent.last_child].next = other;
-        else parent.first_child = other;
-        parent.last_child = other;
-        aux[rank] = kNil;
-        rank = ++parent.degree;
+        const bool later = date > other_date;
+        const uint32_t parent = later ? other : n;
+        other = later ? n : other;
+        n = parent;
+        date = later ? other_date : date;
+        unlink(nodes, other);  // to the end of n's children
+        Node& p = nodes[n];
+        nodes[other].next = kNoChild;
+        nodes[other].prev = p.last_child;
+        nodes[p.last_child].next = other;  // to kNoChild when p has no child
+        p.first_child = p.last_child == kNoChild ? other : p.first_child;
+        p.last_child = other;
+        aux[rank] = 0;
+        rank = ++p.degree;
       }
       aux[rank] = n;
-      if (!(date > top_date)) {
-        top = n;
-        top_date = date;
-      }
-    } while (it != kNil);
+      const bool first = !(date > top_date);
+      top = first ? n : top;
+      top_date = first ? date : top_date;
+    } while (it != kRoots);
     top_ = top;
   }
 
   std::vector<Node> nodes_;
-  uint32_t roots_first_ = kNil, roots_last_ = kNil, top_ = kNil;
+  uint32_t top_ = kRoots;
   std::size_t size_ = 0;
 };
 
@@ -217,7 +221,7 @@ class EventQueue {
       return s;
     }
     if ((slots_ & ((1u << kChunkBits) - 1)) == 0) chunks_.emplace_back(new Slot[1u << kChunkBits]);
-    if (slots_ == kNone) throw std::length_error("more than 2^32 - 1 pending events");
+    if (slots_ >= kNone - 2) throw std::length_error("more than 2^32 - 1 pending events");
     next_.push_back(kNone);
     group_.push_back(false);
     return slots_++;
