@@ -8,6 +8,7 @@
 // depend on that order, bit for bit. With fifo ties, the events of one date run in scheduling order
 // (one heap entry per date, as sim/transport.cpp's set_fifo_ties did on SimGrid's timers).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -105,11 +106,10 @@ class FibonacciHeap {
       while (aux[rank] != 0) {
         uint32_t other = aux[rank];
         const double other_date = nodes[other].date;
-        const bool later = date > other_date;
-        const uint32_t parent = later ? other : n;
-        other = later ? n : other;
-        n = parent;
-        date = later ? other_date : date;
+        const uint32_t swap = (n ^ other) & (0u - static_cast<uint32_t>(date > other_date));  // branch-free
+        n ^= swap;
+        other ^= swap;
+        date = std::min(date, other_date);
         unlink(nodes, other);  // to the end of n's children
         Node& p = nodes[n];
         nodes[other].next = kNoChild;
@@ -121,9 +121,8 @@ class FibonacciHeap {
         rank = ++p.degree;
       }
       aux[rank] = n;
-      const bool first = !(date > top_date);
-      top = first ? n : top;
-      top_date = first ? date : top_date;
+      top ^= (top ^ n) & (0u - static_cast<uint32_t>(!(date > top_date)));
+      top_date = std::min(date, top_date);
     } while (it != kRoots);
     top_ = top;
   }
