@@ -3,9 +3,9 @@
 // SimGrid comm is involved. An event is a callable stored inline in a pooled slot (no allocation or
 // std::function per event; a callable above kInlineBytes is boxed); the dates sit in a Fibonacci heap
 // that makes the moves of SimGrid 3.32's timer heap (boost::heap::fibonacci_heap, compared by date
-// only) on compact nodes. Events of one date therefore run in exactly the order SimGrid's timers ran them, and
-// run() advances the clock as SimGrid's engine does (now += next - now): the paper reproductions
-// depend on that order, bit for bit. With fifo ties, the events of one date run in scheduling order
+// only) on compact nodes. Events of one date therefore run in exactly the order SimGrid's timers ran
+// them, and run() advances the clock as SimGrid's engine does (now += next - now): the paper
+// reproductions depend on that order, bit for bit. With fifo ties, the events of one date run in scheduling order
 // (one heap entry per date, as sim/transport.cpp's set_fifo_ties did on SimGrid's timers).
 #pragma once
 #include <algorithm>
@@ -25,7 +25,7 @@ namespace mapsim::sim {
 // step, on compact nodes addressed by index: the same root list order, the same links and the same top
 // among equal keys, hence the same pop order. Keys compare by date only, as SimGrid's
 // xbt::HeapComparator: `later(a, b)` is a.date > b.date. Without decrease or erase no node is ever cut,
-// so the nodes need neither parent pointers nor marks. Node i carries the caller's item i.
+// so the nodes need neither parent pointers nor marks. Items are the caller's indices (event slots).
 class FibonacciHeap {
  public:
   static constexpr uint32_t kNil = ~uint32_t{0};
