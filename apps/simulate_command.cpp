@@ -192,7 +192,7 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_option(option.flag, o->model_options[name], option.help());
   };
   for (const char* name : {"eager_threshold", "mtu", "test_time", "collectives", "flops", "sharing", "flow_solver",
-                           "path_selection"})
+                           "flow_tolerance", "path_selection"})
     add_model_flag(name);
   cmd->add_option("--ocs", o->ocs,
                   "Optical circuits beside the EPS: ocs:pathways=N,policy=sp|cp,nodes=all|F|list:FILE,"

@@ -2,7 +2,8 @@
 // 100 iterations) on an irregular network of T nodes at the papers' density (75 switches per
 // 256 nodes) with up*/down* routes, in each model, and the same TI trace with `smpirun -replay`
 // on the exported platform (exact-model flags) when smpirun is installed.
-// Usage: bench_sim [--iterations I] [--models flow,store-and-forward,packet] [--flow-solver S] [--no-smpi] [T ...]
+// Usage: bench_sim [--iterations I] [--models flow,store-and-forward,packet] [--flow-solver S] [--flow-tolerance EPS]
+//                  [--no-smpi] [T ...]
 // (default T = 256, all models)
 #include <chrono>
 #include <cmath>
@@ -32,10 +33,12 @@ static int run(int argc, char** argv) {
   std::vector<std::string> models = {"flow", "store-and-forward", "packet"};
   bool smpi = std::system("command -v smpirun >/dev/null 2>&1") == 0;
   FlowSolver flow_solver = FlowSolver::Mapsim;
+  double flow_tolerance = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--no-smpi")) smpi = false;
     else if (!std::strcmp(argv[i], "--flow-solver") && i + 1 < argc) flow_solver = parse_flow_solver(argv[++i]);
+    else if (!std::strcmp(argv[i], "--flow-tolerance") && i + 1 < argc) flow_tolerance = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--models") && i + 1 < argc) {
       models.clear();
       std::string list = argv[++i];
@@ -46,6 +49,7 @@ static int run(int argc, char** argv) {
     }
     else if (!add_size(argv[i], sizes)) {
       std::fprintf(stderr, "usage: bench_sim [--iterations I] [--models flow,store-and-forward,packet] [--flow-solver mapsim|simgrid]\n"
+                           "                 [--flow-tolerance EPS]\n"
                            "                 [--no-smpi] [RANKS ...]\n"
                            "  RANKS >= 4: a square stencil on an irregular network of that many nodes (default 256)\n");
       return 2;
@@ -67,6 +71,7 @@ static int run(int argc, char** argv) {
       SimOptions options;
       options.model = model;
       options.flow_solver = flow_solver;
+      options.flow_tolerance = flow_tolerance;
       SimResult r = simulate(routed, placement, trace, options);
       std::printf("%6d %-18s %12.6g %10.3f %12.4g %10.1f %12ld\n", ranks, model.c_str(), r.makespan,
                   r.wall_seconds, r.events / r.wall_seconds, r.peak_memory_kb / 1024.0, r.messages);

@@ -3,7 +3,9 @@
 // (MaxMinSharing), re-solved whenever flows enter or leave. SimGrid runs the event queue only.
 // This is SimGrid's CM02 fluid model without its generic solver: the same rates (fair, or SMPI's
 // latency weights), computed incrementally, and exact completion dates from each flow's remaining
-// bytes. The sharing's resources are the ports of PortLayout.
+// bytes. The sharing's resources are the ports of PortLayout. With a tolerance eps > 0 (model option
+// flow_tolerance) the solves are batched: a flow may enter up to eps x its transfer-time bound late and
+// free its links up to eps x its transfer time early (docs/simulation.md, the flow solver).
 #include <chrono>
 #include <boost/heap/d_ary_heap.hpp>
 #include <cmath>
@@ -11,14 +13,15 @@
 
 #include "sim/internal/max_min.h"
 #include "sim/transport.h"
+#include "support/error.h"
 
 namespace mapsim::sim {
 namespace {
 
 class FlowTransport : public Transport {
  public:
-  FlowTransport(const RoutedNetwork& routed, bool smpi_sharing, Delivered delivered)
-      : net_(routed.network()), layout_(net_), smpi_sharing_(smpi_sharing), delivered_(std::move(delivered)),
+  FlowTransport(const RoutedNetwork& routed, bool smpi_sharing, double tolerance, Delivered delivered)
+      : net_(routed.network()), layout_(net_), smpi_sharing_(smpi_sharing), tolerance_(tolerance), delivered_(std::move(delivered)),
         sharing_(capacities()) {
     use_event_queue_only();
   }
@@ -32,10 +35,15 @@ class FlowTransport : public Transport {
     at(now() + latency, [this, id, bytes, weight, resources = std::move(resources)] {
       ++events_;
       if (bytes <= 0) return delivered_(id);
+      const double floor = tolerance_ > 0 ? sharing_.entry_floor(resources, weight) : 0;
       const int f = sharing_.add(resources, weight);
       if (flows_.size() <= static_cast<size_t>(f)) flows_.resize(f + 1);
-      flows_[f] = Flow{id, bytes, now(), 0, {}, false};
-      request_solve();
+      flows_[f] = Flow{id, bytes, now(), 0, {}, false, now()};
+      if (tolerance_ == 0) return request_solve();
+      // Tolerant: the flow has rate 0 until the next solve, at the latest tolerance x the time its
+      // bytes take at the lower bound of its entry level.
+      solve_deadline_ = std::min(solve_deadline_, now() + tolerance_ * bytes / (weight * floor));
+      schedule_next();
     });
   }
 
@@ -62,6 +70,7 @@ class FlowTransport : public Transport {
     double rate = 0;
     CompletionHeap::handle_type completion;
     bool scheduled = false;  // `completion` is in the heap
+    double entered = 0;      // when it entered the sharing
   };
 
   std::vector<double> capacities() const {
@@ -101,7 +110,44 @@ class FlowTransport : public Transport {
         flow.scheduled = true;
       }
     }
-    schedule_completion();
+    if (tolerance_ == 0) schedule_completion();
+    else schedule_next();
+  }
+
+  // Tolerant mode: one timer for the earlier of the solve deadline and the earliest completion.
+  void schedule_next() {
+    double date = solve_deadline_;
+    if (!completions_.empty()) date = std::min(date, completions_.top().date);
+    if (date == INFINITY) return;
+    if (!timers_.empty() && timers_.top() <= date) return;  // a timer fires by then
+    timers_.push(date);
+    at(date, [this] { tick(); });
+  }
+
+  // Tolerant mode: frees the links of every flow within tolerance x its transfer time of its
+  // completion date; solves if that changed the sharing or the first entered flow's deadline has come.
+  void tick() {
+    ++events_;
+    timers_.pop();
+    const double t = now();
+    bool removed = false;
+    while (!completions_.empty()) {
+      const Completion c = completions_.top();
+      if (c.date > t && c.date - t > tolerance_ * (c.date - flows_[c.flow].entered)) break;
+      completions_.pop();
+      flows_[c.flow].scheduled = false;
+      sharing_.remove(c.flow);
+      removed = true;
+      if (c.date > t) {  // released early; the message still arrives at its completion date
+        const int message = flows_[c.flow].message;
+        at(c.date, [this, message] { delivered_(message); });
+      } else {
+        delivered_(flows_[c.flow].message);
+      }
+    }
+    if (!removed && t < solve_deadline_) return schedule_next();
+    solve_deadline_ = INFINITY;
+    solve();
   }
 
   void schedule_completion() {
@@ -130,13 +176,16 @@ class FlowTransport : public Transport {
   const Network& net_;
   const PortLayout layout_;
   bool smpi_sharing_;
+  double tolerance_;
   Delivered delivered_;
   MaxMinSharing sharing_;
   std::vector<Flow> flows_;
   std::vector<int> changed_;
   CompletionHeap completions_;
-  std::priority_queue<double, std::vector<double>, std::greater<>> timers_;  // dates of pending completion timers
+  std::priority_queue<double, std::vector<double>, std::greater<>> timers_;  // dates of pending completion (tick) timers
   bool solve_pending_ = false;
+  // Tolerant mode: when the flows entered since the last solve must have one.
+  double solve_deadline_ = INFINITY;
   double solver_seconds_ = 0;
   long events_ = 0;
 };
@@ -146,13 +195,17 @@ class FlowTransport : public Transport {
 MAPSIM_REGISTER(model_registry(),
                 {"flow", "one fluid flow per message, exact max-min sharing (cut-through-like)",
                  {text_param("sharing", "fair", "fair, or smpi (weighted by route latency) (model.sharing, --sharing)"),
-                  text_param("flow_solver", "mapsim", "mapsim (incremental max-min) or simgrid (CM02, the reference)")},
+                  text_param("flow_solver", "mapsim", "mapsim (incremental max-min) or simgrid (CM02, the reference)"),
+                  builtin_model_option("flow_tolerance").param},
                  {false,
                   [](const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>&,
                      std::vector<Message>&, Transport::Delivered delivered) -> std::unique_ptr<Transport> {
-                    if (options.flow_solver == FlowSolver::SimGrid)
+                    if (options.flow_solver == FlowSolver::SimGrid) {
+                      if (options.flow_tolerance > 0)
+                        throw Error("flow_tolerance: the simgrid flow solver is exact; a tolerance needs flow_solver mapsim");
                       return make_simgrid_flow_transport(routed, options, std::move(delivered));
-                    return std::make_unique<FlowTransport>(routed, options.smpi_sharing, std::move(delivered));
+                    }
+                    return std::make_unique<FlowTransport>(routed, options.smpi_sharing, options.flow_tolerance, std::move(delivered));
                   }}});
 
 }  // namespace mapsim::sim

@@ -38,6 +38,14 @@ int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
   return id;
 }
 
+double MaxMinSharing::entry_floor(const std::vector<int>& resources, double weight) const {
+  const double max_weight = std::max(max_weight_, weight);
+  double floor = INFINITY;
+  for (int r : resources)
+    floor = std::min(floor, resources_[r].capacity / (static_cast<double>(resources_[r].flows.size() + 1) * max_weight));
+  return floor;
+}
+
 void MaxMinSharing::remove(int id) {
   Flow& f = flows_[id];
   for (size_t k = 0; k < f.resources.size(); ++k) {

@@ -84,6 +84,18 @@ const std::vector<ModelOption>& builtin_model_options() {
                     [named](SimOptions& o, const std::string& text) {
                       named("flow_solver", [&] { o.flow_solver = parse_flow_solver(text); });
                     }),
+        number_option(with_range_words(real_param("flow_tolerance", d.flow_tolerance,
+                                                  "flow model: 0 exact, or eps > 0: flows enter and leave up to eps x their "
+                                                  "transfer time early/late, so that solves are batched",
+                                                  0, 0.1),
+                                       "0 to 0.1"),
+                      "--flow-tolerance",
+                      [] {
+                        return std::string(
+                            "Flow model (mapsim solver) tolerance: 0 (default) exact; eps > 0 batches max-min solves, moving "
+                            "each flow's entry and release by at most eps x its transfer time (docs/simulation.md)");
+                      },
+                      &SimOptions::flow_tolerance),
         text_option(text_param("path_selection", path_selection_name(d.path_selection),
                                "deterministic, ecmp, spray or adaptive over a multipath routing"),
                     "--path-selection",

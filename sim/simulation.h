@@ -83,6 +83,7 @@ struct SimOptions {
   CollectiveChoice collectives;        // alltoall, alltoallv, allgatherv algorithms (traces/collective_choice.h)
   bool smpi_sharing = false;           // flow: share bandwidth weighted by route latency, as SMPI
   FlowSolver flow_solver = FlowSolver::Mapsim;
+  double flow_tolerance = 0;           // flow (mapsim solver): 0 exact; eps > 0 batches solves (docs/simulation.md)
   bool record_messages = false;        // keep one MessageRecord per message
   bool record_timeline = false;        // keep each rank's compute and wait intervals (RankInterval)
   bool fifo_ties = false;              // events of one instant in scheduling order (sim/transport.h set_fifo_ties)
