@@ -38,7 +38,7 @@ class FlowTransport : public Transport {
       const double floor = tolerance_ > 0 ? sharing_.entry_floor(resources, weight) : 0;
       const int f = sharing_.add(resources, weight);
       if (flows_.size() <= static_cast<size_t>(f)) flows_.resize(f + 1);
-      flows_[f] = Flow{id, bytes, now(), 0, {}, false, now()};
+      flows_[f] = Flow{id, bytes, now(), 0, {}, {}, false, now()};
       if (tolerance_ == 0) return request_solve();
       // Tolerant: the flow has rate 0 until the next solve, at the latest tolerance x the time its
       // bytes take at the lower bound of its entry level.
@@ -69,7 +69,8 @@ class FlowTransport : public Transport {
     double updated = 0;
     double rate = 0;
     CompletionHeap::handle_type completion;
-    bool scheduled = false;  // `completion` is in the heap
+    CompletionHeap::handle_type release;  // tolerant mode: in releases_
+    bool scheduled = false;  // `completion` (and `release`) are in the heaps
     double entered = 0;      // when it entered the sharing
   };
 
@@ -103,6 +104,11 @@ class FlowTransport : public Transport {
       flow.updated = t;
       flow.rate = sharing_.rate(f);
       const Completion c{flow.rate > 0 ? t + flow.remaining / flow.rate : INFINITY, f};
+      if (tolerance_ > 0) {  // the earliest date it may free its links: tolerance x its transfer time early
+        const Completion r{c.date - tolerance_ * (c.date - flow.entered), f};
+        if (flow.scheduled) releases_.update(flow.release, r);
+        else flow.release = releases_.push(r);
+      }
       if (flow.scheduled) {
         completions_.update(flow.completion, c);
       } else {
@@ -125,24 +131,26 @@ class FlowTransport : public Transport {
   }
 
   // Tolerant mode: frees the links of every flow within tolerance x its transfer time of its
-  // completion date; solves if that changed the sharing or the first entered flow's deadline has come.
+  // completion date (its release date has come); solves if that changed the sharing or the first entered flow's deadline has come.
   void tick() {
     ++events_;
     timers_.pop();
     const double t = now();
     bool removed = false;
-    while (!completions_.empty()) {
-      const Completion c = completions_.top();
-      if (c.date > t && c.date - t > tolerance_ * (c.date - flows_[c.flow].entered)) break;
-      completions_.pop();
-      flows_[c.flow].scheduled = false;
-      sharing_.remove(c.flow);
+    while (!releases_.empty() && releases_.top().date <= t) {
+      const int f = releases_.top().flow;
+      releases_.pop();
+      Flow& flow = flows_[f];
+      const double date = (*flow.completion).date;
+      completions_.erase(flow.completion);
+      flow.scheduled = false;
+      sharing_.remove(f);
       removed = true;
-      if (c.date > t) {  // released early; the message still arrives at its completion date
-        const int message = flows_[c.flow].message;
-        at(c.date, [this, message] { delivered_(message); });
+      if (date > t) {  // released early; the message still arrives at its completion date
+        const int message = flow.message;
+        at(date, [this, message] { delivered_(message); });
       } else {
-        delivered_(flows_[c.flow].message);
+        delivered_(flow.message);
       }
     }
     if (!removed && t < solve_deadline_) return schedule_next();
@@ -182,6 +190,7 @@ class FlowTransport : public Transport {
   std::vector<Flow> flows_;
   std::vector<int> changed_;
   CompletionHeap completions_;
+  CompletionHeap releases_;  // tolerant mode: by the date each flow may free its links
   std::priority_queue<double, std::vector<double>, std::greater<>> timers_;  // dates of pending completion (tick) timers
   bool solve_pending_ = false;
   // Tolerant mode: when the flows entered since the last solve must have one.
