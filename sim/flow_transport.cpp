@@ -35,15 +35,19 @@ class FlowTransport : public Transport {
     at(now() + latency, [this, id, bytes, weight, resources = std::move(resources)] {
       ++events_;
       if (bytes <= 0) return delivered_(id);
-      const double floor = tolerance_ > 0 ? sharing_.entry_floor(resources, weight) : 0;
+      if (tolerance_ > 0) {
+        // Tolerant: the flow waits outside the sharing for a solve, at the latest tolerance x the
+        // time its bytes take at the lower bound of its entry level.
+        const double floor = sharing_.entry_floor(resources, weight);
+        const double deadline = now() + tolerance_ * bytes / (weight * floor);
+        waiting_.push_back({deadline, floor, id, bytes, weight, resources});
+        solve_deadline_ = std::min(solve_deadline_, deadline);
+        return schedule_next();
+      }
       const int f = sharing_.add(resources, weight);
       if (flows_.size() <= static_cast<size_t>(f)) flows_.resize(f + 1);
       flows_[f] = Flow{id, bytes, now(), 0, {}, {}, false, now()};
-      if (tolerance_ == 0) return request_solve();
-      // Tolerant: the flow has rate 0 until the next solve, at the latest tolerance x the time its
-      // bytes take at the lower bound of its entry level.
-      solve_deadline_ = std::min(solve_deadline_, now() + tolerance_ * bytes / (weight * floor));
-      schedule_next();
+      request_solve();
     });
   }
 
@@ -153,9 +157,37 @@ class FlowTransport : public Transport {
         delivered_(flow.message);
       }
     }
-    if (!removed && t < solve_deadline_) return schedule_next();
-    solve_deadline_ = INFINITY;
+    if (t >= solve_deadline_) removed |= let_in([t](const Waiting& w) { return w.deadline <= t; });
+    if (!removed) return schedule_next();
+    // Waiting flows whose entry floor is near the solve's floor cost little more: they come along
+    // (taking them all made every cheap solve of a short flow refill the root's flows too).
+    const double floor = sharing_.dirty_floor() * kRideAlong;
+    let_in([floor](const Waiting& w) { return w.floor >= floor; });
     solve();
+  }
+
+  // Adds the waiting flows that `chosen` picks to the sharing; whether there were any.
+  template <class Chosen>
+  bool let_in(Chosen chosen) {
+    bool any = false;
+    size_t kept = 0;
+    solve_deadline_ = INFINITY;
+    const double t = now();
+    for (size_t i = 0; i < waiting_.size(); ++i) {
+      Waiting& w = waiting_[i];
+      if (!chosen(w)) {
+        solve_deadline_ = std::min(solve_deadline_, w.deadline);
+        if (kept != i) waiting_[kept] = std::move(w);
+        ++kept;
+        continue;
+      }
+      any = true;
+      const int f = sharing_.add(w.resources, w.weight);
+      if (flows_.size() <= static_cast<size_t>(f)) flows_.resize(f + 1);
+      flows_[f] = Flow{w.message, w.bytes, t, 0, {}, {}, false, t};
+    }
+    waiting_.resize(kept);
+    return any;
   }
 
   void schedule_completion() {
@@ -193,8 +225,18 @@ class FlowTransport : public Transport {
   CompletionHeap releases_;  // tolerant mode: by the date each flow may free its links
   std::priority_queue<double, std::vector<double>, std::greater<>> timers_;  // dates of pending completion (tick) timers
   bool solve_pending_ = false;
-  // Tolerant mode: when the flows entered since the last solve must have one.
+  // Tolerant mode: the flows waiting to enter the sharing, and the earliest of their deadlines.
+  struct Waiting {
+    double deadline, floor;
+    int message;
+    double bytes, weight;
+    std::vector<int> resources;
+  };
+  std::vector<Waiting> waiting_;
   double solve_deadline_ = INFINITY;
+  // A solve takes along the waiting flows whose entry floor is at least this fraction of its floor:
+  // they add few flows to refill (0.5 measured best of 0, 0.25, 0.5, 0.8 and 1 at T = 1024, 4096).
+  static constexpr double kRideAlong = 0.5;
   double solver_seconds_ = 0;
   long events_ = 0;
 };

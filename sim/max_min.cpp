@@ -46,6 +46,12 @@ double MaxMinSharing::entry_floor(const std::vector<int>& resources, double weig
   return floor;
 }
 
+double MaxMinSharing::dirty_floor() const {
+  double floor = INFINITY;
+  for (int r : dirty_) floor = std::min(floor, resources_[r].floor);
+  return floor;
+}
+
 void MaxMinSharing::remove(int id) {
   Flow& f = flows_[id];
   for (size_t k = 0; k < f.resources.size(); ++k) {

@@ -25,6 +25,8 @@ class MaxMinSharing {
   // A lower bound of the level (rate / weight) that a flow over `resources` with `weight` would get if
   // added now: min over its resources of capacity / ((flows there + 1) x largest weight).
   double entry_floor(const std::vector<int>& resources, double weight) const;
+  // The lowest level that the adds and removes since the last solve can affect (infinite if none).
+  double dirty_floor() const;
 
  private:
   struct Flow {
