@@ -124,7 +124,8 @@ class FlowTransport : public Transport {
     else schedule_next();
   }
 
-  // Tolerant mode: one timer for the earlier of the solve deadline and the earliest completion.
+  // Tolerant mode: one timer for the earlier of the first waiting flow's deadline and the earliest
+  // completion.
   void schedule_next() {
     double date = solve_deadline_;
     if (!completions_.empty()) date = std::min(date, completions_.top().date);
@@ -135,12 +136,13 @@ class FlowTransport : public Transport {
   }
 
   // Tolerant mode: frees the links of every flow within tolerance x its transfer time of its
-  // completion date (its release date has come); solves if that changed the sharing or the first entered flow's deadline has come.
+  // completion date (its release date has come) and lets in the waiting flows whose deadline has
+  // come; if that changed the sharing, also the waiting flows that ride along, then solves.
   void tick() {
     ++events_;
     timers_.pop();
     const double t = now();
-    bool removed = false;
+    bool changed = false;
     while (!releases_.empty() && releases_.top().date <= t) {
       const int f = releases_.top().flow;
       releases_.pop();
@@ -149,7 +151,7 @@ class FlowTransport : public Transport {
       completions_.erase(flow.completion);
       flow.scheduled = false;
       sharing_.remove(f);
-      removed = true;
+      changed = true;
       if (date > t) {  // released early; the message still arrives at its completion date
         const int message = flow.message;
         at(date, [this, message] { delivered_(message); });
@@ -157,8 +159,8 @@ class FlowTransport : public Transport {
         delivered_(flow.message);
       }
     }
-    if (t >= solve_deadline_) removed |= let_in([t](const Waiting& w) { return w.deadline <= t; });
-    if (!removed) return schedule_next();
+    if (t >= solve_deadline_) changed |= let_in([t](const Waiting& w) { return w.deadline <= t; });
+    if (!changed) return schedule_next();
     // Waiting flows whose entry floor is near the solve's floor cost little more: they come along
     // (taking them all made every cheap solve of a short flow refill the root's flows too).
     const double floor = sharing_.dirty_floor() * kRideAlong;
