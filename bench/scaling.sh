@@ -5,7 +5,7 @@
 # runs under a minute. Prints a Markdown table and each model's fitted growth exponent (least squares of
 # log time per iteration on log T); with --write FILE, replaces the table between FILE's
 # <!-- scaling:begin --> and <!-- scaling:end --> lines.
-# Usage: bench/scaling.sh [--write FILE] [BUILD_DIR] [RUNS] [MODEL:T:I ...]
+# Usage: bench/scaling.sh [--write FILE] [BUILD_DIR] [RUNS] [MODEL[@EPS]:T:I ...]   (flow@EPS: --flow-tolerance EPS)
 set -euo pipefail
 write=""
 if [ "${1:-}" = --write ]; then write=$2; shift 2; fi
@@ -17,11 +17,16 @@ if [ ${#cases[@]} -eq 0 ]; then
   cases=(store-and-forward:256:100 store-and-forward:1024:100 store-and-forward:4096:100 store-and-forward:16384:20
          store-and-forward:65536:10
          packet:256:100 packet:1024:20 packet:4096:10 packet:16384:4 packet:65536:2
-         flow:256:100 flow:1024:100 flow:4096:20 flow:16384:10 flow:65536:4)
+         flow:256:100 flow:1024:10
+         flow@1e-2:256:100 flow@1e-2:1024:100 flow@1e-2:4096:100 flow@1e-2:16384:10 flow@1e-2:65536:3)
 fi
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # One bench_sim row: "makespan wall events_per_s peak_MB"
-run_once() { "$build/bench/bench_sim" --no-smpi --models "$1" --iterations "$3" "$2" | awk 'NR == 2 { print $3, $4, $5, $6 }'; }
+run_once() {
+  local model=${1%@*} eps=0
+  [ "$model" = "$1" ] || eps=${1#*@}
+  "$build/bench/bench_sim" --no-smpi --models "$model" --flow-tolerance "$eps" --iterations "$3" "$2" | awk 'NR == 2 { print $3, $4, $5, $6 }'
+}
 measure() {  # MODEL T I -> median wall, events/s, peak MB, makespan of RUNS runs (one run when it takes a minute)
   local out first wall
   first=$(run_once "$@")
@@ -50,7 +55,8 @@ for c in "${cases[@]}"; do
   echo "$model $t $per" >>"$fits"
   tail -n 1 "$table" >&2
 done
-# Least-squares slope of log(per iteration) on log(T), per model, over T >= 1024.
+# Least-squares slope of log(per iteration) on log(T), per model, over T >= 1024 (the exact flow model
+# only where it has two such rows).
 exponents=$(awk '$2 >= 1024 && $3 > 0 { x = log($2); y = log($3); n[$1]++; sx[$1] += x; sy[$1] += y; sxx[$1] += x * x; sxy[$1] += x * y }
   END { for (m in n) if (n[m] >= 2) printf "%s T^%.2f\n", m, (n[m] * sxy[m] - sx[m] * sy[m]) / (n[m] * sxx[m] - sx[m] * sx[m]) }' "$fits" | sort)
 {
