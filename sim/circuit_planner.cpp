@@ -10,7 +10,7 @@ namespace {
 
 class StaticPathways : public CircuitPlanner {
  public:
-  StaticPathways(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, const OcsConfig& ocs)
+  StaticPathways(const RoutedNetwork& routed, const Placement& placement, const TraceSource& trace, const OcsConfig& ocs)
       : net_(routed.network()) {
     circuits_ = assign_pathways(net_, placement, large_message_traffic(trace, ocs.threshold), ocs);
     forwarding_ = std::make_unique<OcsForwarding>(net_, circuits_, ocs.bandwidth);
@@ -94,7 +94,7 @@ class DynamicCircuits : public CircuitPlanner {
 }  // namespace
 
 std::unique_ptr<CircuitPlanner> make_circuit_planner(const RoutedNetwork& routed, const Placement& placement,
-                                                     const Trace& trace, const OcsConfig& ocs) {
+                                                     const TraceSource& trace, const OcsConfig& ocs) {
   if (ocs.policy == PathwayPolicy::Dynamic) return std::make_unique<DynamicCircuits>(routed.network(), ocs);
   return std::make_unique<StaticPathways>(routed, placement, trace, ocs);
 }

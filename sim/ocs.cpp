@@ -13,17 +13,20 @@ std::string cp_mapper(const std::optional<OcsConfig>& ocs, const std::string& re
   return cp && requested == "default" ? "metis" : requested;
 }
 
-std::map<std::pair<int, int>, PairTraffic> large_message_traffic(const Trace& trace, double threshold) {
+std::map<std::pair<int, int>, PairTraffic> large_message_traffic(const TraceSource& trace, double threshold) {
   std::map<std::pair<int, int>, PairTraffic> traffic;
-  for (int r = 0; r < trace.num_ranks(); ++r)
-    for (const Action& a : trace.ranks[r].actions) {
-      const bool sends = a.type == ActionType::Send || a.type == ActionType::Isend || a.type == ActionType::SendRecv;
-      if (!sends || a.bytes <= threshold || a.peer == r) continue;
-      PairTraffic& t = traffic[{std::min(r, a.peer), std::max(r, a.peer)}];
-      ++t.messages;
-      t.bytes += a.bytes;
-    }
+  for_each_action(trace, [&](int r, const Action& a, const RankTrace&) {
+    const bool sends = a.type == ActionType::Send || a.type == ActionType::Isend || a.type == ActionType::SendRecv;
+    if (!sends || a.bytes <= threshold || a.peer == r) return;
+    PairTraffic& t = traffic[{std::min(r, a.peer), std::max(r, a.peer)}];
+    ++t.messages;
+    t.bytes += a.bytes;
+  });
   return traffic;
+}
+
+std::map<std::pair<int, int>, PairTraffic> large_message_traffic(const Trace& trace, double threshold) {
+  return large_message_traffic(TraceView(trace), threshold);
 }
 
 std::vector<Circuit> assign_pathways(const Network& net, const Placement& placement,

@@ -15,6 +15,7 @@
 #include "mappers/mapping.h"
 #include "topologies/optical.h"
 #include "traces/ti_trace.h"
+#include "traces/trace_source.h"
 
 namespace mapsim {
 
@@ -28,6 +29,7 @@ struct PairTraffic {
 };
 // Point-to-point messages larger than `threshold` per unordered rank pair (a < b), both directions.
 std::map<std::pair<int, int>, PairTraffic> large_message_traffic(const Trace& trace, double threshold);
+std::map<std::pair<int, int>, PairTraffic> large_message_traffic(const TraceSource& trace, double threshold);  // a streaming pass
 
 // SP (takizawa2008 section 3.2): candidate rank pairs are those on different switches, both on optical
 // nodes, exchanging messages above the threshold. Switch pairs take turns (in order of their ids),

@@ -71,13 +71,13 @@ std::vector<int> node_slots(const Network& net, const Placement& placement, cons
 
 }  // namespace
 
-Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, const SimOptions& options,
+Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const TraceSource& source, const SimOptions& options,
                const std::vector<JobSpan>& jobs)
     : routed_(routed),
       placement_(placement),
-      trace_(trace),
+      source_(source),
       options_(options),
-      ranks_(trace.num_ranks()),
+      ranks_(source.num_ranks()),
       paths_(routed, options.path_selection, options.seed) {
   const Network& net = routed.network();
   if (!net.node_insides.empty()) cores_ = node_slots(net, placement, options);
@@ -90,7 +90,7 @@ Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Tr
   auto on_delivered = [this](int id) { delivered(id); };
   static const std::vector<Circuit> kNoCircuits;
   if (options.ocs) {
-    circuits_ = make_circuit_planner(routed, placement, trace, *options.ocs);
+    circuits_ = make_circuit_planner(routed, placement, source, *options.ocs);
     stats_.circuit_bandwidth = options.ocs->bandwidth;
   }
   transport_ = model.factory.make(routed, options, circuits_ ? circuits_->circuits() : kNoCircuits, messages_, on_delivered);
@@ -112,7 +112,8 @@ Replay::Replay(const RoutedNetwork& routed, const Placement& placement, const Tr
 }
 
 void Replay::run() {
-  for (const RankTrace& rank : trace_.ranks) actions_total_ += static_cast<long>(rank.actions.size());
+  if (options_.progress) actions_total_ = source_.total_actions();
+  stream_ = source_.open();
   progress_last_ = std::chrono::steady_clock::now();
   for (size_t j = 0; j < jobs_.size(); ++j)
     if (jobs_[j].after < 0) start_job(static_cast<int>(j), jobs_[j].start);
@@ -134,7 +135,7 @@ void Replay::run() {
     for (const auto& [key, ids] : ranks_[r].stored)
       for (int id : ids)
         if (id >= 0 && !requests_[id].done && problems.size() < 4) {
-          if (problems.empty()) file = trace_.ranks[r].file;
+          if (problems.empty()) file = stream_->context(r).file;
           problems.push_back("rank " + std::to_string(r) + " ended with a pending " + describe_request(id));
         }
   }
@@ -143,7 +144,7 @@ void Replay::run() {
     for (const auto& [key, ids] : unexpected_)
       for (int id : ids)
         if (problems.empty()) {
-          file = trace_.ranks[messages_[id].src_rank].file;
+          file = stream_->context(messages_[id].src_rank).file;
           problems.push_back("a send from rank " + std::to_string(messages_[id].src_rank) + " to rank " +
                              std::to_string(messages_[id].dst_rank) + " tag " + std::to_string(messages_[id].tag) +
                              " was never received");
@@ -157,17 +158,19 @@ void Replay::run() {
 
 void Replay::advance(int r) {
   Rank& s = ranks_[r];
-  const RankTrace& trace = trace_.ranks[r];
   while (true) {
     if (s.op == s.ops.size()) {
-      if (s.pc == trace.actions.size()) {
+      const Action* action = stream_->next(r);
+      if (!action) {
         rank_finished(r);
         return;
       }
+      s.current = action;
+      ++s.pc;
       s.ops.clear();
       s.op = 0;
       const JobSpan& job = jobs_[job_of_[r]];
-      expand_action(trace.actions[s.pc++], trace, r - job.first_rank, job.ranks, s.ops, options_.collectives);
+      expand_action(*action, stream_->context(r), r - job.first_rank, job.ranks, s.ops, options_.collectives);
       if (job.first_rank > 0)  // the job's own rank numbers -> the simulation's
         for (Op& op : s.ops) {
           if (op.peer >= 0) op.peer += job.first_rank;
@@ -280,7 +283,7 @@ void Replay::complete(int id) {
   for (int waited : s.blocked_on) free_request(waited);
   const int rank = req.rank;
   if (options_.record_timeline && now() > s.blocked_since)
-    stats_.timeline.push_back({rank, action_name(trace_.ranks[rank].actions[s.pc - 1].type), s.blocked_since, now()});
+    stats_.timeline.push_back({rank, action_name(s.current->type), s.blocked_since, now()});
   s.blocked_on.clear();
   advance(rank);
 }
@@ -469,11 +472,10 @@ std::string Replay::describe_request(int id) const {
 
 std::string Replay::describe_blocked(int r) const {
   const Rank& s = ranks_[r];
-  const RankTrace& trace = trace_.ranks[r];
   std::string where = "rank " + std::to_string(r);
-  if (s.pc > 0) {
-    const Action& a = trace.actions[s.pc - 1];
-    where += a.line ? " at " + trace.file + ":" + std::to_string(a.line) : std::string();
+  if (s.current) {
+    const Action& a = *s.current;
+    where += a.line ? " at " + stream_->context(r).file + ":" + std::to_string(a.line) : std::string();
     where += std::string(" (") + action_name(a.type) + ")";
   }
   for (int id : s.blocked_on)

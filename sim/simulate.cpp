@@ -18,7 +18,7 @@ using nlohmann::json;
 std::vector<uint8_t> pack(const SimResult& r) { return json::to_msgpack(json(r)); }
 SimResult unpack(const std::vector<uint8_t>& bytes) { return json::from_msgpack(bytes).get<SimResult>(); }
 
-SimResult simulate_once(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
+SimResult simulate_once(const RoutedNetwork& routed, const Placement& placement, const TraceSource& trace,
                         const SimOptions& options, const std::vector<JobSpan>& jobs) {
   return unpack(sim::run_isolated([&] {
     auto start = std::chrono::steady_clock::now();
@@ -54,6 +54,11 @@ void check_job_spans(const std::vector<JobSpan>& jobs, int ranks) {
 }
 
 SimResult simulate(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
+                   const SimOptions& options, const std::vector<JobSpan>& jobs) {
+  return simulate(routed, placement, TraceView(trace), options, jobs);
+}
+
+SimResult simulate(const RoutedNetwork& routed, const Placement& placement, const TraceSource& trace,
                    const SimOptions& options, const std::vector<JobSpan>& jobs) {
   const Network& net = routed.network();
   if (static_cast<int>(placement.size()) != trace.num_ranks())

@@ -16,5 +16,10 @@ namespace mapsim {
 // trace into concurrent jobs (simulation.h); none: one job.
 SimResult simulate(const RoutedNetwork& routed, const Placement& placement, const Trace& trace,
                    const SimOptions& options, const std::vector<JobSpan>& jobs = {});
+// The same, reading `source` as the ranks advance (traces/trace_source.h): a generated workload or a
+// TI index of per-rank files then costs memory O(ranks + messages in flight), not O(trace length). A
+// malformed line that the replay reaches throws the reader's "FILE:LINE: ..." Error; nothing is returned.
+SimResult simulate(const RoutedNetwork& routed, const Placement& placement, const TraceSource& source,
+                   const SimOptions& options, const std::vector<JobSpan>& jobs = {});
 
 }  // namespace mapsim

@@ -1,6 +1,8 @@
 #include "sim/workload.h"
 
 #include <algorithm>
+#include <deque>
+#include <memory>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -22,86 +24,175 @@ Action point_to_point(ActionType type, int peer, double bytes, bool distant = fa
   return a;
 }
 
-Trace empty_trace(int ranks) {
-  Trace trace;
-  trace.ranks.resize(ranks);
-  for (auto& r : trace.ranks) {
-    r.file = "(synthetic)";
-    r.actions.push_back(Action{ActionType::Init});
-  }
-  return trace;
-}
-
-void finish_trace(Trace& trace) {
-  for (auto& r : trace.ranks) r.actions.push_back(Action{ActionType::Finalize});
-}
-
-void add_compute(Trace& trace, double flops) {
-  if (flops <= 0) return;
-  Action a{ActionType::Compute};
-  a.flops = flops;
-  for (auto& r : trace.ranks) r.actions.push_back(a);
-}
-
-
-Trace exchange(Spec& spec, const ProcessGraph& graph, long iterations) {
+SyntheticPattern exchange(Spec& spec, const ProcessGraph& graph, long iterations) {
   const std::optional<double> size = spec.find_number("size");
   const double flops = spec.get_double("compute");
   if (graph.edges().empty()) throw Error("workload exchange: the process graph has no edges");
   const int n = graph.num_tasks();
-  Trace trace = empty_trace(n);
   struct Partner {
     int peer;
     double bytes;
     bool distant;
   };
-  std::vector<std::vector<Partner>> partners(n);
+  auto partners = std::make_shared<std::vector<std::vector<Partner>>>(n);
   for (const ProcessEdge& e : graph.edges()) {
     const double bytes = size ? *size : e.volume;
-    partners[e.a].push_back({e.b, bytes, e.distant});
-    partners[e.b].push_back({e.a, bytes, e.distant});
+    (*partners)[e.a].push_back({e.b, bytes, e.distant});
+    (*partners)[e.b].push_back({e.a, bytes, e.distant});
   }
-  for (long it = 0; it < iterations; ++it) {
-    for (int t = 0; t < n; ++t) {
-      auto& actions = trace.ranks[t].actions;
-      for (const Partner& p : partners[t]) actions.push_back(point_to_point(ActionType::Irecv, p.peer, p.bytes));
-      for (const Partner& p : partners[t]) actions.push_back(point_to_point(ActionType::Isend, p.peer, p.bytes, p.distant));
-      actions.push_back(Action{ActionType::Waitall});
+  // An iteration of rank t: an irecv per partner, an isend per partner, waitall, then compute.
+  auto generate = [partners, flops](long, int t, size_t j, Action& out) {
+    const std::vector<Partner>& p = (*partners)[t];
+    if (j < p.size()) out = point_to_point(ActionType::Irecv, p[j].peer, p[j].bytes);
+    else if (j < 2 * p.size()) out = point_to_point(ActionType::Isend, p[j - p.size()].peer, p[j - p.size()].bytes, p[j - p.size()].distant);
+    else if (j == 2 * p.size()) out = Action{ActionType::Waitall};
+    else if (j == 2 * p.size() + 1 && flops > 0) {
+      out = Action{ActionType::Compute};
+      out.flops = flops;
+    } else {
+      return false;
     }
-    add_compute(trace, flops);
-  }
-  return trace;
+    return true;
+  };
+  return {n, iterations, [generate] { return ActionGenerator(generate); }};
 }
 
-Trace alltoall(Spec& spec, const ProcessGraph& graph, long iterations) {
-  Trace trace = empty_trace(graph.num_tasks());
+SyntheticPattern alltoall(Spec& spec, const ProcessGraph& graph, long iterations) {
   Action a{ActionType::Alltoall};
   a.bytes = a.bytes2 = spec.get_size("size");
-  for (long it = 0; it < iterations; ++it)
-    for (auto& r : trace.ranks) r.actions.push_back(a);
-  return trace;
+  return {graph.num_tasks(), iterations, [a] {
+            return ActionGenerator([a](long, int, size_t j, Action& out) {
+              if (j > 0) return false;
+              out = a;
+              return true;
+            });
+          }};
 }
 
-Trace permutation(Spec& spec, const ProcessGraph& graph, long iterations) {
-  const int n = graph.num_tasks();
-  Trace trace = empty_trace(n);
-  const double size = spec.get_size("size");
-  Rng rng(static_cast<uint64_t>(spec.get_int("seed")));
-  for (long it = 0; it < iterations; ++it) {
-    std::vector<int> to(n);
-    std::iota(to.begin(), to.end(), 0);
-    rng.shuffle(to);
-    std::vector<int> from(n);
-    for (int r = 0; r < n; ++r) from[to[r]] = r;
-    for (int r = 0; r < n; ++r) {
-      auto& actions = trace.ranks[r].actions;
-      actions.push_back(point_to_point(ActionType::Irecv, from[r], size));
-      actions.push_back(point_to_point(ActionType::Isend, to[r], size));
-      actions.push_back(Action{ActionType::Waitall});
+// The permutations are drawn in iteration order from one generator: each reading keeps those of the
+// iterations that some rank has not finished yet.
+class Permutations {
+ public:
+  Permutations(int n, uint64_t seed) : n_(n), rng_(seed) {}
+  // The receive source and send destination of rank r in iteration `it`.
+  std::pair<int, int> of(long it, int r) {
+    while (first_ + static_cast<long>(kept_.size()) <= it) {
+      Iteration next;
+      next.to.resize(n_);
+      std::iota(next.to.begin(), next.to.end(), 0);
+      rng_.shuffle(next.to);
+      next.from.resize(n_);
+      for (int k = 0; k < n_; ++k) next.from[next.to[k]] = k;
+      kept_.push_back(std::move(next));
+    }
+    const Iteration& i = kept_[it - first_];
+    return {i.from[r], i.to[r]};
+  }
+  // Rank r is done with iteration `it`.
+  void done(long it) {
+    if (++kept_[it - first_].done < n_) return;
+    while (!kept_.empty() && kept_.front().done == n_) {
+      kept_.pop_front();
+      ++first_;
     }
   }
-  return trace;
+
+ private:
+  struct Iteration {
+    std::vector<int> to, from;
+    int done = 0;
+  };
+  int n_;
+  Rng rng_;
+  long first_ = 0;
+  std::deque<Iteration> kept_;
+};
+
+SyntheticPattern permutation(Spec& spec, const ProcessGraph& graph, long iterations) {
+  const int n = graph.num_tasks();
+  const double size = spec.get_size("size");
+  const uint64_t seed = static_cast<uint64_t>(spec.get_int("seed"));
+  return {n, iterations, [n, size, seed] {
+            auto permutations = std::make_shared<Permutations>(n, seed);
+            return ActionGenerator([permutations, size](long it, int r, size_t j, Action& out) {
+              if (j > 2) return false;
+              const auto [from, to] = permutations->of(it, r);
+              if (j == 0) out = point_to_point(ActionType::Irecv, from, size);
+              if (j == 1) out = point_to_point(ActionType::Isend, to, size);
+              if (j == 2) {
+                out = Action{ActionType::Waitall};
+                permutations->done(it);
+              }
+              return true;
+            });
+          }};
 }
+
+// A synthetic workload read one action at a time: each rank's init, its iterations, finalize.
+class SyntheticSource final : public TraceSource {
+ public:
+  explicit SyntheticSource(SyntheticPattern pattern) : pattern_(std::move(pattern)) { context_.file = "(synthetic)"; }
+  int num_ranks() const override { return pattern_.ranks; }
+  long total_actions() const override {  // a pattern's iterations are of one length per rank
+    const ActionGenerator generate = pattern_.start();
+    long total = 0;
+    Action a{};
+    for (int r = 0; r < pattern_.ranks; ++r) {
+      long j = 0;
+      if (pattern_.iterations > 0)
+        while (generate(0, r, static_cast<size_t>(j), a)) ++j;
+      total += j * pattern_.iterations + 2;  // and init, finalize
+    }
+    return total;
+  }
+  std::unique_ptr<ActionStream> open() const override;
+
+  const SyntheticPattern& pattern() const { return pattern_; }
+  const RankTrace& context() const { return context_; }
+
+ private:
+  SyntheticPattern pattern_;
+  RankTrace context_;
+};
+
+class SyntheticStream final : public ActionStream {
+ public:
+  explicit SyntheticStream(const SyntheticSource& source)
+      : source_(source), generate_(source.pattern().start()), ranks_(source.num_ranks()) {}
+  const Action* next(int r) override {
+    Cursor& c = ranks_[r];
+    const long iterations = source_.pattern().iterations;
+    if (c.iteration < 0) {  // init
+      c.iteration = 0;
+      c.current = Action{ActionType::Init};
+      return &c.current;
+    }
+    while (c.iteration < iterations) {
+      if (generate_(c.iteration, r, c.index++, c.current)) return &c.current;
+      ++c.iteration;
+      c.index = 0;
+    }
+    if (c.iteration == iterations) {  // finalize
+      ++c.iteration;
+      c.current = Action{ActionType::Finalize};
+      return &c.current;
+    }
+    return nullptr;
+  }
+  const RankTrace& context(int) const override { return source_.context(); }
+
+ private:
+  struct Cursor {
+    long iteration = -1;  // -1: before init; iterations: finalize; beyond: done
+    size_t index = 0;     // of the action within the iteration
+    Action current{ActionType::Init};
+  };
+  const SyntheticSource& source_;
+  ActionGenerator generate_;
+  std::vector<Cursor> ranks_;
+};
+
+std::unique_ptr<ActionStream> SyntheticSource::open() const { return std::make_unique<SyntheticStream>(*this); }
 
 const Param kIterations = integer_param("iterations", 1, "repetitions of the pattern", 1);
 
@@ -136,10 +227,13 @@ MAPSIM_REGISTER(workload_registry(),
                  permutation});
 
 MAPSIM_REGISTER(process_registry(), {"trace", "a recorded program's point-to-point volume per rank pair", {},
-                                     [](Spec& spec) { return trace_process_graph(read_ti_trace(spec.require_positional("PATH"))); },
+                                     [](Spec& spec) { return trace_process_graph(*open_ti_trace(spec.require_positional("PATH"))); },
                                      "PATH", "path"});
 
-Trace make_workload(const std::string& text, const ProcessGraph& graph) {
+namespace {
+
+// `whole`: the workload is to be built whole, up to kMaxWorkloadActions actions.
+SyntheticPattern parse_workload(const std::string& text, const ProcessGraph& graph, bool whole) {
   Spec spec = parse_spec(workload_registry(), text);
   const auto& entry = lookup(workload_registry(), spec);
   const long iterations = spec.get_int("iterations");
@@ -147,13 +241,22 @@ Trace make_workload(const std::string& text, const ProcessGraph& graph) {
   // Every pattern posts at most 4 actions per edge and 3 per task an iteration: refuse before building.
   const double actions = static_cast<double>(iterations) *
                          (4.0 * static_cast<double>(graph.edges().size()) + 3.0 * graph.num_tasks());
-  if (actions > static_cast<double>(kMaxWorkloadActions))
+  if (whole && actions > static_cast<double>(kMaxWorkloadActions))
     throw Error("workload '" + text + "': about " + format_number(actions, 3) + " actions, above the limit of " +
                 std::to_string(kMaxWorkloadActions) + " (fewer iterations, or record a trace)");
-  Trace trace = entry.factory(spec, graph, iterations);
+  SyntheticPattern pattern = entry.factory(spec, graph, iterations);
   spec.finish();
-  finish_trace(trace);
-  return trace;
+  return pattern;
+}
+
+}  // namespace
+
+std::shared_ptr<const TraceSource> make_workload_source(const std::string& text, const ProcessGraph& graph) {
+  return std::make_shared<SyntheticSource>(parse_workload(text, graph, false));
+}
+
+Trace make_workload(const std::string& text, const ProcessGraph& graph) {
+  return materialize(SyntheticSource(parse_workload(text, graph, true)));
 }
 
 std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string& path, bool legacy,
@@ -170,42 +273,49 @@ std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string
   return cells;
 }
 
-std::vector<TaskTraffic> task_traffic(const Trace& trace, const CollectiveChoice& choice) {
+std::vector<TaskTraffic> task_traffic(const TraceSource& source, const CollectiveChoice& choice) {
   std::map<std::pair<int, int>, double> bytes;
   std::vector<Op> ops;
-  for (int r = 0; r < trace.num_ranks(); ++r)
-    for (const Action& a : trace.ranks[r].actions)
-      for_each_message(a, trace.ranks[r], r, trace.num_ranks(), choice, ops,
-                       [&](int peer, double amount, bool) { bytes[{r, peer}] += amount; });
+  const int n = source.num_ranks();
+  for_each_action(source, [&](int r, const Action& a, const RankTrace& context) {
+    for_each_message(a, context, r, n, choice, ops, [&](int peer, double amount, bool) { bytes[{r, peer}] += amount; });
+  });
   std::vector<TaskTraffic> traffic;
   for (const auto& [pair, amount] : bytes) traffic.push_back({pair.first, pair.second, amount});
   return traffic;
 }
 
-ProcessGraph trace_process_graph(const Trace& trace) {
+std::vector<TaskTraffic> task_traffic(const Trace& trace, const CollectiveChoice& choice) {
+  return task_traffic(TraceView(trace), choice);
+}
+
+ProcessGraph trace_process_graph(const TraceSource& source) {
   std::map<std::pair<int, int>, double> volume;
-  for (int r = 0; r < trace.num_ranks(); ++r)
-    for (const Action& a : trace.ranks[r].actions) {
-      const bool send = a.type == ActionType::Send || a.type == ActionType::Isend;
-      if ((send || a.type == ActionType::SendRecv) && a.peer != r)
-        volume[{std::min(r, a.peer), std::max(r, a.peer)}] += a.bytes;
-    }
-  ProcessGraph graph(trace.num_ranks());
+  for_each_action(source, [&](int r, const Action& a, const RankTrace&) {
+    const bool send = a.type == ActionType::Send || a.type == ActionType::Isend;
+    if ((send || a.type == ActionType::SendRecv) && a.peer != r)
+      volume[{std::min(r, a.peer), std::max(r, a.peer)}] += a.bytes;
+  });
+  ProcessGraph graph(source.num_ranks());
   graph.family = "trace";
   for (const auto& [pair, bytes] : volume) graph.add_edge(pair.first, pair.second, bytes / 2);  // volume: each way
   return graph;
 }
 
-CommSchedule communication_schedule(const Trace& trace, const CollectiveChoice& choice) {
+ProcessGraph trace_process_graph(const Trace& trace) { return trace_process_graph(TraceView(trace)); }
+
+CommSchedule communication_schedule(const TraceSource& source, const CollectiveChoice& choice) {
   std::vector<std::vector<PhaseMessage>> steps;
   long messages = 0;
   std::vector<Op> ops;
-  for (int r = 0; r < trace.num_ranks(); ++r) {
+  const int n = source.num_ranks();
+  const std::unique_ptr<ActionStream> stream = source.open();
+  for (int r = 0; r < n; ++r) {
     size_t step = 0;
     bool sent = false;
-    for (const Action& a : trace.ranks[r].actions) {
+    while (const Action* a = stream->next(r)) {
       ops.clear();
-      expand_action(a, trace.ranks[r], r, trace.num_ranks(), ops, choice);
+      expand_action(*a, stream->context(r), r, n, ops, choice);
       for (const Op& op : ops) {
         if (op.kind == Op::Isend && op.peer != r) {
           if (steps.size() <= step) steps.resize(step + 1);
@@ -218,9 +328,11 @@ CommSchedule communication_schedule(const Trace& trace, const CollectiveChoice& 
         }
       }
       if (messages > kMaxScheduleMessages) {  // too long to keep step by step: the job's totals
+        steps.clear();
+        steps.shrink_to_fit();
         CommSchedule total;
         total.phases.emplace_back();
-        for (const TaskTraffic& t : task_traffic(trace, choice)) total.phases[0].messages.push_back({t.from, t.to, t.bytes});
+        for (const TaskTraffic& t : task_traffic(source, choice)) total.phases[0].messages.push_back({t.from, t.to, t.bytes});
         return total;
       }
     }
@@ -241,6 +353,10 @@ CommSchedule communication_schedule(const Trace& trace, const CollectiveChoice& 
     schedule.phases.push_back(std::move(phase));
   }
   return schedule;
+}
+
+CommSchedule communication_schedule(const Trace& trace, const CollectiveChoice& choice) {
+  return communication_schedule(TraceView(trace), choice);
 }
 
 }  // namespace mapsim

@@ -6,31 +6,50 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "mappers/mapping.h"
 #include "mappers/process_graph.h"
 #include "traces/collective_choice.h"
 #include "traces/ti_trace.h"
+#include "traces/trace_source.h"
 
 namespace mapsim {
 
-constexpr long kMaxWorkloadActions = 1L << 26;  // about 3 GiB of actions: a synthetic workload's limit
+constexpr long kMaxWorkloadActions = 1L << 26;  // about 3 GiB of actions: a workload built whole (make_workload)
+
+// A synthetic workload generated one action at a time: generate(iteration, rank, j, out) sets `out`
+// to action j of the rank's iteration and returns true, or returns false after the iteration's last.
+// Every rank runs init, `iterations` iterations, finalize. `start` gives each reading its generator
+// (with the state the ranks of that reading share, e.g. a permutation's random draws).
+using ActionGenerator = std::function<bool(long iteration, int rank, size_t j, Action& out)>;
+struct SyntheticPattern {
+  int ranks = 0;
+  long iterations = 0;
+  std::function<ActionGenerator()> start;
+};
 
 // A workload's factory gets its spec, the process graph and the declared `iterations`.
-using WorkloadRegistry = Registry<std::function<Trace(Spec&, const ProcessGraph&, long iterations)>>;
+using WorkloadRegistry = Registry<std::function<SyntheticPattern(Spec&, const ProcessGraph&, long iterations)>>;
 WorkloadRegistry& workload_registry();
 
+// The workload as a source that generates it as the replay reads it (traces/trace_source.h): memory
+// O(ranks) whatever the iterations, and no limit on its length.
+std::shared_ptr<const TraceSource> make_workload_source(const std::string& spec, const ProcessGraph& graph);
+// The workload built whole, up to kMaxWorkloadActions actions.
 Trace make_workload(const std::string& spec, const ProcessGraph& graph);
 
 // The point-to-point communication of a trace as a process graph (bytes per rank pair, both
 // directions summed), so that mappers can place a recorded program. Collectives are not counted.
 ProcessGraph trace_process_graph(const Trace& trace);
+ProcessGraph trace_process_graph(const TraceSource& source);  // one streaming pass
 
 // Bytes per (source, destination) rank pair of a workload, point to point and collectives expanded
 // into the engine's messages (algorithms by `choice`), in (source, destination) order: what the
 // mapping metrics count.
 std::vector<TaskTraffic> task_traffic(const Trace& trace, const CollectiveChoice& choice = {});
+std::vector<TaskTraffic> task_traffic(const TraceSource& source, const CollectiveChoice& choice = {});
 
 // The workload's messages as phases (mappers/schedule.h), collectives expanded as the engine runs
 // them: a rank's phase ends at its first wait after a send, so that phase k holds what every rank
@@ -39,7 +58,9 @@ std::vector<TaskTraffic> task_traffic(const Trace& trace, const CollectiveChoice
 // Identical phases are kept once with their repeat count. Above kMaxScheduleMessages messages, one
 // phase of the whole job's bytes per rank pair.
 constexpr long kMaxScheduleMessages = 1L << 24;
+// A streaming pass; the steps are kept until the end (memory O(messages), up to kMaxScheduleMessages).
 CommSchedule communication_schedule(const Trace& trace, const CollectiveChoice& choice = {});
+CommSchedule communication_schedule(const TraceSource& source, const CollectiveChoice& choice = {});
 
 // Bytes and messages per (source, destination) rank pair of a trace on disk, streamed: point to
 // point as written, collectives expanded into the messages of the engine's algorithms (mapsim's, or

@@ -1,5 +1,6 @@
 #include "traces/ti_trace.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cmath>
@@ -17,6 +18,7 @@
 #include "support/input_file.h"
 #include "support/message.h"
 #include "support/units.h"
+#include "traces/trace_source.h"
 
 namespace mapsim {
 namespace {
@@ -334,40 +336,59 @@ Error unquoted_line(const std::string& path, int line, const std::string& named_
                " names this file, which may be no trace)");
 }
 
+// What parsing a rank's lines carries from one line to the next.
+struct RankState {
+  int default_type = 1;  // bytes per count of a size without a datatype (init decides)
+  LegacyIrecvs irecvs;
+};
+
+// Parses line `line` (`text`) of `path` into `a`; false for a blank or comment line. `only_rank` >= 0:
+// the file of that rank. `state(r)` gives rank r's RankTrace (its counts pool) and RankState. `quoted`:
+// the file has shown a trace action (before that, an error does not quote a file `named_by` named).
+template <class State>
+bool parse_line(const std::string& path, int line, const std::string& text, int only_rank, int n,
+                const std::string& named_by, bool& quoted, bool legacy, const State& state, Action& a, int& rank) {
+  auto tokens = split(text);
+  if (tokens.empty() || tokens[0][0] == '#') return false;
+  char* end = nullptr;
+  const long r = std::strtol(tokens[0].c_str(), &end, 10);
+  const bool rank_ok = *end == '\0' && r >= 0;
+  const size_t size = tokens.size();
+  a = Action{};
+  try {
+    LineParser p(path, line, std::move(tokens), n);
+    if (size < 2) p.fail("expected 'RANK ACTION ...', got " + excerpt(text));
+    if (!rank_ok) p.fail(not_a_rank(p.rank_field(), text));
+    if (only_rank >= 0 && r != only_rank)
+      p.fail("line of rank " + std::to_string(r) + " in the file of rank " + std::to_string(only_rank));
+    if (r >= n) p.fail("rank " + std::to_string(r) + " is out of range: the trace has " + std::to_string(n) + " ranks");
+    auto [trace, rs] = state(static_cast<int>(r));
+    p.set_default_type(rs->default_type);
+    a = parse_action(p, *trace, rs->default_type, legacy, rs->irecvs);
+    p.check_all_used();
+    p.note_types(a);
+  } catch (const Error&) {
+    if (quoted || named_by.empty()) throw;
+    throw unquoted_line(path, line, named_by);
+  }
+  quoted = true;
+  a.line = static_cast<uint32_t>(line);
+  rank = static_cast<int>(r);
+  return true;
+}
+
 void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& ranks, const std::string& referrer,
                 const std::string& named_by, bool legacy, const Sink& sink) {
   std::ifstream in = open(path, referrer);
-  std::vector<int> default_type(ranks.size(), 1);
-  std::vector<LegacyIrecvs> irecvs(ranks.size());
+  std::vector<RankState> states(ranks.size());
   std::string text;
-  bool quoted = named_by.empty();
+  bool quoted = false;
+  const int n = static_cast<int>(ranks.size());
+  auto state = [&](int r) { return std::make_pair(&ranks[r], &states[r]); };
   for (int line = 1; std::getline(in, text); ++line) {
-    auto tokens = split(text);
-    if (tokens.empty() || tokens[0][0] == '#') continue;
-    int n = static_cast<int>(ranks.size());
-    char* end = nullptr;
-    const long r = std::strtol(tokens[0].c_str(), &end, 10);
-    const bool rank_ok = *end == '\0' && r >= 0;
-    const size_t size = tokens.size();
-    Action a{};
-    try {
-      LineParser p(path, line, std::move(tokens), n);
-      if (size < 2) p.fail("expected 'RANK ACTION ...', got " + excerpt(text));
-      if (!rank_ok) p.fail(not_a_rank(p.rank_field(), text));
-      if (only_rank >= 0 && r != only_rank)
-        p.fail("line of rank " + std::to_string(r) + " in the file of rank " + std::to_string(only_rank));
-      if (r >= n) p.fail("rank " + std::to_string(r) + " is out of range: the trace has " + std::to_string(n) + " ranks");
-      p.set_default_type(default_type[r]);
-      a = parse_action(p, ranks[r], default_type[r], legacy, irecvs[r]);
-      p.check_all_used();
-      p.note_types(a);
-    } catch (const Error&) {
-      if (quoted) throw;
-      throw unquoted_line(path, line, named_by);
-    }
-    quoted = true;
-    a.line = static_cast<uint32_t>(line);
-    sink(static_cast<int>(r), std::move(a), ranks[r]);
+    Action a;
+    int r = -1;
+    if (parse_line(path, line, text, only_rank, n, named_by, quoted, legacy, state, a, r)) sink(r, std::move(a), ranks[r]);
   }
 }
 
@@ -385,12 +406,10 @@ namespace {
 // of its files would recurse until the stack ends, and a long one is no trace anyone wrote.
 constexpr size_t kMaxIndexNesting = 8;
 
-// Reads the trace at `path` rank file by rank file (an index) or in one pass (a shared file, after a
-// first pass that counts the ranks); `trace` gets one RankTrace per rank, without actions. `outer`
-// holds the one-line indexes that led here.
-void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& sink,
-               std::vector<std::string> outer = {}) {
-  if (looks_like_index(path)) {
+// Follows the one-line indexes from `path` (`outer` gets each): the per-rank files of an index, with
+// the index's line naming each (`path` is then the index), or none when `path` ends as a shared file.
+std::vector<std::pair<std::string, int>> follow_indexes(std::string& path, std::vector<std::string>& outer) {
+  while (looks_like_index(path)) {
     std::ifstream in = open(path, "");
     std::vector<std::pair<std::string, int>> files;
     std::string text;
@@ -408,21 +427,31 @@ void read_into(const std::string& path, bool legacy, Trace& trace, const Sink& s
                     " names this file, which may be no index)");
       files.emplace_back(file.string(), line);
     }
-    if (files.size() == 1) {  // SMPI: a one-line index names a shared trace
-      const auto& [next, line] = files[0];
-      const std::string where = path + ":" + std::to_string(line) + ": ";
-      outer.push_back(path);
-      std::error_code ec;  // a file that is not there is no cycle; opening it says what is wrong
-      for (const std::string& earlier : outer)
-        if (std::filesystem::equivalent(next, earlier, ec))
-          throw Error(where + (earlier == path ? "the trace index names itself"
-                                               : "trace indexes form a cycle through " + earlier));
-      if (outer.size() > kMaxIndexNesting)
-        throw Error(where + "more than " + std::to_string(kMaxIndexNesting) + " trace indexes nested");
-      if (!std::filesystem::exists(next, ec))  // said here: the index is the file at fault
-        throw Error(where + "names the trace file " + excerpt(next) + ", which does not exist (a file of one word per line is read as a trace index)");
-      return read_into(next, legacy, trace, sink, std::move(outer));
-    }
+    if (files.size() != 1) return files;
+    // SMPI: a one-line index names a shared trace
+    const auto& [next, line] = files[0];
+    const std::string where = path + ":" + std::to_string(line) + ": ";
+    outer.push_back(path);
+    std::error_code ec;  // a file that is not there is no cycle; opening it says what is wrong
+    for (const std::string& earlier : outer)
+      if (std::filesystem::equivalent(next, earlier, ec))
+        throw Error(where + (earlier == path ? "the trace index names itself"
+                                             : "trace indexes form a cycle through " + earlier));
+    if (outer.size() > kMaxIndexNesting)
+      throw Error(where + "more than " + std::to_string(kMaxIndexNesting) + " trace indexes nested");
+    if (!std::filesystem::exists(next, ec))  // said here: the index is the file at fault
+      throw Error(where + "names the trace file " + excerpt(next) + ", which does not exist (a file of one word per line is read as a trace index)");
+    path = next;
+  }
+  return {};
+}
+
+// Reads the trace at `path` rank file by rank file (an index) or in one pass (a shared file, after a
+// first pass that counts the ranks); `trace` gets one RankTrace per rank, without actions.
+void read_into(std::string path, bool legacy, Trace& trace, const Sink& sink) {
+  std::vector<std::string> outer;  // the one-line indexes that led to the trace
+  const std::vector<std::pair<std::string, int>> files = follow_indexes(path, outer);
+  if (!files.empty()) {
     trace.ranks.resize(files.size());
     for (size_t r = 0; r < files.size(); ++r) {
       trace.ranks[r].file = files[r].first;
@@ -706,6 +735,115 @@ std::string convert_ti_trace(const std::string& input, bool legacy, const std::s
   if (!staged) throw Error(input + ": the trace has no actions to convert");
   close_all();
   return staged->commit(ranks);
+}
+
+namespace {
+
+// An index of per-rank files, streamed: each rank's reader parses a window of its file's lines at a
+// time, from the offset and line number where the last window ended, and closes the file again (a
+// trace of 65536 ranks never has more than one file open).
+class TiFileSource final : public TraceSource {
+ public:
+  TiFileSource(std::string index, std::vector<std::pair<std::string, int>> files, bool legacy, int window)
+      : index_(std::move(index)), files_(std::move(files)), legacy_(legacy), window_(window) {}
+  int num_ranks() const override { return static_cast<int>(files_.size()); }
+  std::unique_ptr<ActionStream> open() const override;
+  long total_actions() const override {  // counted: a pass over the files, nothing kept
+    long total = 0;
+    for (size_t r = 0; r < files_.size(); ++r) {
+      std::ifstream in = mapsim::open(files_[r].first, named_by(r) + ": ");
+      for (std::string text; std::getline(in, text);) {
+        const size_t first = text.find_first_not_of(" \t\r\v\f");
+        total += first != std::string::npos && text[first] != '#';
+      }
+    }
+    return total;
+  }
+  std::string named_by(size_t r) const { return index_ + ":" + std::to_string(files_[r].second); }
+  const std::string& file(size_t r) const { return files_[r].first; }
+  bool legacy() const { return legacy_; }
+  int window() const { return window_; }
+
+ private:
+  std::string index_;
+  std::vector<std::pair<std::string, int>> files_;
+  bool legacy_;
+  int window_;
+};
+
+class TiFileStream final : public ActionStream {
+ public:
+  explicit TiFileStream(const TiFileSource& source) : source_(source), readers_(source.num_ranks()), contexts_(source.num_ranks()) {
+    const int n = source.num_ranks();
+    for (int r = 0; r < n; ++r) contexts_[r].file = source.file(r);
+    // A window of 8 to 256 actions per rank, about 2^19 actions (29 MB) in all.
+    window_ = static_cast<size_t>(source.window() > 0 ? source.window() : std::clamp((1 << 19) / std::max(n, 1), 8, 256));
+  }
+  const Action* next(int r) override {
+    Reader& reader = readers_[r];
+    if (reader.at == reader.window.size()) {
+      if (reader.ended) return nullptr;
+      refill(r);
+      if (reader.window.empty()) return nullptr;
+    }
+    return &reader.window[reader.at++];
+  }
+  const RankTrace& context(int r) const override { return contexts_[r]; }
+
+ private:
+  struct Reader {
+    std::streamoff offset = 0;  // where the next window starts
+    int line = 0;               // lines before it
+    bool quoted = false, ended = false;
+    RankState state;
+    std::vector<Action> window;
+    size_t at = 0;
+  };
+
+  void refill(int r) {
+    Reader& reader = readers_[r];
+    RankTrace& context = contexts_[r];
+    reader.window.clear();
+    reader.at = 0;
+    context.counts.clear();  // the previous window's actions are consumed
+    std::ifstream in = mapsim::open(context.file, source_.named_by(r) + ": ");
+    if (reader.offset > 0) in.seekg(reader.offset);
+    const std::string named_by = source_.named_by(r);
+    const int n = source_.num_ranks();
+    auto state = [&](int) { return std::make_pair(&context, &reader.state); };
+    std::string text;
+    while (reader.window.size() < window_) {
+      if (!std::getline(in, text)) {
+        reader.ended = true;
+        return;
+      }
+      Action a;
+      int rank = -1;
+      if (parse_line(context.file, ++reader.line, text, r, n, named_by, reader.quoted, source_.legacy(), state, a, rank))
+        reader.window.push_back(a);
+    }
+    reader.offset = in.tellg();
+    if (reader.offset < 0) throw Error(context.file + ": cannot read the trace file further (it changed while it was read?)");
+  }
+
+  const TiFileSource& source_;
+  std::vector<Reader> readers_;
+  std::vector<RankTrace> contexts_;  // file name and the window's counts pool
+  size_t window_ = 8;
+};
+
+std::unique_ptr<ActionStream> TiFileSource::open() const { return std::make_unique<TiFileStream>(*this); }
+
+}  // namespace
+
+std::shared_ptr<const TraceSource> open_ti_trace(const std::string& path, bool legacy, int window) {
+  if (!format_of(path)) {
+    std::string target = path;
+    std::vector<std::string> outer;
+    std::vector<std::pair<std::string, int>> files = follow_indexes(target, outer);
+    if (!files.empty()) return std::make_shared<TiFileSource>(target, std::move(files), legacy, window);
+  }
+  return std::make_shared<TraceView>(read_ti_trace(path, legacy));  // a shared file, OTF2: loaded whole
 }
 
 }  // namespace mapsim

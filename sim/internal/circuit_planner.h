@@ -29,6 +29,6 @@ class CircuitPlanner {
 
 // Static circuits are chosen here, from the placement and the trace's large messages.
 std::unique_ptr<CircuitPlanner> make_circuit_planner(const RoutedNetwork& routed, const Placement& placement,
-                                                     const Trace& trace, const OcsConfig& ocs);
+                                                     const TraceSource& trace, const OcsConfig& ocs);
 
 }  // namespace mapsim::sim

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "traces/action_ops.h"
+#include "traces/trace_source.h"
 #include "sim/simulation.h"
 #include "sim/internal/circuit_planner.h"
 #include "sim/internal/path_choice.h"
@@ -21,7 +22,8 @@ namespace mapsim::sim {
 
 class Replay {
  public:
-  Replay(const RoutedNetwork& routed, const Placement& placement, const Trace& trace, const SimOptions& options,
+  // Reads `source` as the ranks advance (a window per rank; traces/trace_source.h).
+  Replay(const RoutedNetwork& routed, const Placement& placement, const TraceSource& source, const SimOptions& options,
          const std::vector<JobSpan>& jobs = {});
   // Schedules every job's ranks at their start, runs SimGrid's engine (created by the caller) and checks
   // that every rank finished; throws mapsim::Error naming blocked ranks otherwise.
@@ -36,7 +38,8 @@ class Replay {
     int message = -1;
   };
   struct Rank {
-    size_t pc = 0;                 // next action
+    size_t pc = 0;                 // actions started
+    const Action* current = nullptr;  // the last one (valid until the rank reads its next)
     std::vector<Op> ops;           // expansion of the current action
     size_t op = 0;
     std::vector<int> group;        // requests of the current action, waited by WaitGroup
@@ -72,7 +75,8 @@ class Replay {
   const RoutedNetwork& routed_;
   const Placement& placement_;
   std::vector<int> cores_;  // each rank's slot on its node, when the network describes its nodes' insides
-  const Trace& trace_;
+  const TraceSource& source_;
+  std::unique_ptr<ActionStream> stream_;
   SimOptions options_;
   std::vector<Rank> ranks_;
   std::vector<JobSpan> jobs_;       // one job of every rank when none were given

@@ -1,0 +1,148 @@
+// Streaming replay (issue 34): a generated workload and a TI index of per-rank files read as the
+// ranks advance give the SimResult of the trace held whole; a bad line deep in a rank's file is a
+// FILE:LINE Error.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "sim/simulate.h"
+#include "sim/workload.h"
+#include "support/error.h"
+#include "test_files.h"
+#include "topologies/network_factory.h"
+#include "traces/trace_source.h"
+
+using namespace mapsim;
+
+namespace {
+
+// The result without its wall-clock and memory figures, which vary between identical runs.
+nlohmann::json comparable(const SimResult& r) {
+  nlohmann::json j = r;
+  j.erase("wall_seconds");
+  j.erase("solver_seconds");
+  j.erase("peak_memory_kb");
+  return j;
+}
+
+SimOptions recording(const std::string& model) {
+  SimOptions o;
+  o.model = model;
+  o.record_messages = true;
+  o.record_timeline = true;
+  return o;
+}
+
+void same_actions(const Trace& a, const Trace& b) {
+  REQUIRE(a.num_ranks() == b.num_ranks());
+  for (int r = 0; r < a.num_ranks(); ++r) {
+    REQUIRE(a.ranks[r].actions.size() == b.ranks[r].actions.size());
+    CHECK(a.ranks[r].counts == b.ranks[r].counts);
+    for (size_t k = 0; k < a.ranks[r].actions.size(); ++k) {
+      const Action &x = a.ranks[r].actions[k], &y = b.ranks[r].actions[k];
+      CHECK(std::tie(x.type, x.distant, x.peer, x.tag, x.root, x.bytes, x.bytes2, x.flops, x.counts, x.line, x.datatype,
+                     x.datatype2) == std::tie(y.type, y.distant, y.peer, y.tag, y.root, y.bytes, y.bytes2, y.flops,
+                                              y.counts, y.line, y.datatype, y.datatype2));
+    }
+  }
+}
+
+Placement identity(int n) {
+  Placement p(n);
+  for (int r = 0; r < n; ++r) p[r] = r;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("a generated workload replays as the one built whole: every pattern, several seeds, three models") {
+  const RoutedNetwork routed(make_network("irregular:nodes=16,switches=6,seed=3"));
+  const ProcessGraph mesh = make_process_graph("pattern:mesh:4x4,distant=0.2,seed=2");
+  for (const std::string spec : {"exchange:iterations=3,compute=1e5", "exchange:size=100000,iterations=4",
+                                 "alltoall:size=5000,iterations=2", "permutation:size=70000,seed=1,iterations=5",
+                                 "permutation:size=1000,seed=7,iterations=6"}) {
+    CAPTURE(spec);
+    const Trace whole = make_workload(spec, mesh);
+    const auto source = make_workload_source(spec, mesh);
+    same_actions(whole, materialize(*source));
+    CHECK(source->total_actions() == TraceView(whole).total_actions());
+    for (const std::string model : {"store-and-forward", "flow", "packet"}) {
+      CAPTURE(model);
+      CHECK(comparable(simulate(routed, identity(16), whole, recording(model))) ==
+            comparable(simulate(routed, identity(16), *source, recording(model))));
+    }
+    // The mappers' inputs, from a pass over the source.
+    CHECK(task_traffic(whole).size() == task_traffic(*source).size());
+    CHECK(communication_schedule(whole).phases.size() == communication_schedule(*source).phases.size());
+  }
+}
+
+TEST_CASE("a TI index of per-rank files streams in windows and replays as the trace read whole") {
+  const RoutedNetwork routed(make_network("irregular:nodes=16,switches=6,seed=5"));
+  const ProcessGraph mesh = make_process_graph("mesh:4x4");
+  const std::string dir = temp_path("stream-ti");
+  for (const std::string spec : {"exchange:size=80000,iterations=7,compute=1e4", "permutation:size=3000,seed=4,iterations=9"}) {
+    CAPTURE(spec);
+    const std::string index = write_ti_trace(make_workload(spec, mesh), dir + spec.substr(0, 4));
+    const Trace whole = read_ti_trace(index);
+    for (int window : {1, 3, 0}) {  // windows shorter than a rank's file: read on from saved offsets
+      CAPTURE(window);
+      const auto source = open_ti_trace(index, false, window);
+      CHECK(source->whole() == nullptr);
+      same_actions(whole, materialize(*source));
+      CHECK(source->total_actions() == TraceView(whole).total_actions());
+      CHECK(comparable(simulate(routed, identity(16), whole, recording("store-and-forward"))) ==
+            comparable(simulate(routed, identity(16), *source, recording("store-and-forward"))));
+    }
+  }
+  // v-collectives carry their counts through the window's pool.
+  std::filesystem::create_directories(dir + "-v");
+  std::ofstream(dir + "-v/index.txt") << "r0.txt\nr1.txt\nr2.txt\n";
+  for (int r = 0; r < 3; ++r) {
+    std::ofstream out(dir + "-v/r" + std::to_string(r) + ".txt");
+    out << r << " init\n";
+    for (int k = 0; k < 5; ++k)
+      out << r << " alltoallv 6 " << 1 + r << " 2 3 6 " << 1 + k << " 2 3\n"
+          << r << " gatherv " << 10 + r << " 10 11 12 1\n"
+          << r << " allreduce 100 10\n";
+    out << r << " finalize\n";
+  }
+  const Trace whole = read_ti_trace(dir + "-v/index.txt");
+  const auto source = open_ti_trace(dir + "-v/index.txt", false, 2);
+  same_actions(whole, materialize(*source));
+  const RoutedNetwork small(make_network("mesh:3x1"));
+  CHECK(comparable(simulate(small, identity(3), whole, recording("flow"))) ==
+        comparable(simulate(small, identity(3), *source, recording("flow"))));
+}
+
+TEST_CASE("a malformed line deep in a rank's file: the replay that reaches it fails with FILE:LINE, no result") {
+  const RoutedNetwork routed(make_network("irregular:nodes=16,switches=6,seed=5"));
+  const ProcessGraph mesh = make_process_graph("mesh:4x4");
+  const std::string dir = temp_path("stream-bad");
+  const std::string index = write_ti_trace(make_workload("exchange:size=1000,iterations=40", mesh), dir);
+  const std::string file = dir + "/rank-5.txt";
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  REQUIRE(lines.size() > 150);
+  lines[149] = "5 isend 6 0 lots";
+  {
+    std::ofstream out(file);
+    for (const std::string& line : lines) out << line << "\n";
+  }
+  const auto source = open_ti_trace(index, false, 4);  // opens: the index only
+  for (const std::string model : {"store-and-forward", "flow"})
+    CHECK_THROWS_WITH_AS(simulate(routed, identity(16), *source, recording(model)),
+                         (std::filesystem::path(file).string() + ":150: expected size, got 'lots'").c_str(), Error);
+  // The passes (the mappers' inputs) find it too, as reading it whole does.
+  CHECK_THROWS_WITH_AS(trace_process_graph(*source), (file + ":150: expected size, got 'lots'").c_str(), Error);
+  CHECK_THROWS_WITH_AS(read_ti_trace(index), (file + ":150: expected size, got 'lots'").c_str(), Error);
+  // A rank file that is gone: named with the index line that names it.
+  std::filesystem::remove(dir + "/rank-9.txt");
+  CHECK_THROWS_WITH_AS(simulate(routed, identity(16), *open_ti_trace(index), recording("flow")),
+                       doctest::Contains("rank-9.txt"), Error);
+}

@@ -1,0 +1,71 @@
+#include "traces/trace_source.h"
+
+#include <vector>
+
+namespace mapsim {
+namespace {
+
+class TraceViewStream final : public ActionStream {
+ public:
+  explicit TraceViewStream(const Trace& trace) : trace_(trace), next_(trace.ranks.size(), 0) {}
+  const Action* next(int rank) override {
+    const auto& actions = trace_.ranks[rank].actions;
+    return next_[rank] < actions.size() ? &actions[next_[rank]++] : nullptr;
+  }
+  const RankTrace& context(int rank) const override { return trace_.ranks[rank]; }
+
+ private:
+  const Trace& trace_;
+  std::vector<size_t> next_;
+};
+
+}  // namespace
+
+std::unique_ptr<ActionStream> TraceView::open() const { return std::make_unique<TraceViewStream>(*trace_); }
+
+long TraceView::total_actions() const {
+  long total = 0;
+  for (const RankTrace& rank : trace_->ranks) total += static_cast<long>(rank.actions.size());
+  return total;
+}
+
+void for_each_action(const TraceSource& source,
+                     const std::function<void(int rank, const Action& action, const RankTrace& context)>& visit) {
+  if (const Trace* trace = source.whole()) {  // no stream needed
+    for (int r = 0; r < trace->num_ranks(); ++r)
+      for (const Action& a : trace->ranks[r].actions) visit(r, a, trace->ranks[r]);
+    return;
+  }
+  const std::unique_ptr<ActionStream> stream = source.open();
+  for (int r = 0; r < source.num_ranks(); ++r)
+    while (const Action* a = stream->next(r)) visit(r, *a, stream->context(r));
+}
+
+Trace materialize(const TraceSource& source) {
+  if (const Trace* trace = source.whole()) return *trace;
+  Trace trace;
+  trace.ranks.resize(source.num_ranks());
+  const std::unique_ptr<ActionStream> stream = source.open();
+  for (int r = 0; r < source.num_ranks(); ++r) {
+    RankTrace& rank = trace.ranks[r];
+    while (const Action* a = stream->next(r)) {
+      const RankTrace& context = stream->context(r);
+      Action copy = *a;
+      if (!context.counts.empty()) {  // v-collective counts: re-based into the rank's own pool
+        const size_t n = static_cast<size_t>(source.num_ranks()) * (a->type == ActionType::Alltoallv ? 2 : 1);
+        const bool has_counts = a->type == ActionType::Alltoallv || a->type == ActionType::Gatherv ||
+                                a->type == ActionType::Allgatherv || a->type == ActionType::Scatterv ||
+                                a->type == ActionType::ReduceScatter;
+        if (has_counts) {
+          copy.counts = static_cast<uint32_t>(rank.counts.size());
+          rank.counts.insert(rank.counts.end(), context.counts.begin() + a->counts, context.counts.begin() + a->counts + n);
+        }
+      }
+      rank.actions.push_back(copy);
+    }
+    rank.file = stream->context(r).file;
+  }
+  return trace;
+}
+
+}  // namespace mapsim
