@@ -114,7 +114,7 @@ void run_simulate(const SimulateOptions& o) {
   t = Clock::now();
   const ReplicateParts& parts = pipeline.replicate(0);
   const double build_seconds = since(t);
-  if (!o.write_trace.empty()) spdlog::info("trace written to {}", write_ti_trace(*parts.trace, o.write_trace));
+  if (!o.write_trace.empty()) spdlog::info("trace written to {}", write_ti_trace(materialize(*parts.trace), o.write_trace));
   const MappingRun run = pipeline.run(parts, scenario.mappers.front());
   bar.finish();
   t = Clock::now();

@@ -14,7 +14,7 @@ namespace {
 // One job of one replicate: its mapping and alone run, and its workload.
 struct JobRun {
   MappingRun run;
-  const Trace* trace = nullptr;
+  const TraceSource* trace = nullptr;
 };
 
 // The jobs `members` together: their traces one after another, each its own world, started as the
@@ -26,12 +26,13 @@ std::vector<double> simulate_together(const Scenario& s, const RoutedNetwork& ro
   Trace trace;
   Placement placement;
   std::vector<JobSpan> spans;
-  for (int j : members) {
+  for (int j : members) {  // (the jobs' traces are held whole here)
     const ScenarioJob& job = s.jobs[j];
     const auto after = std::find(members.begin(), members.end(), job.after);
     spans.push_back({trace.num_ranks(), runs[j].trace->num_ranks(), job.start,
                      after == members.end() ? -1 : static_cast<int>(after - members.begin())});
-    trace.ranks.insert(trace.ranks.end(), runs[j].trace->ranks.begin(), runs[j].trace->ranks.end());
+    Trace whole = materialize(*runs[j].trace);
+    trace.ranks.insert(trace.ranks.end(), std::make_move_iterator(whole.ranks.begin()), std::make_move_iterator(whole.ranks.end()));
     placement.insert(placement.end(), runs[j].run.placement.begin(), runs[j].run.placement.end());
   }
   if (background && background->trace.num_ranks() > 0) {

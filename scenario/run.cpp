@@ -70,10 +70,12 @@ std::vector<double> channel_bytes(const SimResult& r) {
 RunPipeline::RunPipeline(const Scenario& s) : scenario_(s) {
   check_scenario(s);
   if (!s.trace.empty()) {
-    trace_ = read_ti_trace(s.trace);  // trace errors name the trace's own file and line
-    graph_ = trace_process_graph(trace_);
-    traffic_ = task_traffic(trace_, s.sim.collectives);
-    schedule_ = communication_schedule(trace_, s.sim.collectives);
+    // Trace errors name the trace's own file and line: the first pass (the process graph) reads every
+    // line, rank by rank, as reading the trace whole did; the simulations stream it again.
+    trace_ = open_ti_trace(s.trace);
+    graph_ = trace_process_graph(*trace_);
+    traffic_ = task_traffic(*trace_, s.sim.collectives);
+    schedule_ = communication_schedule(*trace_, s.sim.collectives);
   }
 }
 
@@ -125,12 +127,12 @@ const ReplicateParts& RunPipeline::replicate(int r) {
   }
   if (s.trace.empty() && (s.simulate || s.pattern_given))
     at_key(s, "workload.pattern", [&] {
-      trace_ = make_workload(s.pattern_spec(r), graph_);
-      traffic_ = task_traffic(trace_, s.sim.collectives);
-      schedule_ = communication_schedule(trace_, s.sim.collectives);
+      trace_ = make_workload_source(s.pattern_spec(r), graph_);
+      traffic_ = task_traffic(*trace_, s.sim.collectives);
+      schedule_ = communication_schedule(*trace_, s.sim.collectives);
     });
   parts_.graph = &graph_;
-  parts_.trace = &trace_;
+  parts_.trace = trace_.get();
   at_key(s, "allocation", [&] { parts_.problem = make_problem(*routed_, graph_, s.allocation_spec(r), s.slots, parts_.seed); });
   if (!s.ocs.empty()) at_key(s, "ocs", [&] { parts_.sim.ocs = parse_ocs(s.ocs, routed_->network()); });
   const Routing& routing = routed_->routing();
@@ -141,7 +143,7 @@ const ReplicateParts& RunPipeline::replicate(int r) {
       if (static_cast<int>(placement.size()) != graph_.num_tasks()) return cores_in_rank_order(placement);  // several jobs' ranks
       return place_on_cores(parts_.problem, placement);
     };
-  if (trace_.num_ranks() > 0) {  // a workload gives the bytes, their phases, and a run to verify placements by
+  if (trace_ && trace_->num_ranks() > 0) {  // a workload gives the bytes, their phases, and a run to verify placements by
     parts_.problem.traffic = &traffic_;
     parts_.problem.schedule = &schedule_;
     parts_.problem.simulate = [this, options = parts_.sim](const Placement& placement, const std::string& model) {
@@ -152,7 +154,7 @@ const ReplicateParts& RunPipeline::replicate(int r) {
         o.model = model.empty() ? "store-and-forward" : model;
         o.model_options.clear();  // the run's model's own keys
       }
-      return mapsim::simulate(*routed_, placement, trace_, o).makespan;
+      return mapsim::simulate(*routed_, placement, *trace_, o).makespan;
     };
   }
   return parts_;

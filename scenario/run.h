@@ -28,7 +28,9 @@ struct ReplicateParts {
   uint64_t seed = 0;
   const RoutedNetwork* routed = nullptr;
   const ProcessGraph* graph = nullptr;
-  const Trace* trace = nullptr;   // the workload (built when simulating or when a pattern is given)
+  // The workload (made when simulating or when a pattern is given), read as the replay advances: a
+  // synthetic workload generated, a TI index streamed (traces/trace_source.h).
+  const TraceSource* trace = nullptr;
   MappingProblem problem;
   SimOptions sim;                 // the scenario's, with the OCS laid on this network
 };
@@ -67,7 +69,7 @@ class RunPipeline {
   std::string network_spec_, process_spec_;
   std::shared_ptr<const RoutedNetwork> routed_;
   ProcessGraph graph_;
-  Trace trace_;
+  std::shared_ptr<const TraceSource> trace_;
   std::vector<TaskTraffic> traffic_;  // trace_'s bytes per rank pair, for the mapping metrics
   CommSchedule schedule_;             // trace_'s phases, for the contention-aware metrics and `best`
   ReplicateParts parts_;

@@ -437,8 +437,7 @@ double Replay::plan_path(Message& m) {
 void Replay::delivered(int id) {
   Message& m = messages_[id];
   const double latency = now() - m.posted;
-  latencies_.push_back(latency);
-  if (!m.collective) (m.distant ? distant_latencies_ : neighbour_latencies_).push_back(latency);
+  (m.collective ? collective_latencies_ : m.distant ? distant_latencies_ : neighbour_latencies_).add(latency);
   if (options_.record_messages)
     stats_.message_log.push_back(
         {m.src_rank, m.dst_rank, m.tag, m.bytes, m.posted, m.started, now(), m.hops, m.distant, m.collective});
@@ -495,10 +494,9 @@ SimResult Replay::result(double wall_seconds) const {
       out.switch_bytes[net.channel_target(static_cast<int>(c))] += (*walked)[c].bytes;
     }
   }
-  auto copy = latencies_, neighbour = neighbour_latencies_, distant = distant_latencies_;
-  out.latency = summarise(copy);
-  out.neighbour_latency = summarise(neighbour);
-  out.distant_latency = summarise(distant);
+  out.latency = summarise({&neighbour_latencies_, &distant_latencies_, &collective_latencies_});
+  out.neighbour_latency = summarise({&neighbour_latencies_});
+  out.distant_latency = summarise({&distant_latencies_});
   out.makespan = out.rank_finish.empty() ? 0 : *std::max_element(out.rank_finish.begin(), out.rank_finish.end());
   long network_messages = 0;
   for (const auto& load : out.node_out) network_messages += static_cast<long>(load.messages);

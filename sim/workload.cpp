@@ -241,9 +241,10 @@ SyntheticPattern parse_workload(const std::string& text, const ProcessGraph& gra
   // Every pattern posts at most 4 actions per edge and 3 per task an iteration: refuse before building.
   const double actions = static_cast<double>(iterations) *
                          (4.0 * static_cast<double>(graph.edges().size()) + 3.0 * graph.num_tasks());
-  if (whole && actions > static_cast<double>(kMaxWorkloadActions))
+  const long limit = whole ? kMaxWorkloadActions : kMaxStreamedWorkloadActions;
+  if (actions > static_cast<double>(limit))
     throw Error("workload '" + text + "': about " + format_number(actions, 3) + " actions, above the limit of " +
-                std::to_string(kMaxWorkloadActions) + " (fewer iterations, or record a trace)");
+                std::to_string(limit) + " (fewer iterations" + (whole ? ", or record a trace)" : ")"));
   SyntheticPattern pattern = entry.factory(spec, graph, iterations);
   spec.finish();
   return pattern;

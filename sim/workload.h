@@ -18,6 +18,7 @@
 namespace mapsim {
 
 constexpr long kMaxWorkloadActions = 1L << 26;  // about 3 GiB of actions: a workload built whole (make_workload)
+constexpr long kMaxStreamedWorkloadActions = 1L << 33;  // generated as read: a bound on the run's length, not memory
 
 // A synthetic workload generated one action at a time: generate(iteration, rank, j, out) sets `out`
 // to action j of the rank's iteration and returns true, or returns false after the iteration's last.

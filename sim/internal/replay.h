@@ -16,6 +16,7 @@
 #include "sim/simulation.h"
 #include "sim/internal/circuit_planner.h"
 #include "sim/internal/path_choice.h"
+#include "sim/internal/sample_store.h"
 #include "sim/transport.h"
 
 namespace mapsim::sim {
@@ -97,7 +98,7 @@ class Replay {
 
   // Statistics, accumulated as messages start and arrive.
   SimResult stats_;
-  std::vector<double> latencies_, neighbour_latencies_, distant_latencies_;
+  SampleStore neighbour_latencies_, distant_latencies_, collective_latencies_;  // all: the three together
   double zero_load_sum_ = 0;
   std::vector<Leg> path_;
   PathChooser paths_;

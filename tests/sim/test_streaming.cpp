@@ -3,11 +3,15 @@
 // FILE:LINE Error.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "sim/internal/sample_store.h"
 #include "sim/simulate.h"
+#include "sim/transport.h"
+#include "support/random.h"
 #include "sim/workload.h"
 #include "support/error.h"
 #include "test_files.h"
@@ -145,4 +149,32 @@ TEST_CASE("a malformed line deep in a rank's file: the replay that reaches it fa
   std::filesystem::remove(dir + "/rank-9.txt");
   CHECK_THROWS_WITH_AS(simulate(routed, identity(16), *open_ti_trace(index), recording("flow")),
                        doctest::Contains("rank-9.txt"), Error);
+}
+
+TEST_CASE("latencies kept in sorted runs on disk summarise as the values held in memory") {
+  Rng rng(5);
+  for (size_t n : {size_t{0}, size_t{1}, size_t{7}, sim::SampleStore::kRun, 3 * sim::SampleStore::kRun + 12345}) {
+    CAPTURE(n);
+    sim::SampleStore a, b;
+    std::vector<double> all, only_a;
+    for (size_t i = 0; i < n; ++i) {
+      const double v = i % 5 == 0 ? 1e-6 * (i % 17) : rng.uniform() * std::pow(10, -static_cast<int>(i % 7));
+      all.push_back(v);
+      if (i % 3) {
+        a.add(v);
+        only_a.push_back(v);
+      } else {
+        b.add(v);
+      }
+    }
+    auto same = [](const LatencyStats& x, const LatencyStats& y) {
+      CHECK(x.count == y.count);
+      CHECK(x.mean == y.mean);
+      CHECK(x.p50 == y.p50);
+      CHECK(x.p99 == y.p99);
+      CHECK(x.max == y.max);
+    };
+    same(sim::summarise({&a, &b}), sim::summarise(all));
+    same(sim::summarise({&a}), sim::summarise(only_a));
+  }
 }
