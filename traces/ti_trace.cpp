@@ -739,34 +739,54 @@ std::string convert_ti_trace(const std::string& input, bool legacy, const std::s
 
 namespace {
 
-// An index of per-rank files, streamed: each rank's reader parses a window of its file's lines at a
-// time, from the offset and line number where the last window ended, and closes the file again (a
-// trace of 65536 ranks never has more than one file open).
+// A stretch of one rank's consecutive action lines in a shared file (comment lines may lie between).
+struct LineRun {
+  std::streamoff offset;  // of its first line
+  int line;               // that line's number
+  int count;              // action lines
+};
+
+bool is_action_line(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t\r\v\f");
+  return first != std::string::npos && text[first] != '#';
+}
+
+// A TI trace streamed: each rank's reader parses a window of its lines at a time, from the offset and
+// line number where the last window ended, and closes the file again (a trace of 65536 ranks never has
+// more than one file open). An index of per-rank files reads each rank's file to its end; a shared file
+// is indexed first (where each rank's runs of consecutive lines start: one run per rank when the file
+// holds the ranks one after another, one per line when they alternate).
 class TiFileSource final : public TraceSource {
  public:
   TiFileSource(std::string index, std::vector<std::pair<std::string, int>> files, bool legacy, int window)
       : index_(std::move(index)), files_(std::move(files)), legacy_(legacy), window_(window) {}
-  int num_ranks() const override { return static_cast<int>(files_.size()); }
+  // A shared file, indexed: `runs` per rank.
+  TiFileSource(std::string path, std::vector<std::vector<LineRun>> runs, bool legacy, int window)
+      : index_(std::move(path)), runs_(std::move(runs)), legacy_(legacy), window_(window) {}
+  int num_ranks() const override { return static_cast<int>(shared() ? runs_.size() : files_.size()); }
   std::unique_ptr<ActionStream> open() const override;
   long total_actions() const override {  // counted: a pass over the files, nothing kept
     long total = 0;
+    for (const std::vector<LineRun>& runs : runs_)
+      for (const LineRun& run : runs) total += run.count;
     for (size_t r = 0; r < files_.size(); ++r) {
       std::ifstream in = mapsim::open(files_[r].first, named_by(r) + ": ");
-      for (std::string text; std::getline(in, text);) {
-        const size_t first = text.find_first_not_of(" \t\r\v\f");
-        total += first != std::string::npos && text[first] != '#';
-      }
+      for (std::string text; std::getline(in, text);) total += is_action_line(text);
     }
     return total;
   }
-  std::string named_by(size_t r) const { return index_ + ":" + std::to_string(files_[r].second); }
-  const std::string& file(size_t r) const { return files_[r].first; }
+  bool shared() const { return files_.empty(); }
+  // The index line naming rank r's file (its errors before a first action do not quote it).
+  std::string named_by(size_t r) const { return shared() ? std::string() : index_ + ":" + std::to_string(files_[r].second); }
+  const std::string& file(size_t r) const { return shared() ? index_ : files_[r].first; }
+  const std::vector<LineRun>* runs(size_t r) const { return shared() ? &runs_[r] : nullptr; }
   bool legacy() const { return legacy_; }
   int window() const { return window_; }
 
  private:
-  std::string index_;
+  std::string index_;  // the index, or the shared file
   std::vector<std::pair<std::string, int>> files_;
+  std::vector<std::vector<LineRun>> runs_;
   bool legacy_;
   int window_;
 };
@@ -775,7 +795,15 @@ class TiFileStream final : public ActionStream {
  public:
   explicit TiFileStream(const TiFileSource& source) : source_(source), readers_(source.num_ranks()), contexts_(source.num_ranks()) {
     const int n = source.num_ranks();
-    for (int r = 0; r < n; ++r) contexts_[r].file = source.file(r);
+    for (int r = 0; r < n; ++r) {
+      contexts_[r].file = source.file(r);
+      if (const std::vector<LineRun>* runs = source.runs(r)) {
+        Reader& reader = readers_[r];
+        reader.quoted = true;  // the index pass parsed the file's first action
+        reader.left = 0;       // the first run starts at the first refill
+        reader.ended = runs->empty();
+      }
+    }
     // A window of 8 to 256 actions per rank, about 2^19 actions (29 MB) in all.
     window_ = static_cast<size_t>(source.window() > 0 ? source.window() : std::clamp((1 << 19) / std::max(n, 1), 8, 256));
   }
@@ -795,6 +823,8 @@ class TiFileStream final : public ActionStream {
     std::streamoff offset = 0;  // where the next window starts
     int line = 0;               // lines before it
     bool quoted = false, ended = false;
+    size_t run = 0;             // shared file: the run being read (`left` action lines left in it)
+    int left = -1;              // -1: to the end of the file
     RankState state;
     std::vector<Action> window;
     size_t at = 0;
@@ -803,24 +833,46 @@ class TiFileStream final : public ActionStream {
   void refill(int r) {
     Reader& reader = readers_[r];
     RankTrace& context = contexts_[r];
+    const std::vector<LineRun>* runs = source_.runs(r);
     reader.window.clear();
     reader.at = 0;
     context.counts.clear();  // the previous window's actions are consumed
-    std::ifstream in = mapsim::open(context.file, source_.named_by(r) + ": ");
-    if (reader.offset > 0) in.seekg(reader.offset);
     const std::string named_by = source_.named_by(r);
+    std::ifstream in = mapsim::open(context.file, named_by.empty() ? std::string() : named_by + ": ");
+    bool seek = true;
     const int n = source_.num_ranks();
     auto state = [&](int) { return std::make_pair(&context, &reader.state); };
     std::string text;
     while (reader.window.size() < window_) {
+      if (runs && reader.left == 0) {  // the next run of a shared file's rank
+        if (reader.run == runs->size()) {
+          reader.ended = true;
+          return;
+        }
+        const LineRun& run = (*runs)[reader.run++];
+        reader.offset = run.offset;
+        reader.line = run.line - 1;
+        reader.left = run.count;
+        seek = true;
+      }
+      if (seek && reader.offset > 0) {
+        in.clear();
+        in.seekg(reader.offset);
+      }
+      seek = false;
       if (!std::getline(in, text)) {
+        if (runs) throw Error(context.file + ": ends before line " + std::to_string(reader.line + 1) + " (it changed while it was read?)");
         reader.ended = true;
         return;
       }
       Action a;
       int rank = -1;
-      if (parse_line(context.file, ++reader.line, text, r, n, named_by, reader.quoted, source_.legacy(), state, a, rank))
+      if (parse_line(context.file, ++reader.line, text, runs ? -1 : r, n, named_by, reader.quoted, source_.legacy(), state, a, rank)) {
+        if (rank != r) throw Error(context.file + ":" + std::to_string(reader.line) + ": changed while it was read (a line of rank " +
+                                   std::to_string(rank) + " where rank " + std::to_string(r) + "'s was)");
         reader.window.push_back(a);
+        if (runs) --reader.left;
+      }
     }
     reader.offset = in.tellg();
     if (reader.offset < 0) throw Error(context.file + ": cannot read the trace file further (it changed while it was read?)");
@@ -834,16 +886,62 @@ class TiFileStream final : public ActionStream {
 
 std::unique_ptr<ActionStream> TiFileSource::open() const { return std::make_unique<TiFileStream>(*this); }
 
+// Indexes the shared file `path` (`named_by`: the one-line index naming it, or empty): the runs of each
+// rank's lines, with the checks and errors of reading it whole's first pass; then parses its first
+// action, as reading it whole would first (an error there does not quote a file an index named).
+std::vector<std::vector<LineRun>> index_shared_file(const std::string& path, const std::string& named_by, bool legacy) {
+  std::ifstream in = open(path, "");
+  std::vector<std::vector<LineRun>> runs;
+  long max_rank = -1, previous = -1;
+  std::streamoff first_offset = -1;
+  int first_line = 0;
+  std::string text;
+  std::streamoff offset = in.tellg();  // past a byte-order mark
+  for (int line = 1; std::getline(in, text); ++line) {
+    const std::streamoff at = offset;
+    offset = in.tellg();
+    auto tokens = split(text);
+    if (tokens.empty() || tokens[0][0] == '#') continue;
+    char* end = nullptr;
+    long r = std::strtol(tokens[0].c_str(), &end, 10);
+    if (*end != '\0' || r < 0 || tokens.size() < 2) {
+      if (!named_by.empty() && max_rank < 0) throw unquoted_line(path, line, named_by);
+      throw Error(path + ":" + std::to_string(line) + ": " + not_a_rank(tokens[0], text));
+    }
+    if (r >= kMaxTraceRanks)  // the rank table is sized by the largest rank: refuse before allocating
+      throw Error(path + ":" + std::to_string(line) + ": rank " + tokens[0] + " is above the limit of " +
+                  std::to_string(kMaxTraceRanks) + " ranks");
+    if (first_offset < 0) first_offset = at, first_line = line;
+    max_rank = std::max(max_rank, r);
+    if (static_cast<long>(runs.size()) <= r) runs.resize(r + 1);
+    if (r == previous) ++runs[r].back().count;
+    else runs[r].push_back({at, line, 1});
+    previous = r;
+  }
+  if (max_rank < 0) throw Error(path + ": empty trace: expected 'RANK ACTION ...' lines");
+  std::ifstream again = open(path, "");
+  again.seekg(first_offset);
+  std::getline(again, text);
+  RankTrace scratch;
+  RankState state;
+  bool quoted = false;
+  Action a;
+  int rank = -1;
+  parse_line(path, first_line, text, -1, static_cast<int>(runs.size()), named_by, quoted, legacy,
+             [&](int) { return std::make_pair(&scratch, &state); }, a, rank);
+  return runs;
+}
+
 }  // namespace
 
 std::shared_ptr<const TraceSource> open_ti_trace(const std::string& path, bool legacy, int window) {
-  if (!format_of(path)) {
-    std::string target = path;
-    std::vector<std::string> outer;
-    std::vector<std::pair<std::string, int>> files = follow_indexes(target, outer);
-    if (!files.empty()) return std::make_shared<TiFileSource>(target, std::move(files), legacy, window);
-  }
-  return std::make_shared<TraceView>(read_ti_trace(path, legacy));  // a shared file, OTF2: loaded whole
+  if (format_of(path)) return std::make_shared<TraceView>(read_ti_trace(path, legacy));  // OTF2: loaded whole
+  std::string target = path;
+  std::vector<std::string> outer;
+  std::vector<std::pair<std::string, int>> files = follow_indexes(target, outer);
+  if (!files.empty()) return std::make_shared<TiFileSource>(target, std::move(files), legacy, window);
+  auto runs = index_shared_file(target, outer.empty() ? "" : outer.back(), legacy);
+  return std::make_shared<TiFileSource>(target, std::move(runs), legacy, window);
 }
 
 }  // namespace mapsim

@@ -3,6 +3,7 @@
 // FILE:LINE Error.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -177,4 +178,50 @@ TEST_CASE("latencies kept in sorted runs on disk summarise as the values held in
     same(sim::summarise({&a, &b}), sim::summarise(all));
     same(sim::summarise({&a}), sim::summarise(only_a));
   }
+}
+
+TEST_CASE("a shared TI file streams from an index of each rank's runs of lines, ranks in blocks or interleaved") {
+  const RoutedNetwork routed(make_network("irregular:nodes=16,switches=6,seed=5"));
+  const ProcessGraph mesh = make_process_graph("mesh:4x4");
+  const std::string index = write_ti_trace(make_workload("exchange:size=80000,iterations=5,compute=1e4", mesh),
+                                           temp_path("stream-shared-dir"));
+  const std::string blocks = convert_ti_trace(index, false, temp_path("stream-shared.txt"), true);
+  // The same lines, ranks alternating line by line, with comments between and a byte-order mark.
+  const Trace whole = read_ti_trace(blocks);
+  std::vector<std::vector<std::string>> lines(16);
+  {
+    std::ifstream in(blocks);
+    for (std::string line; std::getline(in, line);) lines[std::stoi(line)].push_back(line);
+  }
+  std::string text = "\xEF\xBB\xBF# interleaved\n";
+  size_t longest = 0;
+  for (const auto& rank : lines) longest = std::max(longest, rank.size());
+  for (size_t k = 0; k < longest; ++k)
+    for (int r = 0; r < 16; ++r)
+      if (k < lines[r].size()) text += lines[r][k] + (k % 3 ? "\n" : "\n# step\n");
+  const std::string interleaved = temp_file("stream-interleaved.txt", text);
+  for (const std::string& path : {blocks, interleaved}) {
+    CAPTURE(path);
+    const Trace read = read_ti_trace(path);
+    for (int window : {1, 5, 0}) {
+      const auto source = open_ti_trace(path, false, window);
+      CHECK(source->whole() == nullptr);
+      CHECK(source->total_actions() == TraceView(read).total_actions());
+      same_actions(read, materialize(*source));
+      CHECK(comparable(simulate(routed, identity(16), read, recording("store-and-forward"))) ==
+            comparable(simulate(routed, identity(16), *source, recording("store-and-forward"))));
+    }
+  }
+  // A malformed line deep in the shared file: FILE:LINE from the replay and from the pass.
+  text.replace(text.find("5 isend 6", text.size() / 2), 9, "5 isend 66");
+  const std::string bad = temp_file("stream-interleaved-bad.txt", text);
+  std::string expected;
+  try {
+    read_ti_trace(bad);
+  } catch (const Error& e) {
+    expected = e.what();
+  }
+  REQUIRE(expected.find("destination rank 66 is out of range") != std::string::npos);
+  CHECK_THROWS_WITH_AS(simulate(routed, identity(16), *open_ti_trace(bad, false, 2), recording("flow")), expected.c_str(), Error);
+  CHECK_THROWS_WITH_AS(trace_process_graph(*open_ti_trace(bad)), expected.c_str(), Error);
 }
