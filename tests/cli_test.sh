@@ -501,7 +501,7 @@ expect_error "a message of too many packets" "would be 1e+09 packets of 1 bytes,
 expect_error "plot --scale nan" "--scale: expected a finite number other than 0, got 'nan'" plot "$tmp/small-plot.csv" --x x --y y --scale nan --table
 check "no output from hostile runs" test ! -e "$tmp/h1" -a ! -e "$tmp/h2" -a ! -e "$tmp/h3" -a ! -e "$tmp/h4" -a ! -e "$tmp/h6" -a ! -e "$tmp/h7" -a ! -e "$tmp/h8"
 # Progress lines on stderr when it is not a terminal; --no-progress silences them.
-"$mapsim" simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=60 \
+"$mapsim" simulate --topology irregular:nodes=256,switches=64 --process mesh:16x16 --workload exchange:iterations=300 \
   --model store-and-forward --progress=0.01 >/dev/null 2>"$tmp/progress.err"
 check "simulate progress lines" grep -q "^mapsim: progress: simulate: [0-9]*/[0-9]* actions ([0-9]*%), t=.* simulated, .* events, [0-9]* messages, .* elapsed, ETA" "$tmp/progress.err"
 "$mapsim" run "$tmp/long.yaml" -o "$tmp/long" --set replicates=2 --progress=0.001 --no-progress >/dev/null 2>"$tmp/progress.err"
