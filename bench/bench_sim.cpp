@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sim/simulate.h"
+#include "support/error.h"
 #include "bench/bench_main.h"
 #include "bench/sizes.h"
 #include "sim/workload.h"
@@ -80,7 +81,10 @@ static int run(int argc, char** argv) {
     }
     if (!smpi) continue;
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / ("mapsim-bench-" + std::to_string(ranks));
+    // A fresh folder per run (a previous run's smpi.out would make it no trace folder), removed after.
+    std::string pattern = (fs::temp_directory_path() / "mapsim-bench-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw Error("cannot create a folder in " + fs::temp_directory_path().string());
+    const fs::path dir = pattern;
     const std::string index = write_ti_trace(materialize(*workload), dir.string());
     {
       std::ofstream platform(dir / "platform.xml");
@@ -106,6 +110,8 @@ static int run(int argc, char** argv) {
         makespan = line.substr(at + 16, line.find(' ', at + 16) - at - 16);
     std::printf("%6d %-18s %12s %10.3f %12s %10.1f %12s%s\n", ranks, "smpirun -replay", makespan.c_str(), wall, "-",
                 usage.ru_maxrss / 1024.0, "-", status == 0 ? "" : "  FAILED");
+    out.close();
+    fs::remove_all(dir);
   }
   return 0;
 }
