@@ -336,6 +336,23 @@ Error unquoted_line(const std::string& path, int line, const std::string& named_
                " names this file, which may be no trace)");
 }
 
+// The rank of line `line` of a shared file (`tokens`: its fields, not a blank or comment line); throws
+// FILE:LINE for a line without a rank and an action, or a rank above kMaxTraceRanks (the rank table is
+// sized by the largest rank: refuse before allocating). `first`: no rank line came before it.
+long shared_file_rank(const std::vector<std::string>& tokens, const std::string& text, const std::string& path, int line,
+                      const std::string& named_by, bool first) {
+  char* end = nullptr;
+  const long r = std::strtol(tokens[0].c_str(), &end, 10);
+  if (*end != '\0' || r < 0 || tokens.size() < 2) {
+    if (!named_by.empty() && first) throw unquoted_line(path, line, named_by);
+    throw Error(path + ":" + std::to_string(line) + ": " + not_a_rank(tokens[0], text));
+  }
+  if (r >= kMaxTraceRanks)
+    throw Error(path + ":" + std::to_string(line) + ": rank " + tokens[0] + " is above the limit of " +
+                std::to_string(kMaxTraceRanks) + " ranks");
+  return r;
+}
+
 // What parsing a rank's lines carries from one line to the next.
 struct RankState {
   int default_type = 1;  // bytes per count of a size without a datatype (init decides)
@@ -468,15 +485,7 @@ void read_into(std::string path, bool legacy, Trace& trace, const Sink& sink) {
   for (int line = 1; std::getline(in, text); ++line) {
     auto tokens = split(text);
     if (tokens.empty() || tokens[0][0] == '#') continue;
-    char* end = nullptr;
-    long r = std::strtol(tokens[0].c_str(), &end, 10);
-    if (*end != '\0' || r < 0 || tokens.size() < 2) {
-      if (!named_by.empty() && max_rank < 0) throw unquoted_line(path, line, named_by);
-      throw Error(path + ":" + std::to_string(line) + ": " + not_a_rank(tokens[0], text));
-    }
-    if (r >= kMaxTraceRanks)  // the rank table is sized by the largest rank: refuse before allocating
-      throw Error(path + ":" + std::to_string(line) + ": rank " + tokens[0] + " is above the limit of " +
-                  std::to_string(kMaxTraceRanks) + " ranks");
+    const long r = shared_file_rank(tokens, text, path, line, named_by, max_rank < 0);
     max_rank = std::max(max_rank, r);
   }
   if (max_rank < 0) throw Error(path + ": empty trace: expected 'RANK ACTION ...' lines");
@@ -902,15 +911,7 @@ std::vector<std::vector<LineRun>> index_shared_file(const std::string& path, con
     offset = in.tellg();
     auto tokens = split(text);
     if (tokens.empty() || tokens[0][0] == '#') continue;
-    char* end = nullptr;
-    long r = std::strtol(tokens[0].c_str(), &end, 10);
-    if (*end != '\0' || r < 0 || tokens.size() < 2) {
-      if (!named_by.empty() && max_rank < 0) throw unquoted_line(path, line, named_by);
-      throw Error(path + ":" + std::to_string(line) + ": " + not_a_rank(tokens[0], text));
-    }
-    if (r >= kMaxTraceRanks)  // the rank table is sized by the largest rank: refuse before allocating
-      throw Error(path + ":" + std::to_string(line) + ": rank " + tokens[0] + " is above the limit of " +
-                  std::to_string(kMaxTraceRanks) + " ranks");
+    const long r = shared_file_rank(tokens, text, path, line, named_by, max_rank < 0);
     if (first_offset < 0) first_offset = at, first_line = line;
     max_rank = std::max(max_rank, r);
     if (static_cast<long>(runs.size()) <= r) runs.resize(r + 1);

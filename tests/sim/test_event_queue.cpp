@@ -77,7 +77,7 @@ std::vector<std::pair<int, double>> on_simgrid(bool fifo) {
     return out;
   });
   std::vector<std::pair<int, double>> log(bytes.size() / sizeof(std::pair<int, double>));
-  std::memcpy(log.data(), bytes.data(), bytes.size());
+  std::memcpy(static_cast<void*>(log.data()), bytes.data(), bytes.size());  // the child's bytes of the same pairs
   return log;
 }
 
