@@ -129,10 +129,7 @@ class FlowTransport : public Transport {
   void schedule_next() {
     double date = solve_deadline_;
     if (!completions_.empty()) date = std::min(date, completions_.top().date);
-    if (date == INFINITY) return;
-    if (!timers_.empty() && timers_.top() <= date) return;  // a timer fires by then
-    timers_.push(date);
-    at(date, [this] { tick(); });
+    arm(date, &FlowTransport::tick);
   }
 
   // Tolerant mode: frees the links of every flow within tolerance x its transfer time of its
@@ -193,11 +190,14 @@ class FlowTransport : public Transport {
   }
 
   void schedule_completion() {
-    if (completions_.empty() || completions_.top().date == INFINITY) return;
-    const double date = completions_.top().date;
-    if (!timers_.empty() && timers_.top() <= date) return;  // a timer fires by then
+    if (!completions_.empty()) arm(completions_.top().date, &FlowTransport::complete);
+  }
+
+  // A timer at `date` (none when infinite) that runs `handler`, unless one fires by then.
+  void arm(double date, void (FlowTransport::*handler)()) {
+    if (date == INFINITY || (!timers_.empty() && timers_.top() <= date)) return;
     timers_.push(date);
-    at(date, [this] { complete(); });
+    at(date, [this, handler] { (this->*handler)(); });
   }
 
   void complete() {
