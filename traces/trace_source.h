@@ -2,9 +2,10 @@
 // whatever its length (issue 34). A TraceSource describes the trace and can be read several times
 // (simulate() replays it twice with optical circuits, the circuit planner and the mappers' inputs
 // take a pass of their own); each reading is an ActionStream with a cursor per rank.
-//   TraceView / open_ti_trace   an in-memory Trace (held whole)
-//   open_ti_trace               a TI index of per-rank files: each rank's file read in chunks from a
-//                               saved offset, no file kept open (traces/ti_trace.cpp)
+//   TraceView                   an in-memory Trace (held whole)
+//   open_ti_trace               a TI trace: each rank's lines (its own file, or its runs of lines in
+//                               the shared file) read in chunks from saved offsets, no file kept open;
+//                               OTF2 read whole (traces/ti_trace.cpp)
 //   make_workload_source        a synthetic workload generated one action at a time (sim/workload.h)
 #pragma once
 #include <functional>
@@ -58,9 +59,10 @@ void for_each_action(const TraceSource& source,
 // The source read whole into memory.
 Trace materialize(const TraceSource& source);
 
-// The trace at `path` as a source: a TI index of per-rank files streams (each file read in chunks
-// from a saved offset and line number; parse errors are found as the ranks reach them, "FILE:LINE: ...");
-// the shared single file and other formats (OTF2) are read whole here, with every error up front.
+// The trace at `path` as a source. A TI trace streams: an index of per-rank files, each read in chunks
+// from a saved offset and line number, or the shared single file, whose first pass records where each
+// rank's runs of lines start; parse errors are found as the ranks reach them ("FILE:LINE: ..."). Other
+// formats (OTF2) are read whole here, with every error up front.
 // `window`: actions parsed per rank at a time (0: 8 to 256, about 2^19 in all).
 std::shared_ptr<const TraceSource> open_ti_trace(const std::string& path, bool legacy = false, int window = 0);
 
