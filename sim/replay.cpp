@@ -2,29 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "sim/internal/free_list.h"
 #include "support/error.h"
 #include "support/units.h"
 
 namespace mapsim::sim {
-
-LatencyStats summarise(std::vector<double>& values) {
-  LatencyStats s;
-  s.count = static_cast<long>(values.size());
-  if (values.empty()) return s;
-  std::sort(values.begin(), values.end());
-  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / values.size();
-  auto rank = [&](double q) {  // nearest-rank percentile
-    size_t k = static_cast<size_t>(std::ceil(q * values.size()));
-    return values[std::clamp<size_t>(k, 1, values.size()) - 1];
-  };
-  s.p50 = rank(0.50);
-  s.p99 = rank(0.99);
-  s.max = values.back();
-  return s;
-}
 
 namespace {
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numeric>
 #include <queue>
 #include <unistd.h>
 
@@ -75,7 +76,22 @@ class RunReader {
   size_t at_ = 0;
 };
 
+// The index of the nearest-rank percentile q of n sorted values.
+size_t nearest_rank(double q, size_t n) { return std::clamp<size_t>(static_cast<size_t>(std::ceil(q * n)), 1, n) - 1; }
+
 }  // namespace
+
+LatencyStats summarise(std::vector<double>& values) {
+  LatencyStats s;
+  s.count = static_cast<long>(values.size());
+  if (values.empty()) return s;
+  std::sort(values.begin(), values.end());
+  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / values.size();
+  s.p50 = values[nearest_rank(0.50, values.size())];
+  s.p99 = values[nearest_rank(0.99, values.size())];
+  s.max = values.back();
+  return s;
+}
 
 LatencyStats summarise(const std::vector<const SampleStore*>& stores) {
   LatencyStats s;
@@ -93,8 +109,7 @@ LatencyStats summarise(const std::vector<const SampleStore*>& stores) {
   if (s.count == 0) return s;
   // As summarise(values): the sum in sorted order, nearest-rank percentiles.
   const size_t n = static_cast<size_t>(s.count);
-  auto rank = [&](double q) { return std::clamp<size_t>(static_cast<size_t>(std::ceil(q * n)), 1, n) - 1; };
-  const size_t k50 = rank(0.50), k99 = rank(0.99);
+  const size_t k50 = nearest_rank(0.50, n), k99 = nearest_rank(0.99, n);
   using Item = std::pair<double, size_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
   for (size_t r = 0; r < readers.size(); ++r)
