@@ -305,46 +305,58 @@ ProcessGraph trace_process_graph(const TraceSource& source) {
 
 ProcessGraph trace_process_graph(const Trace& trace) { return trace_process_graph(TraceView(trace)); }
 
-CommSchedule communication_schedule(const TraceSource& source, const CollectiveChoice& choice) {
-  std::vector<std::vector<PhaseMessage>> steps;
-  long messages = 0;
-  std::vector<Op> ops;
+CommSchedule communication_schedule(const TraceSource& source, const CollectiveChoice& choice, long max_messages) {
+  // Read step by step across the ranks: every rank is advanced to the end of its step `base`, which
+  // is then complete, deduplicated and dropped. Memory: the messages of the steps under way (a
+  // collective expanded whole may run a rank several steps ahead) and the distinct phases.
+  using Key = std::vector<std::tuple<int, int, double>>;  // a step's messages, sorted once complete
+  struct Cursor {
+    size_t step = 0;
+    bool sent = false, done = false;
+  };
   const int n = source.num_ranks();
   const std::unique_ptr<ActionStream> stream = source.open();
-  for (int r = 0; r < n; ++r) {
-    size_t step = 0;
-    bool sent = false;
-    while (const Action* a = stream->next(r)) {
-      ops.clear();
-      expand_action(*a, stream->context(r), r, n, ops, choice);
-      for (const Op& op : ops) {
-        if (op.kind == Op::Isend && op.peer != r) {
-          if (steps.size() <= step) steps.resize(step + 1);
-          steps[step].push_back({r, op.peer, op.amount});
-          sent = true;
-          ++messages;
-        } else if (sent && (op.kind == Op::WaitGroup || op.kind == Op::WaitKey || op.kind == Op::WaitAll)) {
-          ++step;
-          sent = false;
+  std::vector<Cursor> cursors(n);
+  std::deque<Key> pending;  // steps base, base + 1, ...
+  long messages = 0;
+  std::vector<Op> ops;
+  CommSchedule schedule;
+  std::map<Key, size_t> seen;  // a phase's messages -> its index
+  for (size_t base = 0;; ++base) {
+    for (int r = 0; r < n; ++r) {
+      Cursor& c = cursors[r];
+      while (!c.done && c.step == base) {
+        const Action* a = stream->next(r);
+        if (!a) {
+          c.done = true;
+          break;
+        }
+        ops.clear();
+        expand_action(*a, stream->context(r), r, n, ops, choice);
+        for (const Op& op : ops) {
+          if (op.kind == Op::Isend && op.peer != r) {
+            if (pending.size() <= c.step - base) pending.resize(c.step - base + 1);
+            pending[c.step - base].emplace_back(r, op.peer, op.amount);
+            c.sent = true;
+            ++messages;
+          } else if (c.sent && (op.kind == Op::WaitGroup || op.kind == Op::WaitKey || op.kind == Op::WaitAll)) {
+            ++c.step;
+            c.sent = false;
+          }
+        }
+        if (messages > max_messages) {  // distinct steps are kept, up to every message: the job's totals instead
+          CommSchedule total;
+          total.phases.emplace_back();
+          for (const TaskTraffic& t : task_traffic(source, choice)) total.phases[0].messages.push_back({t.from, t.to, t.bytes});
+          return total;
         }
       }
-      if (messages > kMaxScheduleMessages) {  // too long to keep step by step: the job's totals
-        steps.clear();
-        steps.shrink_to_fit();
-        CommSchedule total;
-        total.phases.emplace_back();
-        for (const TaskTraffic& t : task_traffic(source, choice)) total.phases[0].messages.push_back({t.from, t.to, t.bytes});
-        return total;
-      }
     }
-  }
-  CommSchedule schedule;
-  std::map<std::vector<std::tuple<int, int, double>>, size_t> seen;  // a phase's messages -> its index
-  for (std::vector<PhaseMessage>& step : steps) {
-    std::vector<std::tuple<int, int, double>> key;
-    for (const PhaseMessage& m : step) key.emplace_back(m.from, m.to, m.bytes);
+    if (pending.empty()) break;  // every rank done (one still running would have sent in step base)
+    Key& key = pending.front();
     std::sort(key.begin(), key.end());
     auto [it, inserted] = seen.emplace(std::move(key), schedule.phases.size());
+    pending.pop_front();
     if (!inserted) {
       schedule.phases[it->second].repeat += 1;
       continue;

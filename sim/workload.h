@@ -59,9 +59,11 @@ std::vector<TaskTraffic> task_traffic(const TraceSource& source, const Collectiv
 // Identical phases are kept once with their repeat count. Above kMaxScheduleMessages messages, one
 // phase of the whole job's bytes per rank pair.
 constexpr long kMaxScheduleMessages = 1L << 24;
-// A streaming pass; the steps are kept until the end (memory O(messages), up to kMaxScheduleMessages).
+// A streaming pass, step by step across the ranks: memory O(messages of a step + distinct phases),
+// whatever the trace's length. `max_messages`: kMaxScheduleMessages but in tests.
 CommSchedule communication_schedule(const Trace& trace, const CollectiveChoice& choice = {});
-CommSchedule communication_schedule(const TraceSource& source, const CollectiveChoice& choice = {});
+CommSchedule communication_schedule(const TraceSource& source, const CollectiveChoice& choice = {},
+                                    long max_messages = kMaxScheduleMessages);
 
 // Bytes and messages per (source, destination) rank pair of a trace on disk, streamed: point to
 // point as written, collectives expanded into the messages of the engine's algorithms (mapsim's, or

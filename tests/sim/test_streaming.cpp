@@ -1,12 +1,15 @@
 // Streaming replay (issue 34): a generated workload and a TI index of per-rank files read as the
 // ranks advance give the SimResult of the trace held whole; a bad line deep in a rank's file is a
-// FILE:LINE Error.
+// FILE:LINE Error; the mappers' phase schedule, read step by step across the ranks, is the one built
+// from every rank's steps whole.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "sim/internal/sample_store.h"
@@ -17,6 +20,7 @@
 #include "support/error.h"
 #include "test_files.h"
 #include "topologies/network_factory.h"
+#include "traces/action_ops.h"
 #include "traces/trace_source.h"
 
 using namespace mapsim;
@@ -224,4 +228,126 @@ TEST_CASE("a shared TI file streams from an index of each rank's runs of lines, 
   REQUIRE(expected.find("destination rank 66 is out of range") != std::string::npos);
   CHECK_THROWS_WITH_AS(simulate(routed, identity(16), *open_ti_trace(bad, false, 2), recording("flow")), expected.c_str(), Error);
   CHECK_THROWS_WITH_AS(trace_process_graph(*open_ti_trace(bad)), expected.c_str(), Error);
+}
+
+namespace {
+
+// The schedule as communication_schedule() built it before it read step by step: every rank's steps
+// whole, rank after rank, then deduplicated in step order.
+CommSchedule reference_schedule(const TraceSource& source, const CollectiveChoice& choice, long max_messages) {
+  std::vector<std::vector<std::tuple<int, int, double>>> steps;
+  long messages = 0;
+  std::vector<Op> ops;
+  const int n = source.num_ranks();
+  const auto stream = source.open();
+  for (int r = 0; r < n; ++r) {
+    size_t step = 0;
+    bool sent = false;
+    while (const Action* a = stream->next(r)) {
+      ops.clear();
+      expand_action(*a, stream->context(r), r, n, ops, choice);
+      for (const Op& op : ops) {
+        if (op.kind == Op::Isend && op.peer != r) {
+          if (steps.size() <= step) steps.resize(step + 1);
+          steps[step].emplace_back(r, op.peer, op.amount);
+          sent = true;
+          ++messages;
+        } else if (sent && (op.kind == Op::WaitGroup || op.kind == Op::WaitKey || op.kind == Op::WaitAll)) {
+          ++step;
+          sent = false;
+        }
+      }
+    }
+  }
+  CommSchedule schedule;
+  if (messages > max_messages) {
+    schedule.phases.emplace_back();
+    for (const TaskTraffic& t : task_traffic(source, choice)) schedule.phases[0].messages.push_back({t.from, t.to, t.bytes});
+    return schedule;
+  }
+  std::map<std::vector<std::tuple<int, int, double>>, size_t> seen;
+  for (auto& step : steps) {
+    std::sort(step.begin(), step.end());
+    auto [it, inserted] = seen.emplace(step, schedule.phases.size());
+    if (!inserted) {
+      schedule.phases[it->second].repeat += 1;
+      continue;
+    }
+    CommPhase phase;
+    for (const auto& [from, to, bytes] : step) phase.messages.push_back({from, to, bytes});
+    schedule.phases.push_back(std::move(phase));
+  }
+  return schedule;
+}
+
+long schedule_messages(const CommSchedule& s) {
+  long total = 0;
+  for (const CommPhase& p : s.phases) total += static_cast<long>(p.messages.size() * p.repeat);
+  return total;
+}
+
+void same_schedule(const CommSchedule& a, const CommSchedule& b) {
+  REQUIRE(a.phases.size() == b.phases.size());
+  for (size_t k = 0; k < a.phases.size(); ++k) {
+    CAPTURE(k);
+    CHECK(a.phases[k].repeat == b.phases[k].repeat);
+    REQUIRE(a.phases[k].messages.size() == b.phases[k].messages.size());
+    for (size_t m = 0; m < a.phases[k].messages.size(); ++m) {
+      const PhaseMessage &x = a.phases[k].messages[m], &y = b.phases[k].messages[m];
+      CHECK(std::tie(x.from, x.to, x.bytes) == std::tie(y.from, y.to, y.bytes));
+    }
+  }
+}
+
+// The schedule read step by step equals the reference, and so does its fallback to the job's totals
+// when the limit is one message short of the total.
+void check_schedule(const TraceSource& source, const CollectiveChoice& choice = {}) {
+  const CommSchedule expected = reference_schedule(source, choice, kMaxScheduleMessages);
+  REQUIRE(!expected.phases.empty());
+  CHECK((expected.phases.size() > 1 || expected.phases[0].repeat > 1));  // several steps
+  same_schedule(communication_schedule(source, choice), expected);
+  const long total = schedule_messages(expected);
+  same_schedule(communication_schedule(source, choice, total), expected);
+  const CommSchedule totals = communication_schedule(source, choice, total - 1);
+  CHECK(totals.phases.size() == 1);
+  same_schedule(totals, reference_schedule(source, choice, total - 1));
+}
+
+}  // namespace
+
+TEST_CASE("the schedule read step by step across the ranks is the one built from every rank's steps whole") {
+  const ProcessGraph mesh = make_process_graph("pattern:mesh:4x4,distant=0.2,seed=2");
+  for (const std::string spec : {"exchange:size=100000,iterations=4", "alltoall:size=5000,iterations=3",
+                                 "permutation:size=1000,seed=7,iterations=6"}) {
+    CAPTURE(spec);
+    check_schedule(*make_workload_source(spec, mesh));
+    check_schedule(TraceView(make_workload(spec, mesh)));
+  }
+  // Collectives that run a rank several steps at once (pairwise alltoall, recursive doubling, trees),
+  // and ranks with different numbers of steps: rank 0 sends five times, ranks 1 to 3 once or twice,
+  // and rank 3 ends on sends it never waits for; ranks 4 to 7 only take part in the collectives.
+  std::string text;
+  for (int r = 0; r < 8; ++r) {
+    const std::string p = std::to_string(r) + " ";
+    text += p + "init\n";
+    if (r == 0)
+      for (int k = 0; k < 5; ++k) text += p + "isend 1 " + std::to_string(k) + " 100\n" + p + "wait 0 1 " + std::to_string(k) + "\n";
+    if (r == 1) {
+      for (int k = 0; k < 5; ++k) text += p + "irecv 0 " + std::to_string(k) + " 100\n";
+      text += p + "waitall\n" + p + "isend 2 9 50\n" + p + "isend 3 9 70\n" + p + "waitall\n";
+    }
+    if (r == 2) text += p + "irecv 1 9 50\n" + p + "waitall\n" + p + "isend 3 8 30\n" + p + "wait 2 3 8\n";
+    if (r == 3) text += p + "irecv 1 9 70\n" + p + "irecv 2 8 30\n" + p + "waitall\n";
+    text += p + "alltoall 100 100\n" + p + "allreduce 1000 10\n" + p + "bcast 500 2\n" + p + "barrier\n";
+    if (r == 3) text += p + "isend 4 5 20\n" + p + "isend 5 5 20\n";
+    if (r == 4 || r == 5) text += p + "irecv 3 5 20\n" + p + "waitall\n";
+    text += p + "finalize\n";
+  }
+  const std::string file = temp_file("schedule.txt", text);
+  for (const std::string choice : {"", "alltoall=bruck,allreduce=rab_rdb", "bcast=ompi,barrier=ompi_tree"}) {
+    CAPTURE(choice);
+    const CollectiveChoice collectives = parse_collectives(choice);
+    check_schedule(TraceView(read_ti_trace(file)), collectives);
+    check_schedule(*open_ti_trace(file, false, 1), collectives);  // windows of one action: read on from offsets
+  }
 }
