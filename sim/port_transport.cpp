@@ -10,7 +10,6 @@
 // zero-load latency of the paths they took are summed per message (TakenPaths).
 #include <algorithm>
 #include <cmath>
-#include <deque>
 
 #include "sim/internal/path_choice.h"
 #include "sim/transport.h"
@@ -66,7 +65,7 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
   bool circuit_idle(int k) const override {
     const size_t first = circuit_base_ + 2 * static_cast<size_t>(k);
     for (size_t p = first; p < first + 2; ++p)
-      if (ports_[p].busy || !ports_[p].queue.empty()) return false;
+      if (ports_[p].busy || ports_[p].head != kNoPacket) return false;
     return true;
   }
 
@@ -91,10 +90,14 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     }
     at(now() + net.startup, [this, id, packets] {
       ++events_;
-      const double bytes = messages_[id].wire;
+      const Message& m = messages_[id];
+      const double bytes = m.wire;
+      // The route's buffer stays put until the message is delivered (walked: its first port only).
+      const int* route = m.walked ? nullptr : m.route.data();
+      const int route_size = static_cast<int>(m.route.size());
       for (long p = 0; p < packets; ++p) {
         const double size = std::isfinite(mtu_) ? std::min(mtu_, bytes - p * mtu_) : bytes;
-        enqueue(Packet{id, 0, size, messages_[id].route.front()});
+        enqueue(Packet{id, 0, size, m.route.front(), -1, 0, route_size, route});
       }
     });
   }
@@ -119,16 +122,25 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     int port;           // the port it waits for or crosses
     int sw = -1;        // walked: the switch the packet reaches over `port`
     int state = 0;      // walked: its route state there
+    int route_size = 0;
+    const int* route = nullptr;  // the message's route (null: walked), read here without touching the Message
   };
   struct Taken {  // a walked message's packets: channels crossed and their delays, summed
     double hops = 0, latency = 0;
     long packets = 0;
   };
+  // A port holds what its events read, compactly; its queue is a list through pool_ (no allocation
+  // per packet, freed entries reused first).
+  static constexpr uint32_t kNoPacket = ~uint32_t{0};
   struct Port {
     double bandwidth = 1, delay = 0;  // delay: propagation plus the next switch's router delay
-    bool busy = false;
     double backlog = 0;  // bytes queued or being sent
-    std::deque<Packet> queue;
+    uint32_t head = kNoPacket, tail = kNoPacket;  // its queue, in pool_
+    bool busy = false;
+  };
+  struct Queued {
+    Packet packet;
+    uint32_t next;  // the next in its port's queue, or on the free list
   };
 
   void set_port(int id, double bandwidth, double delay) {
@@ -140,18 +152,28 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     Port& port = ports_[packet.port];
     port.backlog += packet.bytes;
     if (port.busy) {
-      port.queue.push_back(packet);
+      uint32_t q = free_;
+      if (q != kNoPacket) {
+        free_ = pool_[q].next;
+        pool_[q] = Queued{packet, kNoPacket};
+      } else {
+        if (pool_.size() >= kNoPacket) throw Error("more than 2^32 - 1 queued packets");
+        q = static_cast<uint32_t>(pool_.size());
+        pool_.push_back(Queued{packet, kNoPacket});
+      }
+      (port.head == kNoPacket ? port.head : pool_[port.tail].next) = q;
+      port.tail = q;
       return;
     }
     transmit(port, packet);
   }
 
+  // (packet.port is the port's id)
   void transmit(Port& port, const Packet& packet) {
     port.busy = true;
-    const int port_id = static_cast<int>(&port - ports_.data());
-    at(now() + packet.bytes / port.bandwidth, [this, port_id, packet] {
+    at(now() + packet.bytes / port.bandwidth, [this, packet] {
       ++events_;
-      Port& p = ports_[port_id];
+      Port& p = ports_[packet.port];
       p.backlog -= packet.bytes;
       release(p);
       arrive(packet, now() + p.delay);
@@ -161,10 +183,15 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
   // The port is free: it serves the next queued packet, if any.
   void release(Port& port) {
     port.busy = false;
-    if (port.queue.empty()) return;
-    Packet next = port.queue.front();
-    port.queue.pop_front();
-    transmit(port, next);
+    const uint32_t q = port.head;
+    if (q == kNoPacket) return;
+    Queued& queued = pool_[q];
+    port.head = queued.next;
+    // The next packet, queued a while ago and read when this one has left: its line loads meanwhile.
+    if (port.head != kNoPacket) __builtin_prefetch(&pool_[port.head]);
+    queued.next = free_;
+    free_ = q;
+    transmit(port, queued.packet);
   }
 
   // Walked packets: the next port at the switch the packet has reached, -1 at its destination node.
@@ -195,10 +222,9 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
 
   void arrive(Packet packet, double date) {
     auto next = [this, packet]() mutable {
-      const int port = messages_[packet.message].walked ? walk(packet)
-                       : packet.hop + 1 < static_cast<int>(messages_[packet.message].route.size())
-                           ? messages_[packet.message].route[packet.hop + 1]
-                           : -1;
+      const int port = !packet.route                      ? walk(packet)
+                       : packet.hop + 1 < packet.route_size ? packet.route[packet.hop + 1]
+                                                            : -1;
       if (port >= 0) {
         packet.port = port;
         ++packet.hop;
@@ -229,6 +255,8 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
   std::vector<PortLoad> walked_loads_;  // per channel, walked packets only
   std::vector<Taken> taken_;            // per message id, walked messages only
   std::vector<Port> ports_;
+  std::vector<Queued> pool_;    // queued packets
+  uint32_t free_ = kNoPacket;  // pool_'s free entries
   long events_ = 0;
 };
 
