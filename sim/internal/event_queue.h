@@ -197,6 +197,7 @@ class EventQueue {
       while (!heap_.empty() && clock_ >= heap_.top_date()) {
         const uint32_t s = heap_.top();
         const double date = heap_.date(s);
+        __builtin_prefetch(&slot(s));  // (scheduled a while ago) loads while the heap consolidates
         heap_.pop();
         if (group_[s]) run_group(date, s);
         else fire(s);
