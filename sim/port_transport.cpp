@@ -91,14 +91,22 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     at(now() + net.startup, [this, id, packets] {
       ++events_;
       const Message& m = messages_[id];
-      const double bytes = m.wire;
       // The route's buffer stays put until the message is delivered (walked: its first port only).
       const int* route = m.walked ? nullptr : m.route.data();
-      const int route_size = static_cast<int>(m.route.size());
-      for (long p = 0; p < packets; ++p) {
-        const double size = std::isfinite(mtu_) ? std::min(mtu_, bytes - p * mtu_) : bytes;
-        enqueue(Packet{id, 0, size, m.route.front(), -1, 0, route_size, route});
+      Packet packet{id, 0, packet_size(m.wire, 0), m.route.front(), -1, 0, static_cast<int>(m.route.size()), route};
+      Port& port = ports_[packet.port];
+      // The packets enter the port one after the other: the backlog grows by each in turn, and those
+      // that wait are queued as one train, cut into packets as they leave.
+      int first_queued = 0;
+      if (!port.busy) {
+        port.backlog += packet.bytes;
+        transmit(port, packet);
+        first_queued = 1;
       }
+      if (first_queued == packets) return;
+      for (long p = first_queued; p < packets; ++p) port.backlog += packet_size(m.wire, p);
+      packet.bytes = m.wire;
+      push_queue(port, Queued{packet, kNoPacket, first_queued, static_cast<int>(packets)});
     });
   }
 
@@ -138,9 +146,12 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     uint32_t head = kNoPacket, tail = kNoPacket;  // its queue, in pool_
     bool busy = false;
   };
+  // A queued packet, or a train: a message's packets `first` to `end` - 1 (end > 0; packet.bytes is
+  // then the message's wire bytes).
   struct Queued {
     Packet packet;
-    uint32_t next;  // the next in its port's queue, or on the free list
+    uint32_t next = kNoPacket;  // the next in its port's queue, or on the free list
+    int first = 0, end = 0;
   };
 
   void set_port(int id, double bandwidth, double delay) {
@@ -152,21 +163,28 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     Port& port = ports_[packet.port];
     port.backlog += packet.bytes;
     if (port.busy) {
-      uint32_t q = free_;
-      if (q != kNoPacket) {
-        free_ = pool_[q].next;
-        pool_[q] = Queued{packet, kNoPacket};
-      } else {
-        if (pool_.size() >= kNoPacket) throw Error("more than 2^32 - 1 queued packets");
-        q = static_cast<uint32_t>(pool_.size());
-        pool_.push_back(Queued{packet, kNoPacket});
-      }
-      (port.head == kNoPacket ? port.head : pool_[port.tail].next) = q;
-      port.tail = q;
+      push_queue(port, Queued{packet});
       return;
     }
     transmit(port, packet);
   }
+
+  void push_queue(Port& port, const Queued& entry) {
+    uint32_t q = free_;
+    if (q != kNoPacket) {
+      free_ = pool_[q].next;
+      pool_[q] = entry;
+    } else {
+      if (pool_.size() >= kNoPacket) throw Error("more than 2^32 - 1 queued packets");
+      q = static_cast<uint32_t>(pool_.size());
+      pool_.push_back(entry);
+    }
+    (port.head == kNoPacket ? port.head : pool_[port.tail].next) = q;
+    port.tail = q;
+  }
+
+  // Packet p of a message of `wire` bytes.
+  double packet_size(double wire, long p) const { return std::isfinite(mtu_) ? std::min(mtu_, wire - p * mtu_) : wire; }
 
   // (packet.port is the port's id)
   void transmit(Port& port, const Packet& packet) {
@@ -186,12 +204,17 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     const uint32_t q = port.head;
     if (q == kNoPacket) return;
     Queued& queued = pool_[q];
+    Packet next = queued.packet;
+    if (queued.end > 0) {  // a train: its next packet
+      next.bytes = packet_size(queued.packet.bytes, queued.first);
+      if (++queued.first < queued.end) return transmit(port, next);
+    }
     port.head = queued.next;
-    // The next packet, queued a while ago and read when this one has left: its line loads meanwhile.
+    // The next entry, queued a while ago and read when this packet has left: its line loads meanwhile.
     if (port.head != kNoPacket) __builtin_prefetch(&pool_[port.head]);
     queued.next = free_;
     free_ = q;
-    transmit(port, queued.packet);
+    transmit(port, next);
   }
 
   // Walked packets: the next port at the switch the packet has reached, -1 at its destination node.
