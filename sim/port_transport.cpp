@@ -10,7 +10,6 @@
 // zero-load latency of the paths they took are summed per message (TakenPaths).
 #include <algorithm>
 #include <cmath>
-#include <deque>
 
 #include "sim/internal/path_choice.h"
 #include "sim/transport.h"
@@ -66,7 +65,7 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
   bool circuit_idle(int k) const override {
     const size_t first = circuit_base_ + 2 * static_cast<size_t>(k);
     for (size_t p = first; p < first + 2; ++p)
-      if (ports_[p].busy || !ports_[p].queue.empty()) return false;
+      if (ports_[p].busy || ports_[p].head != kNoPacket) return false;
     return true;
   }
 
@@ -91,11 +90,23 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     }
     at(now() + net.startup, [this, id, packets] {
       ++events_;
-      const double bytes = messages_[id].wire;
-      for (long p = 0; p < packets; ++p) {
-        const double size = std::isfinite(mtu_) ? std::min(mtu_, bytes - p * mtu_) : bytes;
-        enqueue(Packet{id, 0, size, messages_[id].route.front()});
+      const Message& m = messages_[id];
+      // The route's buffer stays put until the message is delivered (walked: its first port only).
+      const int* route = m.walked ? nullptr : m.route.data();
+      Packet packet{id, 0, packet_size(m.wire, 0), m.route.front(), -1, 0, static_cast<int>(m.route.size()), route};
+      Port& port = ports_[packet.port];
+      // The packets enter the port one after the other: the backlog grows by each in turn, and those
+      // that wait are queued as one train, cut into packets as they leave.
+      int first_queued = 0;
+      if (!port.busy) {
+        port.backlog += packet.bytes;
+        transmit(port, packet);
+        first_queued = 1;
       }
+      if (first_queued == packets) return;
+      for (long p = first_queued; p < packets; ++p) port.backlog += packet_size(m.wire, p);
+      packet.bytes = m.wire;
+      push_queue(port, Queued{packet, kNoPacket, first_queued, static_cast<int>(packets)});
     });
   }
 
@@ -119,16 +130,28 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     int port;           // the port it waits for or crosses
     int sw = -1;        // walked: the switch the packet reaches over `port`
     int state = 0;      // walked: its route state there
+    int route_size = 0;
+    const int* route = nullptr;  // the message's route (null: walked), read here without touching the Message
   };
   struct Taken {  // a walked message's packets: channels crossed and their delays, summed
     double hops = 0, latency = 0;
     long packets = 0;
   };
+  // A port holds what its events read, compactly; its queue is a list through pool_ (no allocation
+  // per packet, freed entries reused first).
+  static constexpr uint32_t kNoPacket = ~uint32_t{0};
   struct Port {
     double bandwidth = 1, delay = 0;  // delay: propagation plus the next switch's router delay
-    bool busy = false;
     double backlog = 0;  // bytes queued or being sent
-    std::deque<Packet> queue;
+    uint32_t head = kNoPacket, tail = kNoPacket;  // its queue, in pool_
+    bool busy = false;
+  };
+  // A queued packet, or a train: a message's packets `first` to `end` - 1 (end > 0; packet.bytes is
+  // then the message's wire bytes).
+  struct Queued {
+    Packet packet;
+    uint32_t next = kNoPacket;  // the next in its port's queue, or on the free list
+    int first = 0, end = 0;
   };
 
   void set_port(int id, double bandwidth, double delay) {
@@ -140,18 +163,35 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     Port& port = ports_[packet.port];
     port.backlog += packet.bytes;
     if (port.busy) {
-      port.queue.push_back(packet);
+      push_queue(port, Queued{packet});
       return;
     }
     transmit(port, packet);
   }
 
+  void push_queue(Port& port, const Queued& entry) {
+    uint32_t q = free_;
+    if (q != kNoPacket) {
+      free_ = pool_[q].next;
+      pool_[q] = entry;
+    } else {
+      if (pool_.size() >= kNoPacket) throw Error("more than 2^32 - 1 queued packets");
+      q = static_cast<uint32_t>(pool_.size());
+      pool_.push_back(entry);
+    }
+    (port.head == kNoPacket ? port.head : pool_[port.tail].next) = q;
+    port.tail = q;
+  }
+
+  // Packet p of a message of `wire` bytes.
+  double packet_size(double wire, long p) const { return std::isfinite(mtu_) ? std::min(mtu_, wire - p * mtu_) : wire; }
+
+  // (packet.port is the port's id)
   void transmit(Port& port, const Packet& packet) {
     port.busy = true;
-    const int port_id = static_cast<int>(&port - ports_.data());
-    at(now() + packet.bytes / port.bandwidth, [this, port_id, packet] {
+    at(now() + packet.bytes / port.bandwidth, [this, packet] {
       ++events_;
-      Port& p = ports_[port_id];
+      Port& p = ports_[packet.port];
       p.backlog -= packet.bytes;
       release(p);
       arrive(packet, now() + p.delay);
@@ -161,9 +201,19 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
   // The port is free: it serves the next queued packet, if any.
   void release(Port& port) {
     port.busy = false;
-    if (port.queue.empty()) return;
-    Packet next = port.queue.front();
-    port.queue.pop_front();
+    const uint32_t q = port.head;
+    if (q == kNoPacket) return;
+    Queued& queued = pool_[q];
+    Packet next = queued.packet;
+    if (queued.end > 0) {  // a train: its next packet
+      next.bytes = packet_size(queued.packet.bytes, queued.first);
+      if (++queued.first < queued.end) return transmit(port, next);
+    }
+    port.head = queued.next;
+    // The next entry, queued a while ago and read when this packet has left: its line loads meanwhile.
+    if (port.head != kNoPacket) __builtin_prefetch(&pool_[port.head]);
+    queued.next = free_;
+    free_ = q;
     transmit(port, next);
   }
 
@@ -195,10 +245,9 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
 
   void arrive(Packet packet, double date) {
     auto next = [this, packet]() mutable {
-      const int port = messages_[packet.message].walked ? walk(packet)
-                       : packet.hop + 1 < static_cast<int>(messages_[packet.message].route.size())
-                           ? messages_[packet.message].route[packet.hop + 1]
-                           : -1;
+      const int port = !packet.route                      ? walk(packet)
+                       : packet.hop + 1 < packet.route_size ? packet.route[packet.hop + 1]
+                                                            : -1;
       if (port >= 0) {
         packet.port = port;
         ++packet.hop;
@@ -229,6 +278,8 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
   std::vector<PortLoad> walked_loads_;  // per channel, walked packets only
   std::vector<Taken> taken_;            // per message id, walked messages only
   std::vector<Port> ports_;
+  std::vector<Queued> pool_;    // queued packets
+  uint32_t free_ = kNoPacket;  // pool_'s free entries
   long events_ = 0;
 };
 

@@ -91,9 +91,13 @@ class FibonacciHeap {
   // boost's consolidate: walks the roots from the front, links trees of equal degree (the later date
   // under the earlier; on a tie the tree met first under the one met later), and the top is the last
   // root walked whose date is not later than the top's so far. No node is ever cut, so a tree of
-  // degree k holds 2^k nodes: degrees stay below 32.
+  // degree k holds 2^k nodes: degrees stay below 32. The linking chain is what bounds the speed: the
+  // degrees met sit in a bit mask and their roots' dates beside them, and a linked root's degree is
+  // written, not read back, so that each link waits on no load from the nodes.
   void consolidate() {
-    uint32_t aux[40] = {};  // the root of each degree met so far (0: none)
+    uint32_t aux[40];  // the root of each degree met so far (where `met` has its bit)
+    double aux_date[40];
+    uint64_t met = 0;
     Node* nodes = nodes_.data();
     uint32_t it = nodes[kRoots].next;
     uint32_t top = it;
@@ -103,9 +107,9 @@ class FibonacciHeap {
       double date = nodes[n].date;
       it = nodes[n].next;
       uint32_t rank = nodes[n].degree;
-      while (aux[rank] != 0) {
+      while (met >> rank & 1) {
         uint32_t other = aux[rank];
-        const double other_date = nodes[other].date;
+        const double other_date = aux_date[rank];
         const uint32_t swap = (n ^ other) & (0u - static_cast<uint32_t>(date > other_date));  // branch-free
         n ^= swap;
         other ^= swap;
@@ -117,10 +121,12 @@ class FibonacciHeap {
         nodes[p.last_child].next = other;  // to kNoChild when p has no child
         p.first_child = p.last_child == kNoChild ? other : p.first_child;
         p.last_child = other;
-        aux[rank] = 0;
-        rank = ++p.degree;
+        met ^= uint64_t{1} << rank;
+        p.degree = ++rank;
       }
       aux[rank] = n;
+      aux_date[rank] = date;
+      met |= uint64_t{1} << rank;
       top ^= (top ^ n) & (0u - static_cast<uint32_t>(!(date > top_date)));
       top_date = std::min(date, top_date);
     } while (it != kRoots);
@@ -191,6 +197,7 @@ class EventQueue {
       while (!heap_.empty() && clock_ >= heap_.top_date()) {
         const uint32_t s = heap_.top();
         const double date = heap_.date(s);
+        __builtin_prefetch(&slot(s));  // (scheduled a while ago) loads while the heap consolidates
         heap_.pop();
         if (group_[s]) run_group(date, s);
         else fire(s);
