@@ -65,12 +65,12 @@ OTF2_ErrorCode quiet(void*, const char*, uint64_t, const char*, OTF2_ErrorCode c
 bool is_otf2_path(const std::string& path) { return path.size() > 5 && path.compare(path.size() - 5, 5, ".otf2") == 0; }
 
 // An archive opened for its events: definitions read, ranks assigned, and every rank's location
-// selected with its local definitions (the id mappings of its events) read and its event reader made.
+// selected with its local definitions (the id mappings of its events) read; with `readers`, its
+// event reader made too (the global reader reads them all), else made where a stream needs it.
 struct Archive {
   OTF2_Reader* reader = nullptr;
   Definitions defs;
-  std::vector<OTF2_EvtReader*> events;  // by rank
-  Archive(const std::string& path, double flops_per_second);
+  Archive(const std::string& path, double flops_per_second, bool readers);
   ~Archive() {
     if (reader) OTF2_Reader_Close(reader);
   }
@@ -78,7 +78,7 @@ struct Archive {
   Archive& operator=(const Archive&) = delete;
 };
 
-Archive::Archive(const std::string& path, double flops_per_second) {
+Archive::Archive(const std::string& path, double flops_per_second, bool readers) {
   defs.path = path;
   defs.flops_per_second = flops_per_second;
   std::error_code ec;
@@ -117,7 +117,6 @@ Archive::Archive(const std::string& path, double flops_per_second) {
   for (auto [location, rank] : defs.rank_of) check(defs, OTF2_Reader_SelectLocation(reader, location), "selecting a location");
   const bool def_files = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
   check(defs, OTF2_Reader_OpenEvtFiles(reader), "opening the event files");
-  events.resize(defs.location_of.size());
   for (auto [location, rank] : defs.rank_of) {
     if (def_files) {  // local definitions hold the id mappings of the events
       if (OTF2_DefReader* local = OTF2_Reader_GetDefReader(reader, location)) {
@@ -126,7 +125,7 @@ Archive::Archive(const std::string& path, double flops_per_second) {
         OTF2_Reader_CloseDefReader(reader, local);
       }
     }
-    events[rank] = OTF2_Reader_GetEvtReader(reader, location);
+    if (readers) OTF2_Reader_GetEvtReader(reader, location);
   }
   if (def_files) OTF2_Reader_CloseDefFiles(reader);
 }
@@ -141,7 +140,7 @@ struct Summary {
 // The first pass: every event in time order across ranks through the converter, which keeps no
 // actions, only each collective's tally; then the collectives resolved with their errors.
 Summary first_pass(const std::string& path, double flops_per_second) {
-  Archive archive(path, flops_per_second);
+  Archive archive(path, flops_per_second, true);
   OTF2_GlobalEvtReader* events = OTF2_Reader_GetGlobalEvtReader(archive.reader);
   if (!events) archive.defs.fail("cannot read the events");
   Converter converter(archive.defs, nullptr);
@@ -159,8 +158,9 @@ Summary first_pass(const std::string& path, double flops_per_second) {
 
 class Otf2Source final : public TraceSource {
  public:
-  Otf2Source(std::string path, double flops_per_second, int window)
-      : path_(std::move(path)), flops_(flops_per_second), window_(window), summary_(first_pass(path_, flops_)) {}
+  Otf2Source(std::string path, double flops_per_second, int window, int open_locations)
+      : path_(std::move(path)), flops_(flops_per_second), window_(window), open_locations_(open_locations),
+        summary_(first_pass(path_, flops_)) {}
   int num_ranks() const override { return summary_.ranks; }
   std::unique_ptr<ActionStream> open() const override;
   long total_actions() const override {  // counted: a pass over the events, nothing kept
@@ -173,6 +173,7 @@ class Otf2Source final : public TraceSource {
   const std::string& path() const { return path_; }
   double flops_per_second() const { return flops_; }
   int window() const { return window_; }
+  int open_locations() const { return open_locations_; }
   const Collectives& collectives() const { return summary_.collectives; }
   const std::map<std::string, long>& skipped() const { return summary_.skipped; }
 
@@ -180,25 +181,25 @@ class Otf2Source final : public TraceSource {
   std::string path_;
   double flops_;
   int window_;
+  int open_locations_;
   Summary summary_;
 };
 
-// Each rank's events read from its own location's reader, a window of converted actions at a time;
-// the archive stays open (libotf2 keeps a buffer per location) while the stream lives.
+// Each rank's events read from its own location's reader, a window of converted actions at a time.
+// libotf2 gives a location's reader a buffer of the archive's event chunk (1 MiB as Score-P and the
+// tests write them), so only `open_locations` readers stay open; another rank's reader is made again
+// where its last window ended (OTF2_EvtReader_Seek to its next event).
 class Otf2Stream final : public ActionStream {
  public:
   explicit Otf2Stream(const Otf2Source& source)
-      : archive_(source.path(), source.flops_per_second()), converter_(archive_.defs, &source.collectives()) {
+      : archive_(source.path(), source.flops_per_second(), false), converter_(archive_.defs, &source.collectives()) {
     const int n = archive_.defs.num_ranks();
     if (n != source.num_ranks()) archive_.defs.fail("changed while it was read (another number of ranks)");
     ranks_.resize(n);
-    for (int r = 0; r < n; ++r) {
-      if (!archive_.events[r]) archive_.defs.fail("cannot read the events");
-      otf2::register_local(archive_.reader, archive_.events[r], converter_);
-      ranks_[r].context.file = source.path();
-    }
+    for (int r = 0; r < n; ++r) ranks_[r].context.file = source.path();
     // As a TI trace's windows: 8 to 256 actions per rank, about 2^19 in all.
     window_ = static_cast<size_t>(source.window() > 0 ? source.window() : std::clamp((1 << 19) / std::max(n, 1), 8, 256));
+    max_open_ = source.open_locations() > 0 ? source.open_locations() : kOpenLocations;
   }
   const Action* next(int r) override {
     Rank& rank = ranks_[r];
@@ -211,12 +212,40 @@ class Otf2Stream final : public ActionStream {
   const RankTrace& context(int r) const override { return ranks_[r].context; }
 
  private:
+  static constexpr int kOpenLocations = 64;  // 64 MiB of libotf2 buffers with 1 MiB chunks
+
   struct Rank {
     std::vector<Action> window;
     size_t at = 0;
     RankTrace context;  // the file, and the window's counts pool
     bool ended = false;
+    OTF2_EvtReader* events = nullptr;  // open, or null
+    uint64_t read = 0;                 // events read so far
+    long used = 0;                     // when its reader last read (the least recent is closed first)
   };
+
+  // Rank r's location reader, made (and positioned after the events already read) if it is closed.
+  OTF2_EvtReader* events(int r) {
+    Rank& rank = ranks_[r];
+    rank.used = ++clock_;
+    if (rank.events) return rank.events;
+    if (open_ == max_open_) {
+      int oldest = -1;
+      for (int k : opened_)
+        if (oldest < 0 || ranks_[k].used < ranks_[oldest].used) oldest = k;
+      check(archive_.defs, OTF2_Reader_CloseEvtReader(archive_.reader, ranks_[oldest].events), "closing an event reader");
+      ranks_[oldest].events = nullptr;
+      opened_.erase(std::find(opened_.begin(), opened_.end(), oldest));
+      --open_;
+    }
+    rank.events = OTF2_Reader_GetEvtReader(archive_.reader, archive_.defs.location_of[r]);
+    if (!rank.events) archive_.defs.fail("cannot read the events");
+    otf2::register_local(archive_.reader, rank.events, converter_);
+    if (rank.read > 0) check(archive_.defs, OTF2_EvtReader_Seek(rank.events, rank.read + 1), "seeking in the events");
+    opened_.push_back(r);
+    ++open_;
+    return rank.events;
+  }
 
   // The rank's next window: its converted actions handed out up to an irecv not yet completed,
   // reading its events one at a time until there are enough or they end.
@@ -238,7 +267,8 @@ class Otf2Stream final : public ActionStream {
       }
       if (rank.ended) break;
       uint64_t read = 0;
-      check(archive_.defs, OTF2_EvtReader_ReadEvents(archive_.events[r], 1, &read), "reading the events");
+      check(archive_.defs, OTF2_EvtReader_ReadEvents(events(r), 1, &read), "reading the events");
+      rank.read += read;
       if (read == 0) converter_.finish(r), rank.ended = true;
     }
   }
@@ -247,19 +277,22 @@ class Otf2Stream final : public ActionStream {
   Converter converter_;
   std::vector<Rank> ranks_;
   size_t window_ = 8;
+  int max_open_ = kOpenLocations, open_ = 0;
+  std::vector<int> opened_;  // ranks whose reader is open
+  long clock_ = 0;
 };
 
 std::unique_ptr<ActionStream> Otf2Source::open() const { return std::make_unique<Otf2Stream>(*this); }
 
-std::shared_ptr<const Otf2Source> open_source(const std::string& path, double flops_per_second, int window) {
-  return std::make_shared<const Otf2Source>(path, flops_per_second, window);
+std::shared_ptr<const Otf2Source> open_source(const std::string& path, double flops_per_second, int window, int open_locations) {
+  return std::make_shared<const Otf2Source>(path, flops_per_second, window, open_locations);
 }
 
 }  // namespace
 
 std::shared_ptr<const TraceSource> open_otf2_trace(const std::string& path, int window, std::map<std::string, long>* skipped,
-                                                   double flops_per_second) {
-  auto source = open_source(path, flops_per_second, window);
+                                                   double flops_per_second, int open_locations) {
+  auto source = open_source(path, flops_per_second, window, open_locations);
   if (skipped) *skipped = source->skipped();
   return source;
 }

@@ -25,9 +25,11 @@ struct Otf2Import {
 // collective (its ranks' byte counts reduced to what each rank's action needs) and finds every error
 // and skipped count up front: mapsim::Error naming the file on an unreadable archive or inconsistent
 // events (a collective whose ranks disagree). `skipped`, if given, receives the counts.
+// `open_locations`: how many locations' readers a stream keeps open at once (0: 64), each with
+// libotf2's buffer of one event chunk; the others are opened again where they stopped.
 std::shared_ptr<const TraceSource> open_otf2_trace(const std::string& path, int window = 0,
                                                    std::map<std::string, long>* skipped = nullptr,
-                                                   double flops_per_second = 1e9);
+                                                   double flops_per_second = 1e9, int open_locations = 0);
 
 // The archive read whole: its source materialized.
 Otf2Import read_otf2_trace(const std::string& path, double flops_per_second = 1e9);

@@ -72,22 +72,26 @@ nlohmann::json comparable(const SimResult& r) {
 }
 
 // The archive streamed (open_ti_trace, open_otf2_trace) gives every rank the actions of reading it
-// whole, field for field, with windows of 1 and 2 actions and the default, the ranks read in turns
-// (forwards and backwards, one action each) so that their windows interleave; the same skipped counts;
-// and a replay of the stream gives the SimResult of the whole trace (`network` with a node per rank).
-void check_streamed(const std::string& anchor, const std::string& network) {
+// whole, field for field, with windows of `windows` actions (0: the default), the ranks read in turns
+// (forwards and backwards, one action each) so that their windows interleave, with every location's
+// reader open or only one (each reopened where it stopped); the same skipped counts; and a replay of
+// the stream gives the SimResult of the whole trace (`network` with a node per rank).
+void check_streamed(const std::string& anchor, const std::string& network, const std::vector<int>& windows = {1, 2, 0}) {
   const Otf2Import whole = read_otf2_trace(anchor);
   const int n = whole.trace.num_ranks();
   V expected;
   for (int r = 0; r < n; ++r)
     for (const Action& a : whole.trace.ranks[r].actions) expected.push_back(std::to_string(r) + ": " + fields(a, whole.trace.ranks[r], n));
   const long total = static_cast<long>(expected.size());
-  for (int window : {1, 2, 0}) {
-    for (bool backwards : {false, true}) {
+  for (int window : windows) {
+    for (int mode = 0; mode < 4; ++mode) {
+      const bool backwards = mode & 1;
+      const int open_locations = mode & 2 ? 1 : 0;
       CAPTURE(window);
       CAPTURE(backwards);
+      CAPTURE(open_locations);
       std::map<std::string, long> skipped;
-      const auto source = open_otf2_trace(anchor, window, &skipped);
+      const auto source = open_otf2_trace(anchor, window, &skipped, 1e9, open_locations);
       CHECK(skipped == whole.skipped);
       REQUIRE(source->num_ranks() == n);
       CHECK(source->total_actions() == total);
@@ -98,8 +102,8 @@ void check_streamed(const std::string& anchor, const std::string& network) {
         for (int k = 0; k < n; ++k) {
           const int r = backwards ? n - 1 - k : k;
           if (const Action* a = stream->next(r)) {
+            if (got[r].empty()) CHECK(stream->context(r).file == anchor);
             got[r].push_back(std::to_string(r) + ": " + fields(*a, stream->context(r), n));
-            CHECK(stream->context(r).file == anchor);
             more = true;
           }
         }
@@ -298,4 +302,31 @@ TEST_CASE("OTF2 streamed: an irecv completed late holds back only what follows i
   CHECK(lines(whole.trace.ranks[1]) == rank1);
   CHECK(whole.skipped == std::map<std::string, long>{{"irecvs never completed, dropped", 1}});  // rank 2's last
   check_streamed(anchor, "tree2:switches=2,nodes_per_switch=2");
+}
+
+TEST_CASE("OTF2 streamed: a location reopened in a later event chunk goes on where it stopped") {
+  // 2 ranks x 12000 messages each way (about 36000 events per rank) in 256 KiB event chunks: several
+  // chunks per location, read with one reader open at a time, so every window reopens one and seeks.
+  Otf2Writer w(temp_path("otf2-chunks"), 2, 1000000, 256 << 10);
+  for (int r = 0; r < 2; ++r) {
+    w.call(r, "MPI_Init", 0, 10);
+    uint64_t t = 10;
+    for (uint32_t i = 0; i < 12000; ++i, t += 4) {
+      const uint32_t other = 1 - r, bytes = 8 * (i % 100 + 1);
+      auto send = [&](OTF2_EvtWriter* e, uint64_t at) { OTF2_EvtWriter_MpiSend(e, nullptr, at, other, 0, i % 7, bytes); };
+      auto recv = [&](OTF2_EvtWriter* e, uint64_t at) { OTF2_EvtWriter_MpiRecv(e, nullptr, at, other, 0, i % 7, bytes); };
+      if (r == 0) w.call(r, "MPI_Send", t, t + 1, send), w.call(r, "MPI_Recv", t + 2, t + 3, recv);
+      else w.call(r, "MPI_Recv", t, t + 1, recv), w.call(r, "MPI_Send", t + 2, t + 3, send);
+    }
+  }
+  const std::string anchor = w.close();
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(temp_path("otf2-chunks") + "/traces"))
+    if (entry.path().extension() == ".evt") {
+      CHECK(entry.file_size() > (512u << 10));  // 3 chunks or more
+      ++files;
+    }
+  CHECK(files == 2);
+  CHECK(read_otf2_trace(anchor).trace.ranks[0].actions.size() == 48001);  // init, send, compute, recv, compute, ..., finalize
+  check_streamed(anchor, "tree2:switches=2,nodes_per_switch=1", {997, 0});
 }
