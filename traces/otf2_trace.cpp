@@ -65,12 +65,13 @@ OTF2_ErrorCode quiet(void*, const char*, uint64_t, const char*, OTF2_ErrorCode c
 bool is_otf2_path(const std::string& path) { return path.size() > 5 && path.compare(path.size() - 5, 5, ".otf2") == 0; }
 
 // An archive opened for its events: definitions read, ranks assigned, and every rank's location
-// selected with its local definitions (the id mappings of its events) read; with `readers`, its
-// event reader made too (the global reader reads them all), else made where a stream needs it.
+// selected with its local definitions (the id mappings of its events) read. Each location's event
+// reader is made where it is read: libotf2 gives it a buffer of one event chunk (1 MiB as Score-P
+// and the tests write them), which a global reader would hold for every location at once.
 struct Archive {
   OTF2_Reader* reader = nullptr;
   Definitions defs;
-  Archive(const std::string& path, double flops_per_second, bool readers);
+  Archive(const std::string& path, double flops_per_second);
   ~Archive() {
     if (reader) OTF2_Reader_Close(reader);
   }
@@ -78,7 +79,7 @@ struct Archive {
   Archive& operator=(const Archive&) = delete;
 };
 
-Archive::Archive(const std::string& path, double flops_per_second, bool readers) {
+Archive::Archive(const std::string& path, double flops_per_second) {
   defs.path = path;
   defs.flops_per_second = flops_per_second;
   std::error_code ec;
@@ -125,7 +126,6 @@ Archive::Archive(const std::string& path, double flops_per_second, bool readers)
         OTF2_Reader_CloseDefReader(reader, local);
       }
     }
-    if (readers) OTF2_Reader_GetEvtReader(reader, location);
   }
   if (def_files) OTF2_Reader_CloseDefFiles(reader);
 }
@@ -137,21 +137,24 @@ struct Summary {
   std::map<std::string, long> skipped;
 };
 
-// The first pass: every event in time order across ranks through the converter, which keeps no
-// actions, only each collective's tally; then the collectives resolved with their errors.
+// The first pass: every rank's events in turn through the converter, which keeps no actions, only
+// each collective's tally (what it records does not depend on the order of the ranks); then the
+// collectives resolved with their errors.
 Summary first_pass(const std::string& path, double flops_per_second) {
-  Archive archive(path, flops_per_second, true);
-  OTF2_GlobalEvtReader* events = OTF2_Reader_GetGlobalEvtReader(archive.reader);
-  if (!events) archive.defs.fail("cannot read the events");
+  Archive archive(path, flops_per_second);
   Converter converter(archive.defs, nullptr);
-  otf2::register_global(archive.reader, events, converter);
-  uint64_t count = 0;
-  check(archive.defs, OTF2_Reader_ReadAllGlobalEvents(archive.reader, events, &count), "reading the events");
-  OTF2_Reader_CloseGlobalEvtReader(archive.reader, events);
+  for (int r = 0; r < archive.defs.num_ranks(); ++r) {
+    OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(archive.reader, archive.defs.location_of[r]);
+    if (!events) archive.defs.fail("cannot read the events");
+    otf2::register_local(archive.reader, events, converter);
+    uint64_t count = 0;
+    check(archive.defs, OTF2_Reader_ReadAllLocalEvents(archive.reader, events, &count), "reading the events");
+    check(archive.defs, OTF2_Reader_CloseEvtReader(archive.reader, events), "closing an event reader");
+    converter.finish(r);
+  }
   Summary summary;
   summary.ranks = archive.defs.num_ranks();
   summary.collectives = converter.resolve();
-  for (int r = 0; r < summary.ranks; ++r) converter.finish(r);
   summary.skipped = converter.skipped();
   return summary;
 }
@@ -186,13 +189,12 @@ class Otf2Source final : public TraceSource {
 };
 
 // Each rank's events read from its own location's reader, a window of converted actions at a time.
-// libotf2 gives a location's reader a buffer of the archive's event chunk (1 MiB as Score-P and the
-// tests write them), so only `open_locations` readers stay open; another rank's reader is made again
-// where its last window ended (OTF2_EvtReader_Seek to its next event).
+// Only `open_locations` readers stay open (a chunk's buffer each); another rank's reader is made
+// again where its last window ended (OTF2_EvtReader_Seek to its next event).
 class Otf2Stream final : public ActionStream {
  public:
   explicit Otf2Stream(const Otf2Source& source)
-      : archive_(source.path(), source.flops_per_second(), false), converter_(archive_.defs, &source.collectives()) {
+      : archive_(source.path(), source.flops_per_second()), converter_(archive_.defs, &source.collectives()) {
     const int n = archive_.defs.num_ranks();
     if (n != source.num_ranks()) archive_.defs.fail("changed while it was read (another number of ranks)");
     ranks_.resize(n);

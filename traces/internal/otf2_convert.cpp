@@ -321,55 +321,36 @@ void Converter::emit(int rank, const Communicator& c, int member, const Resolved
 
 namespace {
 
-// A handler as the callback of a global reader (userData after the time) or of one location's reader
-// (the event's position first): the same conversion either way.
+// A handler as a location reader's callback for its event record.
 template <auto Handler>
 struct Event;
 template <typename... Args, void (Converter::*Handler)(int, OTF2_TimeStamp, Args...)>
 struct Event<Handler> {
-  static OTF2_CallbackCode handle(OTF2_LocationRef location, OTF2_TimeStamp time, void* data, Args... args) {
+  static OTF2_CallbackCode callback(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t, void* data, OTF2_AttributeList*,
+                                    Args... args) {
     Converter& c = *static_cast<Converter*>(data);
     const int rank = c.rank_of(location);
     if (rank >= 0) (c.*Handler)(rank, time, args...), c.settle(rank);
     return OTF2_CALLBACK_SUCCESS;
   }
-  static OTF2_CallbackCode global(OTF2_LocationRef location, OTF2_TimeStamp time, void* data, OTF2_AttributeList*, Args... args) {
-    return handle(location, time, data, args...);
-  }
-  static OTF2_CallbackCode local(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t, void* data, OTF2_AttributeList*, Args... args) {
-    return handle(location, time, data, args...);
-  }
 };
-
-// The callbacks of both kinds of reader, set by the same list.
-#define MAPSIM_OTF2_EVENTS(SET, KIND)                                      \
-  SET##EnterCallback(callbacks, Event<&Converter::enter>::KIND);           \
-  SET##LeaveCallback(callbacks, Event<&Converter::leave>::KIND);           \
-  SET##MpiSendCallback(callbacks, Event<&Converter::send>::KIND);          \
-  SET##MpiIsendCallback(callbacks, Event<&Converter::isend>::KIND);        \
-  SET##MpiIsendCompleteCallback(callbacks, Event<&Converter::isend_complete>::KIND); \
-  SET##MpiIrecvRequestCallback(callbacks, Event<&Converter::irecv_request>::KIND);   \
-  SET##MpiIrecvCallback(callbacks, Event<&Converter::irecv>::KIND);        \
-  SET##MpiRecvCallback(callbacks, Event<&Converter::recv>::KIND);          \
-  SET##MpiRequestCancelledCallback(callbacks, Event<&Converter::cancelled>::KIND);   \
-  SET##MpiCollectiveEndCallback(callbacks, Event<&Converter::collective>::KIND)
 
 }  // namespace
 
-void register_global(OTF2_Reader* reader, OTF2_GlobalEvtReader* events, Converter& converter) {
-  OTF2_GlobalEvtReaderCallbacks* callbacks = OTF2_GlobalEvtReaderCallbacks_New();
-  MAPSIM_OTF2_EVENTS(OTF2_GlobalEvtReaderCallbacks_Set, global);
-  OTF2_Reader_RegisterGlobalEvtCallbacks(reader, events, callbacks, &converter);
-  OTF2_GlobalEvtReaderCallbacks_Delete(callbacks);
-}
-
 void register_local(OTF2_Reader* reader, OTF2_EvtReader* events, Converter& converter) {
   OTF2_EvtReaderCallbacks* callbacks = OTF2_EvtReaderCallbacks_New();
-  MAPSIM_OTF2_EVENTS(OTF2_EvtReaderCallbacks_Set, local);
+  OTF2_EvtReaderCallbacks_SetEnterCallback(callbacks, Event<&Converter::enter>::callback);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(callbacks, Event<&Converter::leave>::callback);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(callbacks, Event<&Converter::send>::callback);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(callbacks, Event<&Converter::isend>::callback);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(callbacks, Event<&Converter::isend_complete>::callback);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(callbacks, Event<&Converter::irecv_request>::callback);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(callbacks, Event<&Converter::irecv>::callback);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(callbacks, Event<&Converter::recv>::callback);
+  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(callbacks, Event<&Converter::cancelled>::callback);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(callbacks, Event<&Converter::collective>::callback);
   OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &converter);
   OTF2_EvtReaderCallbacks_Delete(callbacks);
 }
-
-#undef MAPSIM_OTF2_EVENTS
 
 }  // namespace mapsim::otf2

@@ -1,7 +1,7 @@
 // OTF2 events converted into replay actions one rank's events at a time, shared by the first pass
-// over an archive (its global reader, in time order: checks, skipped counts and what each collective
-// needs from all its ranks) and the streams that then read each rank's events in windows
-// (traces/otf2_trace.cpp).
+// over an archive (every rank's events in turn: checks, skipped counts and what each collective needs
+// from all its ranks) and the streams that then read each rank's events in windows
+// (traces/otf2_trace.cpp). Nothing in the conversion depends on the order of events across ranks.
 #pragma once
 #include <otf2/otf2.h>
 
@@ -150,9 +150,7 @@ class Converter {
 // A world v-collective's counts pool for member `member` (as reading it whole pooled them).
 void pool_counts(const Resolved& call, int member, Action& action, RankTrace& context);
 
-// Registers the converter's handlers on the archive's global reader (first pass) or on one
-// location's reader (streams).
-void register_global(OTF2_Reader* reader, OTF2_GlobalEvtReader* events, Converter& converter);
+// Registers the converter's handlers on one location's reader.
 void register_local(OTF2_Reader* reader, OTF2_EvtReader* events, Converter& converter);
 
 }  // namespace mapsim::otf2
