@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdarg>
 #include <filesystem>
-#include <optional>
 
 #include <spdlog/spdlog.h>
 
@@ -286,15 +285,11 @@ class Otf2Stream final : public ActionStream {
 
 std::unique_ptr<ActionStream> Otf2Source::open() const { return std::make_unique<Otf2Stream>(*this); }
 
-std::shared_ptr<const Otf2Source> open_source(const std::string& path, double flops_per_second, int window, int open_locations) {
-  return std::make_shared<const Otf2Source>(path, flops_per_second, window, open_locations);
-}
-
 }  // namespace
 
 std::shared_ptr<const TraceSource> open_otf2_trace(const std::string& path, int window, std::map<std::string, long>* skipped,
                                                    double flops_per_second, int open_locations) {
-  auto source = open_source(path, flops_per_second, window, open_locations);
+  auto source = std::make_shared<const Otf2Source>(path, flops_per_second, window, open_locations);
   if (skipped) *skipped = source->skipped();
   return source;
 }
@@ -305,6 +300,8 @@ Otf2Import read_otf2_trace(const std::string& path, double flops_per_second) {
   result.trace = materialize(*source);
   return result;
 }
+
+namespace {
 
 // What was not converted is a warning where a trace is opened for a run.
 std::shared_ptr<const TraceSource> open_and_warn(const std::string& path, int window) {
@@ -317,4 +314,5 @@ std::shared_ptr<const TraceSource> open_and_warn(const std::string& path, int wi
 const bool kRegistered = register_trace_format({is_otf2_path, [](const std::string& path) { return materialize(*open_and_warn(path, 0)); },
                                                 open_and_warn});
 
+}  // namespace
 }  // namespace mapsim
