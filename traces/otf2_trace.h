@@ -6,9 +6,11 @@
 // every trace reader takes an anchor file (*.otf2).
 #pragma once
 #include <map>
+#include <memory>
 #include <string>
 
 #include "traces/ti_trace.h"
+#include "traces/trace_source.h"
 
 namespace mapsim {
 
@@ -17,8 +19,19 @@ struct Otf2Import {
   std::map<std::string, long> skipped;  // what was not converted as recorded, by kind ("alltoallw calls, not converted")
 };
 
-// Reads the archive whose anchor file is `path` (traces.otf2). Throws mapsim::Error naming the
-// file on an unreadable archive or inconsistent events (a collective whose ranks disagree).
+// The archive whose anchor file is `path` (traces.otf2) as a source whose streams read each rank's
+// events from its own location, a window of `window` actions at a time (0: 8 to 256, about 2^19 in
+// all). A first pass over the events in time order across ranks keeps only a summary of each
+// collective (its ranks' byte counts reduced to what each rank's action needs) and finds every error
+// and skipped count up front: mapsim::Error naming the file on an unreadable archive or inconsistent
+// events (a collective whose ranks disagree). `skipped`, if given, receives the counts.
+// `open_locations`: how many locations' readers a stream keeps open at once (0: 64), each with
+// libotf2's buffer of one event chunk; the others are opened again where they stopped.
+std::shared_ptr<const TraceSource> open_otf2_trace(const std::string& path, int window = 0,
+                                                   std::map<std::string, long>* skipped = nullptr,
+                                                   double flops_per_second = 1e9, int open_locations = 0);
+
+// The archive read whole: its source materialized.
 Otf2Import read_otf2_trace(const std::string& path, double flops_per_second = 1e9);
 
 }  // namespace mapsim

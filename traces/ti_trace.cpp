@@ -520,11 +520,11 @@ Trace read_ti_trace(const std::string& path, bool legacy) {
 }
 
 int visit_ti_trace(const std::string& path, bool legacy, const ActionVisitor& visit) {
-  if (const TraceFormat* format = format_of(path)) {  // loaded whole: e.g. OTF2 events come in time order across ranks
-    const Trace trace = format->read(path);
-    for (int r = 0; r < trace.num_ranks(); ++r)
-      for (const Action& a : trace.ranks[r].actions) visit(r, a, trace.ranks[r], trace.num_ranks());
-    return trace.num_ranks();
+  if (const TraceFormat* format = format_of(path)) {  // streamed rank after rank (OTF2)
+    const std::shared_ptr<const TraceSource> source = format->open(path, 0);
+    const int n = source->num_ranks();
+    for_each_action(*source, [&](int r, const Action& a, const RankTrace& context) { visit(r, a, context, n); });
+    return n;
   }
   Trace trace;
   read_into(path, legacy, trace, [&](int r, Action&& a, RankTrace& rank) {
@@ -936,7 +936,7 @@ std::vector<std::vector<LineRun>> index_shared_file(const std::string& path, con
 }  // namespace
 
 std::shared_ptr<const TraceSource> open_ti_trace(const std::string& path, bool legacy, int window) {
-  if (format_of(path)) return std::make_shared<TraceView>(read_ti_trace(path, legacy));  // OTF2: loaded whole
+  if (const TraceFormat* format = format_of(path)) return format->open(path, window);  // OTF2: streamed too
   std::string target = path;
   std::vector<std::string> outer;
   std::vector<std::pair<std::string, int>> files = follow_indexes(target, outer);

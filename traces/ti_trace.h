@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,11 +58,15 @@ struct Trace {
   int num_ranks() const { return static_cast<int>(ranks.size()); }
 };
 
+class TraceSource;
+
 // Another trace format registers a reader for the paths it recognises (traces/otf2_trace.cpp: *.otf2
-// archives); the readers below take such a path too and load that trace whole.
+// archives); the readers below take such a path too: read_ti_trace loads that trace whole, `open`
+// streams it (open_ti_trace, visit_ti_trace; `window` as open_ti_trace's).
 struct TraceFormat {
   std::function<bool(const std::string& path)> recognises;
   std::function<Trace(const std::string& path)> read;
+  std::function<std::shared_ptr<const TraceSource>(const std::string& path, int window)> open;
 };
 bool register_trace_format(TraceFormat format);
 

@@ -5,7 +5,8 @@
 //   TraceView                   an in-memory Trace (held whole)
 //   open_ti_trace               a TI trace: each rank's lines (its own file, or its runs of lines in
 //                               the shared file) read in chunks from saved offsets, no file kept open;
-//                               OTF2 read whole (traces/ti_trace.cpp)
+//                               OTF2 each rank's location in windows after a first pass
+//                               (traces/ti_trace.cpp, traces/otf2_trace.cpp)
 //   make_workload_source        a synthetic workload generated one action at a time (sim/workload.h)
 #pragma once
 #include <functional>
@@ -62,7 +63,7 @@ Trace materialize(const TraceSource& source);
 // The trace at `path` as a source. A TI trace streams: an index of per-rank files, each read in chunks
 // from a saved offset and line number, or the shared single file, whose first pass records where each
 // rank's runs of lines start; parse errors are found as the ranks reach them ("FILE:LINE: ..."). Other
-// formats (OTF2) are read whole here, with every error up front.
+// formats stream through their TraceFormat::open (OTF2: open_otf2_trace, every error up front).
 // `window`: actions parsed per rank at a time (0: 8 to 256, about 2^19 in all).
 std::shared_ptr<const TraceSource> open_ti_trace(const std::string& path, bool legacy = false, int window = 0);
 

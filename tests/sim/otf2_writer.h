@@ -1,6 +1,6 @@
 // Test helper: writes small OTF2 archives with the OTF2 writer API, as Score-P records MPI programs
 // (one process and one CPU thread per rank, MPI_COMM_WORLD as comm 0, regions MPI_* of the MPI
-// paradigm; `ticks_per_second` the clock).
+// paradigm; `ticks_per_second` the clock; `event_chunk` the bytes of each event chunk, at least 256 KiB).
 #pragma once
 #include <otf2/otf2.h>
 
@@ -12,10 +12,10 @@
 
 class Otf2Writer {
  public:
-  Otf2Writer(const std::string& directory, int ranks, uint64_t ticks_per_second = 1000000)
+  Otf2Writer(const std::string& directory, int ranks, uint64_t ticks_per_second = 1000000, uint64_t event_chunk = 1 << 20)
       : ranks_(ranks), ticks_per_second_(ticks_per_second) {
     std::filesystem::remove_all(directory);
-    archive_ = OTF2_Archive_Open(directory.c_str(), "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20, OTF2_SUBSTRATE_POSIX,
+    archive_ = OTF2_Archive_Open(directory.c_str(), "traces", OTF2_FILEMODE_WRITE, event_chunk, 4 << 20, OTF2_SUBSTRATE_POSIX,
                                  OTF2_COMPRESSION_NONE);
     static OTF2_FlushCallbacks flush{[](void*, OTF2_FileType, OTF2_LocationRef, void*, bool) -> OTF2_FlushType { return OTF2_FLUSH; },
                                      [](void*, OTF2_FileType, OTF2_LocationRef) -> OTF2_TimeStamp { return 0; }};

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <nlohmann/json.hpp>
 
 #include "otf2_writer.h"
 #include "test_files.h"
@@ -10,6 +11,7 @@
 #include "topologies/network_factory.h"
 #include "traces/action_ops.h"
 #include "traces/otf2_trace.h"
+#include "traces/trace_source.h"
 #include "traces/trace_tools.h"
 
 using namespace mapsim;
@@ -47,6 +49,77 @@ std::vector<std::string> lines(const RankTrace& rank) {
 }
 
 using V = std::vector<std::string>;
+
+// Every field of an action, its v-collective counts from `context` (n ranks), as text.
+std::string fields(const Action& a, const RankTrace& context, int n) {
+  std::ostringstream out;
+  out << action_name(a.type) << " " << a.distant << " " << a.peer << " " << a.tag << " " << a.root << " " << a.bytes << " "
+      << a.bytes2 << " " << a.flops << " " << a.line << " " << a.datatype << " " << a.datatype2;
+  const bool has_counts = a.type == ActionType::Alltoallv || a.type == ActionType::Gatherv || a.type == ActionType::Allgatherv ||
+                          a.type == ActionType::Scatterv || a.type == ActionType::ReduceScatter;
+  if (has_counts)
+    for (int i = 0; i < n * (a.type == ActionType::Alltoallv ? 2 : 1); ++i) out << " " << context.counts.at(a.counts + i);
+  return out.str();
+}
+
+// The result without its wall-clock and memory figures, which vary between identical runs.
+nlohmann::json comparable(const SimResult& r) {
+  nlohmann::json j = r;
+  j.erase("wall_seconds");
+  j.erase("solver_seconds");
+  j.erase("peak_memory_kb");
+  return j;
+}
+
+// The archive streamed (open_ti_trace, open_otf2_trace) gives every rank the actions of reading it
+// whole, field for field, with windows of `windows` actions (0: the default), the ranks read in turns
+// (forwards and backwards, one action each) so that their windows interleave, with every location's
+// reader open or only one (each reopened where it stopped); the same skipped counts; and a replay of
+// the stream gives the SimResult of the whole trace (`network` with a node per rank).
+void check_streamed(const std::string& anchor, const std::string& network, const std::vector<int>& windows = {1, 2, 0}) {
+  const Otf2Import whole = read_otf2_trace(anchor);
+  const int n = whole.trace.num_ranks();
+  V expected;
+  for (int r = 0; r < n; ++r)
+    for (const Action& a : whole.trace.ranks[r].actions) expected.push_back(std::to_string(r) + ": " + fields(a, whole.trace.ranks[r], n));
+  const long total = static_cast<long>(expected.size());
+  for (int window : windows) {
+    for (int mode = 0; mode < 4; ++mode) {
+      const bool backwards = mode & 1;
+      const int open_locations = mode & 2 ? 1 : 0;
+      CAPTURE(window);
+      CAPTURE(backwards);
+      CAPTURE(open_locations);
+      std::map<std::string, long> skipped;
+      const auto source = open_otf2_trace(anchor, window, &skipped, 1e9, open_locations);
+      CHECK(skipped == whole.skipped);
+      REQUIRE(source->num_ranks() == n);
+      CHECK(source->total_actions() == total);
+      std::vector<V> got(n);
+      const auto stream = source->open();
+      for (bool more = true; more;) {
+        more = false;
+        for (int k = 0; k < n; ++k) {
+          const int r = backwards ? n - 1 - k : k;
+          if (const Action* a = stream->next(r)) {
+            if (got[r].empty()) CHECK(stream->context(r).file == anchor);
+            got[r].push_back(std::to_string(r) + ": " + fields(*a, stream->context(r), n));
+            more = true;
+          }
+        }
+      }
+      V all;
+      for (const V& rank : got) all.insert(all.end(), rank.begin(), rank.end());
+      CHECK(all == expected);
+    }
+  }
+  const auto streamed = open_ti_trace(anchor);
+  CHECK(streamed->whole() == nullptr);  // a stream, not the trace loaded
+  RoutedNetwork net(make_network(network));
+  Placement placement;
+  for (int r = 0; r < n; ++r) placement.push_back(r);
+  CHECK(comparable(simulate(net, placement, *streamed, SimOptions{})) == comparable(simulate(net, placement, whole.trace, SimOptions{})));
+}
 
 }  // namespace
 
@@ -102,6 +175,7 @@ TEST_CASE("OTF2: Score-P's MPI events become replay actions, compute from the ti
   // Every reader takes the archive: the replay's trace check finds every message matched.
   CHECK(check_trace(anchor, false).empty());
   CHECK(trace_stats(anchor, false).messages == 4);
+  check_streamed(anchor, "tree2:switches=2,nodes_per_switch=2");
 }
 
 TEST_CASE("OTF2: a TI trace written as Score-P would record it reads back action for action") {
@@ -177,6 +251,7 @@ TEST_CASE("OTF2: a TI trace written as Score-P would record it reads back action
   CHECK(from_otf2.makespan == from_ti.makespan);
   CHECK(from_otf2.makespan > 2e-3);
   CHECK(from_otf2.bytes == from_ti.bytes);
+  check_streamed(anchor, "tree2:switches=2,nodes_per_switch=1");
 }
 
 TEST_CASE("OTF2: errors name the archive") {
@@ -194,4 +269,64 @@ TEST_CASE("OTF2: errors name the archive") {
   const std::string sub_anchor = sub.close();
   CHECK(error_of([&] { read_otf2_trace(sub_anchor); }) ==
         sub_anchor + ": collective #0 on communicator 1: 1 of 2 ranks took part (truncated trace?)");
+  // Opening the stream finds them: its first pass reads every event
+  CHECK(error_of([&] { open_ti_trace(anchor); }) == error_of([&] { read_otf2_trace(anchor); }));
+  CHECK(error_of([&] { open_ti_trace(sub_anchor); }) == error_of([&] { read_otf2_trace(sub_anchor); }));
+  CHECK(error_of([&] { open_ti_trace(junk); }) == error_of([&] { read_otf2_trace(junk); }));
+  Otf2Writer disagree(temp_path("otf2-disagree"), 3);
+  disagree.collective(0, "MPI_Bcast", 5, OTF2_COLLECTIVE_OP_BCAST, 0, 0, 24, 8);
+  disagree.collective(1, "MPI_Bcast", 5, OTF2_COLLECTIVE_OP_BCAST, 0, 1, 0, 8);
+  disagree.collective(2, "MPI_Reduce", 5, OTF2_COLLECTIVE_OP_REDUCE, 0, 0, 8, 0);
+  const std::string disagree_anchor = disagree.close();
+  CHECK(error_of([&] { open_ti_trace(disagree_anchor); }) ==
+        disagree_anchor + ": collective #0 on MPI_COMM_WORLD: rank 1 calls another operation or root than rank 0 (bcast vs bcast)");
+}
+
+TEST_CASE("OTF2 streamed: an irecv completed late holds back only what follows it on its rank") {
+  // rank 1 posts an irecv, then exchanges with rank 2 and joins an allgatherv before the irecv completes;
+  // rank 0 sends late. Read a window of one action at a time, in turns, the streams give the whole read.
+  Otf2Writer w(temp_path("otf2-late-irecv"), 3);
+  for (int r = 0; r < 3; ++r) w.call(r, "MPI_Init", 0, 10);
+  w.call(1, "MPI_Irecv", 20, 21, [](OTF2_EvtWriter* e, uint64_t t) { OTF2_EvtWriter_MpiIrecvRequest(e, nullptr, t, 4); });
+  w.call(1, "MPI_Send", 30, 31, [](OTF2_EvtWriter* e, uint64_t t) { OTF2_EvtWriter_MpiSend(e, nullptr, t, 2, 0, 1, 64); });
+  w.call(2, "MPI_Recv", 30, 40, [](OTF2_EvtWriter* e, uint64_t t) { OTF2_EvtWriter_MpiRecv(e, nullptr, t, 1, 0, 1, 64); });
+  for (int r = 0; r < 3; ++r)
+    w.collective(r, "MPI_Allgatherv", 100, OTF2_COLLECTIVE_OP_ALLGATHERV, 0, OTF2_UNDEFINED_UINT32, 3 * 8 * (r + 1), 48);
+  w.call(0, "MPI_Send", 5000, 5001, [](OTF2_EvtWriter* e, uint64_t t) { OTF2_EvtWriter_MpiSend(e, nullptr, t, 1, 0, 2, 32); });
+  w.call(1, "MPI_Wait", 4000, 5002, [](OTF2_EvtWriter* e, uint64_t t) { OTF2_EvtWriter_MpiIrecv(e, nullptr, t + 1000, 0, 0, 2, 32, 4); });
+  w.call(2, "MPI_Irecv", 6000, 6001, [](OTF2_EvtWriter* e, uint64_t t) { OTF2_EvtWriter_MpiIrecvRequest(e, nullptr, t, 5); });
+  const std::string anchor = w.close();
+  const Otf2Import whole = read_otf2_trace(anchor);
+  const V rank1 = {"init", "compute 10000", "irecv 0 2 32", "compute 9000", "send 2 1 64", "compute 69000",
+                   "allgatherv 16 0 [8 16 24]", "compute 3.899e+06", "wait 0 1 2", "finalize"};
+  CHECK(lines(whole.trace.ranks[1]) == rank1);
+  CHECK(whole.skipped == std::map<std::string, long>{{"irecvs never completed, dropped", 1}});  // rank 2's last
+  check_streamed(anchor, "tree2:switches=2,nodes_per_switch=2");
+}
+
+TEST_CASE("OTF2 streamed: a location reopened in a later event chunk goes on where it stopped") {
+  // 2 ranks x 12000 messages each way (about 36000 events per rank) in 256 KiB event chunks: several
+  // chunks per location, read with one reader open at a time, so every window reopens one and seeks.
+  Otf2Writer w(temp_path("otf2-chunks"), 2, 1000000, 256 << 10);
+  for (int r = 0; r < 2; ++r) {
+    w.call(r, "MPI_Init", 0, 10);
+    uint64_t t = 10;
+    for (uint32_t i = 0; i < 12000; ++i, t += 4) {
+      const uint32_t other = 1 - r, bytes = 8 * (i % 100 + 1);
+      auto send = [&](OTF2_EvtWriter* e, uint64_t at) { OTF2_EvtWriter_MpiSend(e, nullptr, at, other, 0, i % 7, bytes); };
+      auto recv = [&](OTF2_EvtWriter* e, uint64_t at) { OTF2_EvtWriter_MpiRecv(e, nullptr, at, other, 0, i % 7, bytes); };
+      if (r == 0) w.call(r, "MPI_Send", t, t + 1, send), w.call(r, "MPI_Recv", t + 2, t + 3, recv);
+      else w.call(r, "MPI_Recv", t, t + 1, recv), w.call(r, "MPI_Send", t + 2, t + 3, send);
+    }
+  }
+  const std::string anchor = w.close();
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(temp_path("otf2-chunks") + "/traces"))
+    if (entry.path().extension() == ".evt") {
+      CHECK(entry.file_size() > (512u << 10));  // 3 chunks or more
+      ++files;
+    }
+  CHECK(files == 2);
+  CHECK(read_otf2_trace(anchor).trace.ranks[0].actions.size() == 48001);  // init, send, compute, recv, compute, ..., finalize
+  check_streamed(anchor, "tree2:switches=2,nodes_per_switch=1", {997, 0});
 }
