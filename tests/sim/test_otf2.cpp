@@ -5,6 +5,7 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "comparable_result.h"
 #include "otf2_writer.h"
 #include "test_files.h"
 #include "sim/simulate.h"
@@ -60,15 +61,6 @@ std::string fields(const Action& a, const RankTrace& context, int n) {
   if (has_counts)
     for (int i = 0; i < n * (a.type == ActionType::Alltoallv ? 2 : 1); ++i) out << " " << context.counts.at(a.counts + i);
   return out.str();
-}
-
-// The result without its wall-clock and memory figures, which vary between identical runs.
-nlohmann::json comparable(const SimResult& r) {
-  nlohmann::json j = r;
-  j.erase("wall_seconds");
-  j.erase("solver_seconds");
-  j.erase("peak_memory_kb");
-  return j;
 }
 
 // The archive streamed (open_ti_trace, open_otf2_trace) gives every rank the actions of reading it

@@ -17,6 +17,7 @@
 #include "sim/transport.h"
 #include "support/random.h"
 #include "sim/workload.h"
+#include "comparable_result.h"
 #include "support/error.h"
 #include "test_files.h"
 #include "topologies/network_factory.h"
@@ -26,15 +27,6 @@
 using namespace mapsim;
 
 namespace {
-
-// The result without its wall-clock and memory figures, which vary between identical runs.
-nlohmann::json comparable(const SimResult& r) {
-  nlohmann::json j = r;
-  j.erase("wall_seconds");
-  j.erase("solver_seconds");
-  j.erase("peak_memory_kb");
-  return j;
-}
 
 SimOptions recording(const std::string& model) {
   SimOptions o;
