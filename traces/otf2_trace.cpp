@@ -68,14 +68,13 @@ bool is_otf2_path(const std::string& path) { return path.size() > 5 && path.comp
 // reader is made where it is read: libotf2 gives it a buffer of one event chunk (1 MiB as Score-P
 // and the tests write them), which a global reader would hold for every location at once.
 struct Archive {
+  struct Close {
+    void operator()(OTF2_Reader* reader) const { OTF2_Reader_Close(reader); }
+  };
+  std::unique_ptr<OTF2_Reader, Close> owner;  // closed on every path, a failing constructor's too
   OTF2_Reader* reader = nullptr;
   Definitions defs;
   Archive(const std::string& path, double flops_per_second);
-  ~Archive() {
-    if (reader) OTF2_Reader_Close(reader);
-  }
-  Archive(const Archive&) = delete;
-  Archive& operator=(const Archive&) = delete;
 };
 
 Archive::Archive(const std::string& path, double flops_per_second) {
@@ -84,7 +83,8 @@ Archive::Archive(const std::string& path, double flops_per_second) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) defs.fail("cannot open OTF2 archive (expected the anchor file traces.otf2)");
   OTF2_Error_RegisterCallback(quiet, nullptr);
-  reader = OTF2_Reader_Open(path.c_str());
+  owner.reset(OTF2_Reader_Open(path.c_str()));
+  reader = owner.get();
   if (!reader) defs.fail("not an OTF2 archive");
   check(defs, OTF2_Reader_SetSerialCollectiveCallbacks(reader), "OTF2 set-up");
   OTF2_GlobalDefReader* global = OTF2_Reader_GetGlobalDefReader(reader);
@@ -132,6 +132,7 @@ Archive::Archive(const std::string& path, double flops_per_second) {
 // What the first pass learns of an archive.
 struct Summary {
   int ranks = 0;
+  std::vector<uint64_t> events;  // per rank: a stream ends there without seeking past the last event
   Collectives collectives;
   std::map<std::string, long> skipped;
 };
@@ -142,16 +143,19 @@ struct Summary {
 Summary first_pass(const std::string& path, double flops_per_second) {
   Archive archive(path, flops_per_second);
   Converter converter(archive.defs, nullptr);
+  Summary summary;
   for (int r = 0; r < archive.defs.num_ranks(); ++r) {
     OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(archive.reader, archive.defs.location_of[r]);
     if (!events) archive.defs.fail("cannot read the events");
     otf2::register_local(archive.reader, events, converter);
     uint64_t count = 0;
-    check(archive.defs, OTF2_Reader_ReadAllLocalEvents(archive.reader, events, &count), "reading the events");
+    const OTF2_ErrorCode code = OTF2_Reader_ReadAllLocalEvents(archive.reader, events, &count);
+    converter.rethrow_failure();
+    check(archive.defs, code, "reading the events");
     check(archive.defs, OTF2_Reader_CloseEvtReader(archive.reader, events), "closing an event reader");
     converter.finish(r);
+    summary.events.push_back(count);
   }
-  Summary summary;
   summary.ranks = archive.defs.num_ranks();
   summary.collectives = converter.resolve();
   summary.skipped = converter.skipped();
@@ -177,6 +181,7 @@ class Otf2Source final : public TraceSource {
   int window() const { return window_; }
   int open_locations() const { return open_locations_; }
   const Collectives& collectives() const { return summary_.collectives; }
+  uint64_t events(int rank) const { return summary_.events[rank]; }
   const std::map<std::string, long>& skipped() const { return summary_.skipped; }
 
  private:
@@ -197,7 +202,10 @@ class Otf2Stream final : public ActionStream {
     const int n = archive_.defs.num_ranks();
     if (n != source.num_ranks()) archive_.defs.fail("changed while it was read (another number of ranks)");
     ranks_.resize(n);
-    for (int r = 0; r < n; ++r) ranks_[r].context.file = source.path();
+    for (int r = 0; r < n; ++r) {
+      ranks_[r].context.file = source.path();
+      ranks_[r].total = source.events(r);
+    }
     // As a TI trace's windows: 8 to 256 actions per rank, about 2^19 in all.
     window_ = static_cast<size_t>(source.window() > 0 ? source.window() : std::clamp((1 << 19) / std::max(n, 1), 8, 256));
     max_open_ = source.open_locations() > 0 ? source.open_locations() : kOpenLocations;
@@ -222,6 +230,7 @@ class Otf2Stream final : public ActionStream {
     bool ended = false;
     OTF2_EvtReader* events = nullptr;  // open, or null
     uint64_t read = 0;                 // events read so far
+    uint64_t total = 0;                // of its location (first pass)
     long used = 0;                     // when its reader last read (the least recent is closed first)
   };
 
@@ -268,7 +277,11 @@ class Otf2Stream final : public ActionStream {
       }
       if (rank.ended) break;
       uint64_t read = 0;
-      check(archive_.defs, OTF2_EvtReader_ReadEvents(events(r), 1, &read), "reading the events");
+      if (rank.read < rank.total) {  // a closed reader cannot seek past the last event
+        const OTF2_ErrorCode code = OTF2_EvtReader_ReadEvents(events(r), 1, &read);
+        converter_.rethrow_failure();
+        check(archive_.defs, code, "reading the events");
+      }
       rank.read += read;
       if (read == 0) converter_.finish(r), rank.ended = true;
     }

@@ -21,7 +21,7 @@ struct Otf2Import {
 
 // The archive whose anchor file is `path` (traces.otf2) as a source whose streams read each rank's
 // events from its own location, a window of `window` actions at a time (0: 8 to 256, about 2^19 in
-// all). A first pass over the events in time order across ranks keeps only a summary of each
+// all). A first pass over each rank's events in turn (one location at a time) keeps only a summary of each
 // collective (its ranks' byte counts reduced to what each rank's action needs) and finds every error
 // and skipped count up front: mapsim::Error naming the file on an unreadable archive or inconsistent
 // events (a collective whose ranks disagree). `skipped`, if given, receives the counts.

@@ -40,6 +40,11 @@ class Otf2Writer {
   void call(int rank, const std::string& name, uint64_t time, uint64_t end) {
     call(rank, name, time, end, [](OTF2_EvtWriter*, uint64_t) {});
   }
+  // Enters region `name` and never leaves it (a trace cut off inside an MPI call).
+  void enter(int rank, const std::string& name, uint64_t time) {
+    OTF2_EvtWriter_Enter(writers_[rank], nullptr, time, region(name));
+    last_ = std::max(last_, time);
+  }
   void collective(int rank, const std::string& name, uint64_t time, OTF2_CollectiveOp op, uint32_t comm, uint32_t root,
                   uint64_t sent, uint64_t received) {
     call(rank, name, time, time + 1, [&](OTF2_EvtWriter* w, uint64_t t) {

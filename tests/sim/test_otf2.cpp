@@ -296,6 +296,16 @@ TEST_CASE("OTF2 streamed: an irecv completed late holds back only what follows i
   check_streamed(anchor, "tree2:switches=2,nodes_per_switch=2");
 }
 
+TEST_CASE("OTF2 streamed: a location whose last event gives an action ends there when its reader was closed") {
+  // Each rank's last event (entering MPI_Barrier) ends a compute action: with one reader open and a
+  // window of one action, a rank's reader is closed after its last event, and the stream must not seek past it.
+  Otf2Writer w(temp_path("otf2-cut"), 2);
+  for (int r = 0; r < 2; ++r) w.call(r, "MPI_Init", 0, 10), w.enter(r, "MPI_Barrier", 500 + 100 * r);
+  const std::string anchor = w.close();
+  CHECK(lines(read_otf2_trace(anchor).trace.ranks[1]) == V{"init", "compute 590000", "finalize"});
+  check_streamed(anchor, "tree2:switches=2,nodes_per_switch=1");
+}
+
 TEST_CASE("OTF2 streamed: a location reopened in a later event chunk goes on where it stopped") {
   // 2 ranks x 12000 messages each way (about 36000 events per rank) in 256 KiB event chunks: several
   // chunks per location, read with one reader open at a time, so every window reopens one and seeks.

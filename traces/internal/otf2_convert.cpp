@@ -329,8 +329,13 @@ struct Event<Handler> {
   static OTF2_CallbackCode callback(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t, void* data, OTF2_AttributeList*,
                                     Args... args) {
     Converter& c = *static_cast<Converter*>(data);
-    const int rank = c.rank_of(location);
-    if (rank >= 0) (c.*Handler)(rank, time, args...), c.settle(rank);
+    try {
+      const int rank = c.rank_of(location);
+      if (rank >= 0) (c.*Handler)(rank, time, args...), c.settle(rank);
+    } catch (...) {  // not through libotf2's C frames: kept, rethrown once the read returns
+      c.failure = std::current_exception();
+      return OTF2_CALLBACK_INTERRUPT;
+    }
     return OTF2_CALLBACK_SUCCESS;
   }
 };

@@ -6,9 +6,11 @@
 #include <otf2/otf2.h>
 
 #include <deque>
+#include <exception>
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "traces/ti_trace.h"
@@ -120,6 +122,11 @@ class Converter {
   // Resolves the tallied collectives in (communicator, call) order, with the whole read's errors.
   Collectives resolve();
   const std::map<std::string, long>& skipped() const { return skipped_; }
+  // An exception a handler threw inside a libotf2 read (which stopped it), for the reader to rethrow.
+  std::exception_ptr failure;
+  void rethrow_failure() {
+    if (failure) std::rethrow_exception(std::exchange(failure, nullptr));
+  }
 
  private:
   struct RankState {
