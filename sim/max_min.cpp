@@ -81,8 +81,7 @@ void MaxMinSharing::mark_dirty(int resource, double floor) {
 }
 
 void MaxMinSharing::solve(std::vector<int>& changed) {
-  double floor = INFINITY;
-  for (int r : dirty_) floor = std::min(floor, resources_[r].floor);
+  double floor = dirty_floor();
   // Flows fixed in one round can differ by a few ulps from resources that tie: a margin keeps
   // them above the floor (recomputing more flows than needed is always exact).
   floor *= 1 - 1e-9;

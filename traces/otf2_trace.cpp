@@ -206,8 +206,7 @@ class Otf2Stream final : public ActionStream {
       ranks_[r].context.file = source.path();
       ranks_[r].total = source.events(r);
     }
-    // As a TI trace's windows: 8 to 256 actions per rank, about 2^19 in all.
-    window_ = static_cast<size_t>(source.window() > 0 ? source.window() : std::clamp((1 << 19) / std::max(n, 1), 8, 256));
+    window_ = stream_window(source.window(), n);
     max_open_ = source.open_locations() > 0 ? source.open_locations() : kOpenLocations;
   }
   const Action* next(int r) override {

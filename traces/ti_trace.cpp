@@ -512,6 +512,15 @@ bool register_trace_format(TraceFormat format) {
   return true;
 }
 
+size_t counts_used(const Action& a, int ranks) {
+  switch (a.type) {
+    case ActionType::Alltoallv: return 2 * static_cast<size_t>(ranks);
+    case ActionType::Gatherv: case ActionType::Allgatherv: case ActionType::Scatterv: case ActionType::ReduceScatter:
+      return static_cast<size_t>(ranks);
+    default: return 0;
+  }
+}
+
 Trace read_ti_trace(const std::string& path, bool legacy) {
   if (const TraceFormat* format = format_of(path)) return format->read(path);
   Trace trace;
@@ -813,8 +822,7 @@ class TiFileStream final : public ActionStream {
         reader.ended = runs->empty();
       }
     }
-    // A window of 8 to 256 actions per rank, about 2^19 actions (29 MB) in all.
-    window_ = static_cast<size_t>(source.window() > 0 ? source.window() : std::clamp((1 << 19) / std::max(n, 1), 8, 256));
+    window_ = stream_window(source.window(), n);
   }
   const Action* next(int r) override {
     Reader& reader = readers_[r];

@@ -58,6 +58,10 @@ struct Trace {
   int num_ranks() const { return static_cast<int>(ranks.size()); }
 };
 
+// The entries of its rank's counts pool that action `a` uses from a.counts on, in a trace of `ranks`
+// ranks (v collectives and reducescatter: a count per rank, alltoallv's sends then receives; else 0).
+size_t counts_used(const Action& a, int ranks);
+
 class TraceSource;
 
 // Another trace format registers a reader for the paths it recognises (traces/otf2_trace.cpp: *.otf2

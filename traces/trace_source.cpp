@@ -1,5 +1,6 @@
 #include "traces/trace_source.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace mapsim {
@@ -29,6 +30,10 @@ long TraceView::total_actions() const {
   return total;
 }
 
+size_t stream_window(int requested, int ranks) {
+  return static_cast<size_t>(requested > 0 ? requested : std::clamp((1 << 19) / std::max(ranks, 1), 8, 256));
+}
+
 void for_each_action(const TraceSource& source,
                      const std::function<void(int rank, const Action& action, const RankTrace& context)>& visit) {
   if (const Trace* trace = source.whole()) {  // no stream needed
@@ -51,15 +56,9 @@ Trace materialize(const TraceSource& source) {
     while (const Action* a = stream->next(r)) {
       const RankTrace& context = stream->context(r);
       Action copy = *a;
-      if (!context.counts.empty()) {  // v-collective counts: re-based into the rank's own pool
-        const size_t n = static_cast<size_t>(source.num_ranks()) * (a->type == ActionType::Alltoallv ? 2 : 1);
-        const bool has_counts = a->type == ActionType::Alltoallv || a->type == ActionType::Gatherv ||
-                                a->type == ActionType::Allgatherv || a->type == ActionType::Scatterv ||
-                                a->type == ActionType::ReduceScatter;
-        if (has_counts) {
-          copy.counts = static_cast<uint32_t>(rank.counts.size());
-          rank.counts.insert(rank.counts.end(), context.counts.begin() + a->counts, context.counts.begin() + a->counts + n);
-        }
+      if (const size_t n = counts_used(*a, source.num_ranks())) {  // v-collective counts: re-based into the rank's own pool
+        copy.counts = static_cast<uint32_t>(rank.counts.size());
+        rank.counts.insert(rank.counts.end(), context.counts.begin() + a->counts, context.counts.begin() + a->counts + n);
       }
       rank.actions.push_back(copy);
     }

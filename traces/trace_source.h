@@ -54,6 +54,10 @@ class TraceView final : public TraceSource {
   const Trace* trace_;
 };
 
+// The actions a stream parses per rank at a time: `requested` if positive, else 8 to 256, about 2^19
+// in all (29 MB of actions), whatever the number of ranks.
+size_t stream_window(int requested, int ranks);
+
 // Every action of every rank, rank after rank, each rank's in order: one streaming pass.
 void for_each_action(const TraceSource& source,
                      const std::function<void(int rank, const Action& action, const RankTrace& context)>& visit);

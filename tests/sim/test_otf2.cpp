@@ -56,10 +56,7 @@ std::string fields(const Action& a, const RankTrace& context, int n) {
   std::ostringstream out;
   out << action_name(a.type) << " " << a.distant << " " << a.peer << " " << a.tag << " " << a.root << " " << a.bytes << " "
       << a.bytes2 << " " << a.flops << " " << a.line << " " << a.datatype << " " << a.datatype2;
-  const bool has_counts = a.type == ActionType::Alltoallv || a.type == ActionType::Gatherv || a.type == ActionType::Allgatherv ||
-                          a.type == ActionType::Scatterv || a.type == ActionType::ReduceScatter;
-  if (has_counts)
-    for (int i = 0; i < n * (a.type == ActionType::Alltoallv ? 2 : 1); ++i) out << " " << context.counts.at(a.counts + i);
+  for (size_t i = 0; i < counts_used(a, n); ++i) out << " " << context.counts.at(a.counts + i);
   return out.str();
 }
 
