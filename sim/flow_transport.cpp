@@ -46,7 +46,7 @@ class FlowTransport : public Transport {
       }
       const int f = sharing_.add(resources, weight);
       if (flows_.size() <= static_cast<size_t>(f)) flows_.resize(f + 1);
-      flows_[f] = Flow{id, bytes, now(), 0, {}, {}, false, now()};
+      flows_[f] = Flow{id, bytes, now(), 0, {}, {}, false, now(), -1};
       request_solve();
     });
   }
@@ -73,9 +73,10 @@ class FlowTransport : public Transport {
     double updated = 0;
     double rate = 0;
     CompletionHeap::handle_type completion;
-    CompletionHeap::handle_type release;  // tolerant mode: in releases_
-    bool scheduled = false;  // `completion` (and `release`) are in the heaps
+    CompletionHeap::handle_type release;  // tolerant mode: in releases_ while open_slot < 0
+    bool scheduled = false;  // `completion` (and, tolerant, `release` or `open_slot`) are set
     double entered = 0;      // when it entered the sharing
+    int open_slot = -1;      // tolerant mode: its index in open_ once its release date has come
   };
 
   std::vector<double> capacities() const {
@@ -110,8 +111,12 @@ class FlowTransport : public Transport {
       const Completion c{flow.rate > 0 ? t + flow.remaining / flow.rate : INFINITY, f};
       if (tolerance_ > 0) {  // the earliest date it may free its links: tolerance x its transfer time early
         const Completion r{c.date - tolerance_ * (c.date - flow.entered), f};
-        if (flow.scheduled) releases_.update(flow.release, r);
-        else flow.release = releases_.push(r);
+        if (flow.open_slot < 0 && flow.scheduled) {
+          releases_.update(flow.release, r);
+        } else if (flow.open_slot < 0 || r.date > t) {  // new, or slowed down so that its window closed
+          if (flow.open_slot >= 0) close(f);
+          flow.release = releases_.push(r);
+        }
       }
       if (flow.scheduled) {
         completions_.update(flow.completion, c);
@@ -132,37 +137,58 @@ class FlowTransport : public Transport {
     arm(date, &FlowTransport::tick);
   }
 
-  // Tolerant mode: frees the links of every flow within tolerance x its transfer time of its
-  // completion date (its release date has come) and lets in the waiting flows whose deadline has
-  // come; if that changed the sharing, also the waiting flows that ride along, then solves.
+  // Tolerant mode: a solve is due when a flow reaches its completion date or a waiting flow its
+  // deadline. It then also frees the links of the flows whose release date has come (within tolerance
+  // x their transfer time of completion) and lets in the waiting flows, but only those whose level
+  // (entry floor) is at least kRideAlong times the solve's floor: they add few flows to refill. Others
+  // wait for a solve of their own level, so that the frequent cheap solves of short flows do not
+  // refill the root's flows for every flow that could leave or enter there.
   void tick() {
     ++events_;
     timers_.pop();
     const double t = now();
-    bool changed = false;
     while (!releases_.empty() && releases_.top().date <= t) {
       const int f = releases_.top().flow;
       releases_.pop();
-      Flow& flow = flows_[f];
-      const double date = (*flow.completion).date;
-      completions_.erase(flow.completion);
-      flow.scheduled = false;
-      sharing_.remove(f);
+      flows_[f].open_slot = static_cast<int>(open_.size());
+      open_.push_back(f);
+    }
+    bool changed = false;
+    while (!completions_.empty() && completions_.top().date <= t) {
+      leave(completions_.top().flow);
       changed = true;
-      if (date > t) {  // released early; the message still arrives at its completion date
-        const int message = flow.message;
-        at(date, [this, message] { delivered_(message); });
-      } else {
-        delivered_(flow.message);
-      }
     }
     if (t >= solve_deadline_) changed |= let_in([t](const Waiting& w) { return w.deadline <= t; });
     if (!changed) return schedule_next();
-    // Waiting flows whose entry floor is near the solve's floor cost little more: they come along
-    // (taking them all made every cheap solve of a short flow refill the root's flows too).
     const double floor = sharing_.dirty_floor() * kRideAlong;
+    for (size_t i = 0; i < open_.size();)
+      if (sharing_.level(open_[i]) >= floor) leave(open_[i]);  // moves the last open flow to i
+      else ++i;
     let_in([floor](const Waiting& w) { return w.floor >= floor; });
     solve();
+  }
+
+  // Tolerant mode: flow f leaves the sharing now; its message arrives at its completion date.
+  void leave(int f) {
+    Flow& flow = flows_[f];
+    const double date = (*flow.completion).date;
+    completions_.erase(flow.completion);
+    if (flow.open_slot >= 0) close(f);
+    else releases_.erase(flow.release);
+    flow.scheduled = false;
+    sharing_.remove(f);
+    const int message = flow.message;
+    if (date > now()) at(date, [this, message] { delivered_(message); });
+    else delivered_(message);
+  }
+
+  // Takes flow f out of open_.
+  void close(int f) {
+    const int slot = flows_[f].open_slot;
+    flows_[f].open_slot = -1;
+    open_[slot] = open_.back();
+    open_.pop_back();
+    if (slot < static_cast<int>(open_.size())) flows_[open_[slot]].open_slot = slot;
   }
 
   // Adds the waiting flows that `chosen` picks to the sharing; whether there were any.
@@ -183,7 +209,7 @@ class FlowTransport : public Transport {
       any = true;
       const int f = sharing_.add(w.resources, w.weight);
       if (flows_.size() <= static_cast<size_t>(f)) flows_.resize(f + 1);
-      flows_[f] = Flow{w.message, w.bytes, t, 0, {}, {}, false, t};
+      flows_[f] = Flow{w.message, w.bytes, t, 0, {}, {}, false, t, -1};
     }
     waiting_.resize(kept);
     return any;
@@ -235,9 +261,11 @@ class FlowTransport : public Transport {
     std::vector<int> resources;
   };
   std::vector<Waiting> waiting_;
+  std::vector<int> open_;  // tolerant mode: flows in the sharing whose release date has come
   double solve_deadline_ = INFINITY;
-  // A solve takes along the waiting flows whose entry floor is at least this fraction of its floor:
-  // they add few flows to refill (0.5 measured best of 0, 0.25, 0.5, 0.8 and 1 at T = 1024, 4096).
+  // A solve takes along the waiting flows whose entry floor, and the open flows whose level, is at least
+  // this fraction of its floor: they add few flows to refill (for the waiting flows, 0.5 measured best
+  // of 0, 0.25, 0.5, 0.8 and 1 at T = 1024, 4096).
   static constexpr double kRideAlong = 0.5;
   double solver_seconds_ = 0;
   long events_ = 0;

@@ -22,6 +22,7 @@ class MaxMinSharing {
   // flow whose rate changed to `changed`.
   void solve(std::vector<int>& changed);
   double rate(int flow) const { return flows_[flow].rate; }
+  double level(int flow) const { return flows_[flow].level; }
   // A lower bound of the level (rate / weight) that a flow over `resources` with `weight` would get if
   // added now: min over its resources of capacity / ((flows there + 1) x largest weight).
   double entry_floor(const std::vector<int>& resources, double weight) const;
