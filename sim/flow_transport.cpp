@@ -22,7 +22,7 @@ class FlowTransport : public Transport {
  public:
   FlowTransport(const RoutedNetwork& routed, bool smpi_sharing, double tolerance, Delivered delivered)
       : net_(routed.network()), layout_(net_), smpi_sharing_(smpi_sharing), tolerance_(tolerance), delivered_(std::move(delivered)),
-        sharing_(capacities(), tolerance > 0) {
+        sharing_(capacities()) {
     use_event_queue_only();
   }
 

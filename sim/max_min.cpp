@@ -14,78 +14,8 @@ namespace mapsim::sim {
 // capacity / (flows there x largest weight). Below the lowest such level, the same resources
 // saturate at the same levels and fix the same flows at the same rates as before.
 
-// Why level classes (tolerant mode): the links near the up*/down* root carry thousands of flows,
-// and at 4096 to 16384 ranks about 2/3 of the flows a solve scanned were below its floor, only
-// subtracted from their links' capacities. Measured: those scans were cheap (the flows stay in
-// cache) and refiling flows costs more than skipping them saves (docs/simulation.md).
-
-MaxMinSharing::MaxMinSharing(std::vector<double> capacities, bool tolerant, size_t hot)
-    : resources_(capacities.size()), tolerant_(tolerant), hot_(hot) {
+MaxMinSharing::MaxMinSharing(std::vector<double> capacities) : resources_(capacities.size()) {
   for (size_t r = 0; r < capacities.size(); ++r) resources_[r].capacity = capacities[r];
-}
-
-int MaxMinSharing::first_of(const Resource& res, int key) const {
-  if (!res.bucketed) return 0;
-  if (res.bounds.size() <= 1) return res.bounds.empty() || res.bounds[0].key >= key ? 0 : static_cast<int>(res.flows.size());
-  auto b = std::lower_bound(res.bounds.begin(), res.bounds.end(), key, [](const Bound& b, int k) { return b.key < k; });
-  return b == res.bounds.end() ? static_cast<int>(res.flows.size()) : b->begin;
-}
-
-void MaxMinSharing::place(int id, int r, int slot) {
-  resources_[r].flows[slot] = id;
-  Flow& f = flows_[id];
-  f.slots[std::find(f.resources.begin(), f.resources.end(), r) - f.resources.begin()] = slot;
-}
-
-// The classes above the flow's each pass their first flow to their end, making room for it at the
-// end of its own class.
-void MaxMinSharing::link(int id, size_t k) {
-  Flow& f = flows_[id];
-  const int r = f.resources[k];
-  Resource& res = resources_[r];
-  const int key = key_at(res, f);
-  auto b = std::lower_bound(res.bounds.begin(), res.bounds.end(), key, [](const Bound& b, int k) { return b.key < k; });
-  if (b == res.bounds.end() || b->key != key)
-    b = res.bounds.insert(b, Bound{key, b == res.bounds.end() ? static_cast<int>(res.flows.size()) : b->begin});
-  int hole = static_cast<int>(res.flows.size());
-  res.flows.push_back(id);
-  for (auto c = res.bounds.end() - 1; c != b; --c) {
-    if (hole != c->begin) place(res.flows[c->begin], r, hole);
-    hole = c->begin++;
-  }
-  res.flows[hole] = id;
-  f.slots[k] = hole;
-}
-
-// Its class's last flow takes its slot, then the classes above each pass their last flow to their
-// front. Exact mode (one class): the swap-remove the single list always had.
-void MaxMinSharing::unlink(int id, size_t k) {
-  Flow& f = flows_[id];
-  const int r = f.resources[k];
-  Resource& res = resources_[r];
-  auto b = std::lower_bound(res.bounds.begin(), res.bounds.end(), key_at(res, f), [](const Bound& b, int k) { return b.key < k; });
-  int hole = f.slots[k];
-  for (auto c = b + 1;; ++c) {
-    const int last = (c == res.bounds.end() ? static_cast<int>(res.flows.size()) : c->begin) - 1;
-    if (hole != last) place(res.flows[last], r, hole);
-    hole = last;
-    if (c == res.bounds.end()) break;
-    --c->begin;
-  }
-  res.flows.pop_back();
-  if ((b + 1 == res.bounds.end() ? static_cast<int>(res.flows.size()) : (b + 1)->begin) == b->begin) res.bounds.erase(b);
-}
-
-void MaxMinSharing::bucket(int r, bool on) {
-  Resource& res = resources_[r];
-  res.bucketed = on;
-  if (on) std::stable_sort(res.flows.begin(), res.flows.end(), [&](int a, int b) { return flows_[a].key < flows_[b].key; });
-  res.bounds.clear();
-  for (size_t i = 0; i < res.flows.size(); ++i) {
-    const int key = key_at(res, flows_[res.flows[i]]);
-    if (res.bounds.empty() || res.bounds.back().key != key) res.bounds.push_back(Bound{key, static_cast<int>(i)});
-    if (on) place(res.flows[i], r, static_cast<int>(i));
-  }
 }
 
 int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
@@ -96,13 +26,12 @@ int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
   f.weight = weight;
   f.rate = 0;
   f.level = INFINITY;
-  f.key = level_class(f.level);
   max_weight_ = std::max(max_weight_, weight);
   double floor = INFINITY;
   for (size_t k = 0; k < resources.size(); ++k) {
-    link(id, k);
-    const Resource& res = resources_[resources[k]];
-    if (tolerant_ && !res.bucketed && res.flows.size() > hot_) bucket(resources[k], true);
+    Resource& res = resources_[resources[k]];
+    f.slots[k] = static_cast<int>(res.flows.size());
+    res.flows.push_back(id);
     floor = std::min(floor, res.capacity / (static_cast<double>(res.flows.size()) * max_weight_));
   }
   for (int r : resources) mark_dirty(r, floor);
@@ -126,11 +55,15 @@ double MaxMinSharing::dirty_floor() const {
 void MaxMinSharing::remove(int id) {
   Flow& f = flows_[id];
   for (size_t k = 0; k < f.resources.size(); ++k) {
-    unlink(id, k);
-    Resource& res = resources_[f.resources[k]];
-    if (res.bucketed && res.flows.size() < hot_ / 2) bucket(f.resources[k], false);
-    // Once empty, the running sum restarts from exactly 0.
-    res.total = res.flows.empty() ? 0 : res.total - f.rate;
+    std::vector<int>& list = resources_[f.resources[k]].flows;
+    const int moved = list.back();
+    list[f.slots[k]] = moved;
+    list.pop_back();
+    if (moved != id) {  // tell the moved flow its new slot in this resource
+      Flow& m = flows_[moved];
+      const size_t j = std::find(m.resources.begin(), m.resources.end(), f.resources[k]) - m.resources.begin();
+      m.slots[j] = f.slots[k];
+    }
     mark_dirty(f.resources[k], f.level);
   }
   free_.push_back(id);
@@ -152,7 +85,6 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
   // Flows fixed in one round can differ by a few ulps from resources that tie: a margin keeps
   // them above the floor (recomputing more flows than needed is always exact).
   floor *= 1 - 1e-9;
-  floor_class_ = level_class(floor);
   ++stamp_;
   for (int start : dirty_) {
     if (resources_[start].stamp == stamp_) continue;  // in a component solved already
@@ -165,13 +97,8 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
       res.remaining = res.capacity;
       res.weights = 0;
       res.unfixed = 0;
-      // The classes below the floor's hold flows below the floor only: they are not scanned. The
-      // floor's class holds both; the classes above, flows above only.
-      const int first = first_of(res, floor_class_);
-      double scanned = 0;  // the rates of the flows scanned
-      for (auto it = res.flows.begin() + first; it != res.flows.end(); ++it) {
-        Flow& flow = flows_[*it];
-        scanned += flow.rate;
+      for (int f : res.flows) {
+        Flow& flow = flows_[f];
         if (flow.level < floor) {
           flow.fixed = true;
           res.remaining -= flow.rate;
@@ -188,10 +115,6 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
             component_resources_.push_back(q);
           }
       }
-      // The unscanned classes' rates: the running sum less the scanned ones. When every flow was
-      // scanned (always in exact mode), the running sum restarts from their exact sum instead.
-      if (first > 0) res.remaining -= res.total - scanned;
-      else res.total = scanned;
     }
     fill(changed);
   }
@@ -240,27 +163,18 @@ void MaxMinSharing::fill(std::vector<int>& changed) {
     raise_share(best, INFINITY);
     ++round_;
     touched_.clear();
-    const Resource& res = resources_[bottleneck];
-    // Refiling the flows now would move them within the lists iterated here: after the filling.
-    for (auto it = res.flows.begin() + first_of(res, floor_class_); it != res.flows.end(); ++it) {
-      const int f = *it;
+    for (int f : resources_[bottleneck].flows) {
       Flow& flow = flows_[f];
       if (flow.fixed) continue;
       flow.fixed = true;
       flow.level = level;
-      // A flow filed above its level's class is only scanned in vain; below, it would be skipped
-      // wrongly: refiled when its level rises out of its class, or falls by more than kSlack classes.
-      const int key = level_class(level);
-      if (key > flow.key || key + kSlack < flow.key) refile_.push_back(f);
       const double rate = flow.weight * level;
-      const double old_rate = flow.rate;
       if (rate != flow.rate) {
         flow.rate = rate;
         changed.push_back(f);
       }
       for (int q : flow.resources) {
         Resource& other = resources_[q];
-        other.total += rate - old_rate;
         other.remaining -= rate;
         other.weights -= flow.weight;
         --other.unfixed;
@@ -276,15 +190,6 @@ void MaxMinSharing::fill(std::vector<int>& changed) {
       raise_share(other.active, other.unfixed > 0 ? other.remaining / other.weights : INFINITY);
     }
   }
-  for (int f : refile_) {
-    Flow& flow = flows_[f];
-    for (size_t k = 0; k < flow.resources.size(); ++k)
-      if (resources_[flow.resources[k]].bucketed) unlink(f, k);
-    flow.key = level_class(flow.level);
-    for (size_t k = 0; k < flow.resources.size(); ++k)
-      if (resources_[flow.resources[k]].bucketed) link(f, k);
-  }
-  refile_.clear();
 }
 
 }  // namespace mapsim::sim
