@@ -110,7 +110,7 @@ class FlowTransport : public Transport {
       flow.rate = sharing_.rate(f);
       const Completion c{flow.rate > 0 ? t + flow.remaining / flow.rate : INFINITY, f};
       if (tolerance_ > 0) {  // the earliest date it may free its links: tolerance x its transfer time early
-        const Completion r{c.date - tolerance_ * (c.date - flow.entered), f};
+        const Completion r{c.date == INFINITY ? INFINITY : c.date - tolerance_ * (c.date - flow.entered), f};  // not inf - inf
         if (flow.open_slot < 0 && flow.scheduled) {
           releases_.update(flow.release, r);
         } else if (flow.open_slot < 0 || r.date > t) {  // new, or slowed down so that its window closed

@@ -168,7 +168,7 @@ TEST_CASE("flow solver names: mapsim and simgrid, anything else is an error") {
 
 // The tolerance (docs/simulation.md, the flow solver): flows enter up to eps x their transfer-time bound late
 // and free their links up to eps x their transfer time early. Makespans stay within 2 eps of the exact
-// solver's (measured: 1.2 eps at eps = 1e-3, 0.7 eps at 1e-2); a contended all-to-all is chaotic (above)
+// solver's (measured: 1.1 eps at eps = 1e-3, 0.6 eps at 1e-2); a contended all-to-all is chaotic (above)
 // and only reported.
 TEST_CASE("flow model: flow_tolerance eps keeps makespans within 2 eps of the exact solver (200 random runs)") {
   std::mt19937 rng(7);
