@@ -44,9 +44,7 @@ class FlowTransport : public Transport {
         solve_deadline_ = std::min(solve_deadline_, deadline);
         return schedule_next();
       }
-      const int f = sharing_.add(resources, weight);
-      if (flows_.size() <= static_cast<size_t>(f)) flows_.resize(f + 1);
-      flows_[f] = Flow{id, bytes, now(), 0, {}, {}, false, now(), -1};
+      enter(sharing_.add(resources, weight), id, bytes);
       request_solve();
     });
   }
@@ -182,6 +180,12 @@ class FlowTransport : public Transport {
     else delivered_(message);
   }
 
+  // Sharing flow f carries message `message` of `bytes` from now on.
+  void enter(int f, int message, double bytes) {
+    if (flows_.size() <= static_cast<size_t>(f)) flows_.resize(f + 1);
+    flows_[f] = Flow{message, bytes, now(), 0, {}, {}, false, now()};
+  }
+
   // Takes flow f out of open_.
   void close(int f) {
     const int slot = flows_[f].open_slot;
@@ -197,7 +201,6 @@ class FlowTransport : public Transport {
     bool any = false;
     size_t kept = 0;
     solve_deadline_ = INFINITY;
-    const double t = now();
     for (size_t i = 0; i < waiting_.size(); ++i) {
       Waiting& w = waiting_[i];
       if (!chosen(w)) {
@@ -207,9 +210,7 @@ class FlowTransport : public Transport {
         continue;
       }
       any = true;
-      const int f = sharing_.add(w.resources, w.weight);
-      if (flows_.size() <= static_cast<size_t>(f)) flows_.resize(f + 1);
-      flows_[f] = Flow{w.message, w.bytes, t, 0, {}, {}, false, t, -1};
+      enter(sharing_.add(w.resources, w.weight), w.message, w.bytes);
     }
     waiting_.resize(kept);
     return any;
