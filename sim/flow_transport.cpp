@@ -101,7 +101,9 @@ class FlowTransport : public Transport {
     sharing_.solve(changed_);
     solver_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     const double t = now();
-    for (int f : changed_) {
+    for (size_t i = 0; i < changed_.size(); ++i) {
+      if (i + 4 < changed_.size()) __builtin_prefetch(&flows_[changed_[i + 4]]);
+      const int f = changed_[i];
       Flow& flow = flows_[f];
       flow.remaining = std::max(0.0, flow.remaining - flow.rate * (t - flow.updated));
       flow.updated = t;

@@ -94,18 +94,21 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
     resources_[start].stamp = stamp_;
     for (size_t i = 0; i < component_resources_.size(); ++i) {
       Resource& res = resources_[component_resources_[i]];
-      res.remaining = res.capacity;
-      res.weights = 0;
-      res.unfixed = 0;
-      for (int f : res.flows) {
-        Flow& flow = flows_[f];
+      // Accumulated in locals: the pushes below would make the compiler reload res's fields.
+      double remaining = res.capacity, weights = 0;
+      int unfixed = 0;
+      const int* list = res.flows.data();
+      const size_t n = res.flows.size();
+      for (size_t k = 0; k < n; ++k) {
+        if (k + kPrefetch < n) __builtin_prefetch(&flows_[list[k + kPrefetch]]);
+        Flow& flow = flows_[list[k]];
         if (flow.level < floor) {
           flow.fixed = true;
-          res.remaining -= flow.rate;
+          remaining -= flow.rate;
           continue;
         }
-        res.weights += flow.weight;
-        ++res.unfixed;
+        weights += flow.weight;
+        ++unfixed;
         if (flow.stamp == stamp_) continue;
         flow.stamp = stamp_;
         flow.fixed = false;
@@ -113,8 +116,12 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
           if (resources_[q].stamp != stamp_) {
             resources_[q].stamp = stamp_;
             component_resources_.push_back(q);
+            __builtin_prefetch(resources_[q].flows.data());
           }
       }
+      res.remaining = remaining;
+      res.weights = weights;
+      res.unfixed = unfixed;
     }
     fill(changed);
   }
@@ -163,7 +170,12 @@ void MaxMinSharing::fill(std::vector<int>& changed) {
     raise_share(best, INFINITY);
     ++round_;
     touched_.clear();
-    for (int f : resources_[bottleneck].flows) {
+    const int* list = resources_[bottleneck].flows.data();
+    const size_t n = resources_[bottleneck].flows.size();
+    for (size_t k = 0; k < n; ++k) {
+      if (k + kPrefetch < n) __builtin_prefetch(&flows_[list[k + kPrefetch]]);
+      if (k + kPrefetch / 2 < n) __builtin_prefetch(flows_[list[k + kPrefetch / 2]].resources.data());
+      const int f = list[k];
       Flow& flow = flows_[f];
       if (flow.fixed) continue;
       flow.fixed = true;

@@ -30,12 +30,13 @@ class MaxMinSharing {
   double dirty_floor() const;
 
  private:
+  // The fields a solve's scan reads come first, where a prefetch of the flow lands.
   struct Flow {
-    std::vector<int> resources, slots;  // slots[k]: this flow's index in resources[k]'s list
-    double weight = 1, rate = 0;
     double level = 0;  // rate / weight; infinite until first solved
-    bool fixed = false;
+    double rate = 0, weight = 1;
     unsigned stamp = 0;
+    bool fixed = false;
+    std::vector<int> resources, slots;  // slots[k]: this flow's index in resources[k]'s list
   };
   struct Resource {
     double capacity = 0;
@@ -68,6 +69,7 @@ class MaxMinSharing {
   std::vector<int> touched_;      // resources the current round's flows cross
   unsigned round_ = 0;
   static constexpr size_t kScanLimit = 64;  // larger components use the tournament tree
+  static constexpr size_t kPrefetch = 6;    // how many flows ahead of a scan to prefetch
 };
 
 }  // namespace mapsim::sim
