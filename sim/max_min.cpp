@@ -14,15 +14,14 @@ namespace mapsim::sim {
 // capacity / (flows there x largest weight). Below the lowest such level, the same resources
 // saturate at the same levels and fix the same flows at the same rates as before.
 
-MaxMinSharing::MaxMinSharing(std::vector<double> capacities) : resources_(capacities.size()) {
+MaxMinSharing::MaxMinSharing(std::vector<double> capacities) : resources_(capacities.size()), marks_(capacities.size()) {
   for (size_t r = 0; r < capacities.size(); ++r) resources_[r].capacity = capacities[r];
 }
 
 int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
   const int id = acquire(flows_, free_);
   Flow& f = flows_[id];
-  f.resources = resources;
-  f.slots.resize(resources.size());
+  f.route.resize(resources.size());
   f.weight = weight;
   f.rate = 0;
   f.level = INFINITY;
@@ -30,7 +29,7 @@ int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
   double floor = INFINITY;
   for (size_t k = 0; k < resources.size(); ++k) {
     Resource& res = resources_[resources[k]];
-    f.slots[k] = static_cast<int>(res.flows.size());
+    f.route[k] = {resources[k], static_cast<int>(res.flows.size())};
     res.flows.push_back(id);
     floor = std::min(floor, res.capacity / (static_cast<double>(res.flows.size()) * max_weight_));
   }
@@ -48,35 +47,33 @@ double MaxMinSharing::entry_floor(const std::vector<int>& resources, double weig
 
 double MaxMinSharing::dirty_floor() const {
   double floor = INFINITY;
-  for (int r : dirty_) floor = std::min(floor, resources_[r].floor);
+  for (int r : dirty_) floor = std::min(floor, marks_[r].floor);
   return floor;
 }
 
 void MaxMinSharing::remove(int id) {
   Flow& f = flows_[id];
-  for (size_t k = 0; k < f.resources.size(); ++k) {
-    std::vector<int>& list = resources_[f.resources[k]].flows;
+  for (const Crossing& c : f.route) {
+    std::vector<int>& list = resources_[c.resource].flows;
     const int moved = list.back();
-    list[f.slots[k]] = moved;
+    list[c.slot] = moved;
     list.pop_back();
-    if (moved != id) {  // tell the moved flow its new slot in this resource
-      Flow& m = flows_[moved];
-      const size_t j = std::find(m.resources.begin(), m.resources.end(), f.resources[k]) - m.resources.begin();
-      m.slots[j] = f.slots[k];
-    }
-    mark_dirty(f.resources[k], f.level);
+    if (moved != id)  // tell the moved flow its new slot in this resource
+      std::find_if(flows_[moved].route.begin(), flows_[moved].route.end(),
+                   [&](const Crossing& m) { return m.resource == c.resource; })->slot = c.slot;
+    mark_dirty(c.resource, f.level);
   }
   free_.push_back(id);
 }
 
 void MaxMinSharing::mark_dirty(int resource, double floor) {
-  Resource& res = resources_[resource];
-  if (!res.dirty) {
-    res.dirty = true;
-    res.floor = floor;
+  Dirty& mark = marks_[resource];
+  if (!mark.dirty) {
+    mark.dirty = true;
+    mark.floor = floor;
     dirty_.push_back(resource);
   } else {
-    res.floor = std::min(res.floor, floor);
+    mark.floor = std::min(mark.floor, floor);
   }
 }
 
@@ -112,8 +109,8 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
         if (flow.stamp == stamp_) continue;
         flow.stamp = stamp_;
         flow.fixed = false;
-        for (int q : flow.resources)
-          if (resources_[q].stamp != stamp_) {
+        for (const Crossing& c : flow.route)
+          if (const int q = c.resource; resources_[q].stamp != stamp_) {
             resources_[q].stamp = stamp_;
             component_resources_.push_back(q);
             __builtin_prefetch(resources_[q].flows.data());
@@ -125,7 +122,7 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
     }
     fill(changed);
   }
-  for (int r : dirty_) resources_[r].dirty = false;
+  for (int r : dirty_) marks_[r].dirty = false;
   dirty_.clear();
 }
 
@@ -174,7 +171,7 @@ void MaxMinSharing::fill(std::vector<int>& changed) {
     const size_t n = resources_[bottleneck].flows.size();
     for (size_t k = 0; k < n; ++k) {
       if (k + kPrefetch < n) __builtin_prefetch(&flows_[list[k + kPrefetch]]);
-      if (k + kPrefetch / 2 < n) __builtin_prefetch(flows_[list[k + kPrefetch / 2]].resources.data());
+      if (k + kPrefetch / 2 < n) __builtin_prefetch(flows_[list[k + kPrefetch / 2]].route.data());
       const int f = list[k];
       Flow& flow = flows_[f];
       if (flow.fixed) continue;
@@ -185,7 +182,8 @@ void MaxMinSharing::fill(std::vector<int>& changed) {
         flow.rate = rate;
         changed.push_back(f);
       }
-      for (int q : flow.resources) {
+      for (const Crossing& c : flow.route) {
+        const int q = c.resource;
         Resource& other = resources_[q];
         other.remaining -= rate;
         other.weights -= flow.weight;

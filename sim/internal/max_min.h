@@ -30,23 +30,30 @@ class MaxMinSharing {
   double dirty_floor() const;
 
  private:
-  // The fields a solve's scan reads come first, where a prefetch of the flow lands.
-  struct Flow {
+  struct Crossing {
+    int resource;
+    int slot;  // the flow's index in the resource's list
+  };
+  // One cache line per flow, the fields a solve's scan reads first; its route in one block beside.
+  struct alignas(64) Flow {
     double level = 0;  // rate / weight; infinite until first solved
     double rate = 0, weight = 1;
     unsigned stamp = 0;
     bool fixed = false;
-    std::vector<int> resources, slots;  // slots[k]: this flow's index in resources[k]'s list
+    std::vector<Crossing> route;
   };
-  struct Resource {
+  // One cache line per resource: what a solve reads and writes.
+  struct alignas(64) Resource {
     double capacity = 0;
-    std::vector<int> flows;
     // Progressive filling scratch.
     double remaining = 0, weights = 0;
+    std::vector<int> flows;
     int unfixed = 0;
     int active = -1;  // its leaf in the tournament
     unsigned round = 0;  // the filling round that last touched it
     unsigned stamp = 0;
+  };
+  struct Dirty {
     double floor = 0;  // while dirty: the lowest level the changes here can affect
     bool dirty = false;
   };
@@ -58,6 +65,7 @@ class MaxMinSharing {
   std::vector<Flow> flows_;
   std::vector<int> free_;
   std::vector<Resource> resources_;
+  std::vector<Dirty> marks_;  // per resource
   std::vector<int> dirty_;
   unsigned stamp_ = 0;
   double max_weight_ = 0;
