@@ -14,7 +14,8 @@ namespace mapsim::sim {
 // capacity / (flows there x largest weight). Below the lowest such level, the same resources
 // saturate at the same levels and fix the same flows at the same rates as before.
 
-MaxMinSharing::MaxMinSharing(std::vector<double> capacities) : resources_(capacities.size()), marks_(capacities.size()) {
+MaxMinSharing::MaxMinSharing(std::vector<double> capacities)
+    : resources_(capacities.size()), marks_(capacities.size()), resource_stamps_(capacities.size()) {
   for (size_t r = 0; r < capacities.size(); ++r) resources_[r].capacity = capacities[r];
 }
 
@@ -84,12 +85,15 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
   floor *= 1 - 1e-9;
   ++stamp_;
   for (int start : dirty_) {
-    if (resources_[start].stamp == stamp_) continue;  // in a component solved already
+    if (resource_stamps_[start] == stamp_) continue;  // in a component solved already
     // The flows at or above the floor connected to `start` through shared resources, and their
     // resources, whose capacity the flows below the floor reduce by their (unchanged) rates.
     component_resources_.assign(1, start);
-    resources_[start].stamp = stamp_;
+    resource_stamps_[start] = stamp_;
     for (size_t i = 0; i < component_resources_.size(); ++i) {
+      // A link's record was prefetched when it joined the component; its list is prefetched two
+      // links ahead.
+      if (i + 2 < component_resources_.size()) __builtin_prefetch(resources_[component_resources_[i + 2]].flows.data());
       Resource& res = resources_[component_resources_[i]];
       // Accumulated in locals: the pushes below would make the compiler reload res's fields.
       double remaining = res.capacity, weights = 0;
@@ -110,10 +114,10 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
         flow.stamp = stamp_;
         flow.fixed = false;
         for (const Crossing& c : flow.route)
-          if (const int q = c.resource; resources_[q].stamp != stamp_) {
-            resources_[q].stamp = stamp_;
+          if (const int q = c.resource; resource_stamps_[q] != stamp_) {
+            resource_stamps_[q] = stamp_;
             component_resources_.push_back(q);
-            __builtin_prefetch(resources_[q].flows.data());
+            __builtin_prefetch(&resources_[q]);
           }
       }
       res.remaining = remaining;

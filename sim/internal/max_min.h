@@ -51,7 +51,6 @@ class MaxMinSharing {
     int unfixed = 0;
     int active = -1;  // its leaf in the tournament
     unsigned round = 0;  // the filling round that last touched it
-    unsigned stamp = 0;
   };
   struct Dirty {
     double floor = 0;  // while dirty: the lowest level the changes here can affect
@@ -66,6 +65,7 @@ class MaxMinSharing {
   std::vector<int> free_;
   std::vector<Resource> resources_;
   std::vector<Dirty> marks_;  // per resource
+  std::vector<unsigned> resource_stamps_;  // per resource: the solve that last reached it (compact: the search tests it most)
   std::vector<int> dirty_;
   unsigned stamp_ = 0;
   double max_weight_ = 0;
