@@ -15,7 +15,7 @@ namespace mapsim::sim {
 // saturate at the same levels and fix the same flows at the same rates as before.
 
 MaxMinSharing::MaxMinSharing(std::vector<double> capacities)
-    : resources_(capacities.size()), marks_(capacities.size()), resource_stamps_(capacities.size()) {
+    : resources_(capacities.size()), dirty_marks_(capacities.size()), resource_stamps_(capacities.size()) {
   for (size_t r = 0; r < capacities.size(); ++r) resources_[r].capacity = capacities[r];
 }
 
@@ -48,7 +48,7 @@ double MaxMinSharing::entry_floor(const std::vector<int>& resources, double weig
 
 double MaxMinSharing::dirty_floor() const {
   double floor = INFINITY;
-  for (int r : dirty_) floor = std::min(floor, marks_[r].floor);
+  for (int r : dirty_) floor = std::min(floor, dirty_marks_[r].floor);
   return floor;
 }
 
@@ -68,7 +68,7 @@ void MaxMinSharing::remove(int id) {
 }
 
 void MaxMinSharing::mark_dirty(int resource, double floor) {
-  Dirty& mark = marks_[resource];
+  DirtyMark& mark = dirty_marks_[resource];
   if (!mark.dirty) {
     mark.dirty = true;
     mark.floor = floor;
@@ -91,8 +91,8 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
     component_resources_.assign(1, start);
     resource_stamps_[start] = stamp_;
     for (size_t i = 0; i < component_resources_.size(); ++i) {
-      // A link's record was prefetched when it joined the component; its list is prefetched two
-      // links ahead.
+      // A resource's record was prefetched when it joined the component; its list is prefetched two
+      // resources ahead.
       if (i + 2 < component_resources_.size()) __builtin_prefetch(resources_[component_resources_[i + 2]].flows.data());
       Resource& res = resources_[component_resources_[i]];
       // Accumulated in locals: the pushes below would make the compiler reload res's fields.
@@ -126,7 +126,7 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
     }
     fill(changed);
   }
-  for (int r : dirty_) marks_[r].dirty = false;
+  for (int r : dirty_) dirty_marks_[r].dirty = false;
   dirty_.clear();
 }
 

@@ -34,7 +34,7 @@ class MaxMinSharing {
     int resource;
     int slot;  // the flow's index in the resource's list
   };
-  // One cache line per flow, the fields a solve's scan reads first; its route in one block beside.
+  // One cache line per flow, the fields a solve's scan reads first; its route in a heap block of its own.
   struct alignas(64) Flow {
     double level = 0;  // rate / weight; infinite until first solved
     double rate = 0, weight = 1;
@@ -52,7 +52,7 @@ class MaxMinSharing {
     int active = -1;  // its leaf in the tournament
     unsigned round = 0;  // the filling round that last touched it
   };
-  struct Dirty {
+  struct DirtyMark {  // apart from Resource, whose line the scans read: the scans never need it
     double floor = 0;  // while dirty: the lowest level the changes here can affect
     bool dirty = false;
   };
@@ -64,8 +64,8 @@ class MaxMinSharing {
   std::vector<Flow> flows_;
   std::vector<int> free_;
   std::vector<Resource> resources_;
-  std::vector<Dirty> marks_;  // per resource
-  std::vector<unsigned> resource_stamps_;  // per resource: the solve that last reached it (compact: the search tests it most)
+  std::vector<DirtyMark> dirty_marks_;     // per resource
+  std::vector<unsigned> resource_stamps_;  // per resource: the solve that last reached it (the search's test)
   std::vector<int> dirty_;
   unsigned stamp_ = 0;
   double max_weight_ = 0;
@@ -77,7 +77,7 @@ class MaxMinSharing {
   std::vector<int> touched_;      // resources the current round's flows cross
   unsigned round_ = 0;
   static constexpr size_t kScanLimit = 64;  // larger components use the tournament tree
-  static constexpr size_t kPrefetch = 6;    // how many flows ahead of a scan to prefetch
+  static constexpr size_t kPrefetch = 6;    // flows ahead of a scan or a filling round to prefetch (routes half as far)
 };
 
 }  // namespace mapsim::sim
