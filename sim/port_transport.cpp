@@ -283,25 +283,25 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
   long events_ = 0;
 };
 
+// Both models' component: per-port FIFO queues of whole messages, or of packets of the given mtu.
+ModelComponent port_model(bool packets) {
+  ModelComponent model;
+  model.carries_circuits = true;
+  model.walks_packets = true;
+  model.make = [packets](const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>& circuits,
+                         std::vector<Message>& messages, Transport::Delivered delivered) -> std::unique_ptr<Transport> {
+    return std::make_unique<PortTransport>(routed, options, packets ? options.mtu : INFINITY, circuits, messages,
+                                           std::move(delivered));
+  };
+  return model;
+}
+
 }  // namespace
 
-MAPSIM_REGISTER(model_registry(),
-                {"store-and-forward", "whole messages, FIFO output ports, queueing under contention", {},
-                 {true,
-                  [](const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>& circuits,
-                     std::vector<Message>& messages, Transport::Delivered delivered) -> std::unique_ptr<Transport> {
-                    return std::make_unique<PortTransport>(routed, options, INFINITY, circuits, messages, std::move(delivered));
-                  },
-                  true},
-                 "", "", {"saf"}});
-MAPSIM_REGISTER(model_registry(),
-                {"packet", "store-and-forward of MTU-sized packets, pipelined across hops",
-                 {builtin_model_option("mtu").param},  // packets: the mtu every model is given
-                 {true,
-                  [](const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>& circuits,
-                     std::vector<Message>& messages, Transport::Delivered delivered) -> std::unique_ptr<Transport> {
-                    return std::make_unique<PortTransport>(routed, options, options.mtu, circuits, messages, std::move(delivered));
-                  },
-                  true}});
+MAPSIM_REGISTER(model_registry(), {"store-and-forward", "whole messages, FIFO output ports, queueing under contention", {},
+                                   port_model(false), "", "", {"saf"}});
+MAPSIM_REGISTER(model_registry(), {"packet", "store-and-forward of MTU-sized packets, pipelined across hops",
+                                   {builtin_model_option("mtu").param},  // packets: the mtu every model is given
+                                   port_model(true)});
 
 }  // namespace mapsim::sim
