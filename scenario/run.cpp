@@ -74,8 +74,7 @@ RunPipeline::RunPipeline(const Scenario& s) : scenario_(s) {
     // line, rank by rank, as reading the trace whole did; the simulations stream it again.
     trace_ = open_ti_trace(s.trace);
     graph_ = trace_process_graph(*trace_);
-    traffic_ = task_traffic(*trace_, s.sim.collectives);
-    schedule_ = communication_schedule(*trace_, s.sim.collectives);
+    traffic_ = workload_traffic(*trace_, s.sim.collectives);
   }
 }
 
@@ -128,8 +127,7 @@ const ReplicateParts& RunPipeline::replicate(int r) {
   if (s.trace.empty() && (s.simulate || s.pattern_given))
     at_key(s, "workload.pattern", [&] {
       trace_ = make_workload_source(s.pattern_spec(r), graph_);
-      traffic_ = task_traffic(*trace_, s.sim.collectives);
-      schedule_ = communication_schedule(*trace_, s.sim.collectives);
+      traffic_ = workload_traffic(*trace_, s.sim.collectives);
     });
   parts_.graph = &graph_;
   parts_.trace = trace_.get();
@@ -144,8 +142,8 @@ const ReplicateParts& RunPipeline::replicate(int r) {
       return place_on_cores(parts_.problem, placement);
     };
   if (trace_ && trace_->num_ranks() > 0) {  // a workload gives the bytes, their phases, and a run to verify placements by
-    parts_.problem.traffic = &traffic_;
-    parts_.problem.schedule = &schedule_;
+    parts_.problem.traffic = &traffic_.traffic;
+    parts_.problem.schedule = &traffic_.schedule;
     parts_.problem.simulate = [this, options = parts_.sim](const Placement& placement, const std::string& model) {
       SimOptions o = options;
       o.record_messages = o.record_timeline = false;

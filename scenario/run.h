@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "scenario/scenario.h"
+#include "sim/workload.h"
 
 namespace mapsim {
 
@@ -70,8 +71,9 @@ class RunPipeline {
   std::shared_ptr<const RoutedNetwork> routed_;
   ProcessGraph graph_;
   std::shared_ptr<const TraceSource> trace_;
-  std::vector<TaskTraffic> traffic_;  // trace_'s bytes per rank pair, for the mapping metrics
-  CommSchedule schedule_;             // trace_'s phases, for the contention-aware metrics and `best`
+  // trace_'s bytes per rank pair (the mapping metrics) and its phases (the contention-aware metrics
+  // and `best`), read in one pass.
+  WorkloadTraffic traffic_;
   ReplicateParts parts_;
   std::optional<LinkFailure> failed_;  // failures.at: the links that fail during the run
 };

@@ -306,6 +306,10 @@ ProcessGraph trace_process_graph(const TraceSource& source) {
 ProcessGraph trace_process_graph(const Trace& trace) { return trace_process_graph(TraceView(trace)); }
 
 CommSchedule communication_schedule(const TraceSource& source, const CollectiveChoice& choice, long max_messages) {
+  return workload_traffic(source, choice, max_messages).schedule;
+}
+
+WorkloadTraffic workload_traffic(const TraceSource& source, const CollectiveChoice& choice, long max_messages) {
   // Read step by step across the ranks: every rank is advanced to the end of its step `base`, which
   // is then complete, deduplicated and dropped. Memory: the messages of the steps under way (a
   // collective expanded whole may run a rank several steps ahead) and the distinct phases.
@@ -320,7 +324,19 @@ CommSchedule communication_schedule(const TraceSource& source, const CollectiveC
   std::deque<Key> pending;  // steps base, base + 1, ...
   long messages = 0;
   std::vector<Op> ops;
-  CommSchedule schedule;
+  std::map<std::pair<int, int>, double> bytes;  // per (source, destination), each rank's in its order
+  const auto expand = [&](int r, const Action& a) {
+    ops.clear();
+    expand_action(a, stream->context(r), r, n, ops, choice);
+    for (const Op& op : ops)
+      if (op.kind == Op::Isend && op.peer != r) bytes[{r, op.peer}] += op.amount;
+  };
+  const auto traffic = [&] {
+    std::vector<TaskTraffic> out;
+    for (const auto& [pair, amount] : bytes) out.push_back({pair.first, pair.second, amount});
+    return out;
+  };
+  WorkloadTraffic result;
   std::map<Key, size_t> seen;  // a phase's messages -> its index
   for (size_t base = 0;; ++base) {
     for (int r = 0; r < n; ++r) {
@@ -331,8 +347,7 @@ CommSchedule communication_schedule(const TraceSource& source, const CollectiveC
           c.done = true;
           break;
         }
-        ops.clear();
-        expand_action(*a, stream->context(r), r, n, ops, choice);
+        expand(r, *a);
         for (const Op& op : ops) {
           if (op.kind == Op::Isend && op.peer != r) {
             if (pending.size() <= c.step - base) pending.resize(c.step - base + 1);
@@ -345,27 +360,31 @@ CommSchedule communication_schedule(const TraceSource& source, const CollectiveC
           }
         }
         if (messages > max_messages) {  // distinct steps are kept, up to every message: the job's totals instead
-          CommSchedule total;
-          total.phases.emplace_back();
-          for (const TaskTraffic& t : task_traffic(source, choice)) total.phases[0].messages.push_back({t.from, t.to, t.bytes});
-          return total;
+          for (int q = 0; q < n; ++q)
+            while (const Action* rest = stream->next(q)) expand(q, *rest);
+          result.traffic = traffic();
+          result.schedule = CommSchedule{};
+          result.schedule.phases.emplace_back();
+          for (const TaskTraffic& t : result.traffic) result.schedule.phases[0].messages.push_back({t.from, t.to, t.bytes});
+          return result;
         }
       }
     }
     if (pending.empty()) break;  // every rank done (one still running would have sent in step base)
     Key& key = pending.front();
     std::sort(key.begin(), key.end());
-    auto [it, inserted] = seen.emplace(std::move(key), schedule.phases.size());
+    auto [it, inserted] = seen.emplace(std::move(key), result.schedule.phases.size());
     pending.pop_front();
     if (!inserted) {
-      schedule.phases[it->second].repeat += 1;
+      result.schedule.phases[it->second].repeat += 1;
       continue;
     }
     CommPhase phase;
-    for (const auto& [from, to, bytes] : it->first) phase.messages.push_back({from, to, bytes});
-    schedule.phases.push_back(std::move(phase));
+    for (const auto& [from, to, amount] : it->first) phase.messages.push_back({from, to, amount});
+    result.schedule.phases.push_back(std::move(phase));
   }
-  return schedule;
+  result.traffic = traffic();
+  return result;
 }
 
 CommSchedule communication_schedule(const Trace& trace, const CollectiveChoice& choice) {

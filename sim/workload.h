@@ -64,6 +64,13 @@ constexpr long kMaxScheduleMessages = 1L << 24;
 CommSchedule communication_schedule(const Trace& trace, const CollectiveChoice& choice = {});
 CommSchedule communication_schedule(const TraceSource& source, const CollectiveChoice& choice = {},
                                     long max_messages = kMaxScheduleMessages);
+// Both of the above in that one pass (a rank's messages come in the same order, so the same sums).
+struct WorkloadTraffic {
+  std::vector<TaskTraffic> traffic;
+  CommSchedule schedule;
+};
+WorkloadTraffic workload_traffic(const TraceSource& source, const CollectiveChoice& choice = {},
+                                 long max_messages = kMaxScheduleMessages);
 
 // Bytes and messages per (source, destination) rank pair of a trace on disk, streamed: point to
 // point as written, collectives expanded into the messages of the engine's algorithms (mapsim's, or

@@ -303,6 +303,21 @@ void check_schedule(const TraceSource& source, const CollectiveChoice& choice = 
   const CommSchedule totals = communication_schedule(source, choice, total - 1);
   CHECK(totals.phases.size() == 1);
   same_schedule(totals, reference_schedule(source, choice, total - 1));
+  // The bytes summed in the same pass are task_traffic's (its own pass, rank by rank), to the bit,
+  // with the phases and with the fallback (which reads the rest of every rank after the limit).
+  const auto as_tuples = [](const std::vector<TaskTraffic>& traffic) {
+    std::vector<std::tuple<int, int, double>> out;
+    for (const TaskTraffic& t : traffic) out.emplace_back(t.from, t.to, t.bytes);
+    return out;
+  };
+  const auto traffic = as_tuples(task_traffic(source, choice));
+  REQUIRE(!traffic.empty());
+  for (const long limit : {kMaxScheduleMessages, total - 1, 1L}) {
+    CAPTURE(limit);
+    const WorkloadTraffic both = workload_traffic(source, choice, limit);
+    CHECK(as_tuples(both.traffic) == traffic);
+    same_schedule(both.schedule, reference_schedule(source, choice, limit));
+  }
 }
 
 }  // namespace
