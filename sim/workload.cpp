@@ -312,7 +312,8 @@ CommSchedule communication_schedule(const TraceSource& source, const CollectiveC
 WorkloadTraffic workload_traffic(const TraceSource& source, const CollectiveChoice& choice, long max_messages) {
   // Read step by step across the ranks: every rank is advanced to the end of its step `base`, which
   // is then complete, deduplicated and dropped. Memory: the messages of the steps under way (a
-  // collective expanded whole may run a rank several steps ahead) and the distinct phases.
+  // collective expanded whole may run a rank several steps ahead), the distinct phases and the bytes
+  // per rank pair.
   using Key = std::vector<std::tuple<int, int, double>>;  // a step's messages, sorted once complete
   struct Cursor {
     size_t step = 0;
