@@ -274,6 +274,17 @@ std::map<std::pair<int, int>, PairVolume> communication_matrix(const std::string
   return cells;
 }
 
+namespace {
+
+// Bytes per (source, destination) pair as TaskTraffic, in pair order.
+std::vector<TaskTraffic> traffic_of(const std::map<std::pair<int, int>, double>& bytes) {
+  std::vector<TaskTraffic> traffic;
+  for (const auto& [pair, amount] : bytes) traffic.push_back({pair.first, pair.second, amount});
+  return traffic;
+}
+
+}  // namespace
+
 std::vector<TaskTraffic> task_traffic(const TraceSource& source, const CollectiveChoice& choice) {
   std::map<std::pair<int, int>, double> bytes;
   std::vector<Op> ops;
@@ -281,9 +292,7 @@ std::vector<TaskTraffic> task_traffic(const TraceSource& source, const Collectiv
   for_each_action(source, [&](int r, const Action& a, const RankTrace& context) {
     for_each_message(a, context, r, n, choice, ops, [&](int peer, double amount, bool) { bytes[{r, peer}] += amount; });
   });
-  std::vector<TaskTraffic> traffic;
-  for (const auto& [pair, amount] : bytes) traffic.push_back({pair.first, pair.second, amount});
-  return traffic;
+  return traffic_of(bytes);
 }
 
 std::vector<TaskTraffic> task_traffic(const Trace& trace, const CollectiveChoice& choice) {
@@ -326,16 +335,9 @@ WorkloadTraffic workload_traffic(const TraceSource& source, const CollectiveChoi
   long messages = 0;
   std::vector<Op> ops;
   std::map<std::pair<int, int>, double> bytes;  // per (source, destination), each rank's in its order
+  // Sums the action's messages; leaves its expansion in ops.
   const auto expand = [&](int r, const Action& a) {
-    ops.clear();
-    expand_action(a, stream->context(r), r, n, ops, choice);
-    for (const Op& op : ops)
-      if (op.kind == Op::Isend && op.peer != r) bytes[{r, op.peer}] += op.amount;
-  };
-  const auto traffic = [&] {
-    std::vector<TaskTraffic> out;
-    for (const auto& [pair, amount] : bytes) out.push_back({pair.first, pair.second, amount});
-    return out;
+    for_each_message(a, stream->context(r), r, n, choice, ops, [&](int peer, double amount, bool) { bytes[{r, peer}] += amount; });
   };
   WorkloadTraffic result;
   std::map<Key, size_t> seen;  // a phase's messages -> its index
@@ -363,7 +365,7 @@ WorkloadTraffic workload_traffic(const TraceSource& source, const CollectiveChoi
         if (messages > max_messages) {  // distinct steps are kept, up to every message: the job's totals instead
           for (int q = 0; q < n; ++q)
             while (const Action* rest = stream->next(q)) expand(q, *rest);
-          result.traffic = traffic();
+          result.traffic = traffic_of(bytes);
           result.schedule = CommSchedule{};
           result.schedule.phases.emplace_back();
           for (const TaskTraffic& t : result.traffic) result.schedule.phases[0].messages.push_back({t.from, t.to, t.bytes});
@@ -384,7 +386,7 @@ WorkloadTraffic workload_traffic(const TraceSource& source, const CollectiveChoi
     for (const auto& [from, to, amount] : it->first) phase.messages.push_back({from, to, amount});
     result.schedule.phases.push_back(std::move(phase));
   }
-  result.traffic = traffic();
+  result.traffic = traffic_of(bytes);
   return result;
 }
 
