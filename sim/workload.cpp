@@ -337,7 +337,8 @@ WorkloadTraffic workload_traffic(const TraceSource& source, const CollectiveChoi
   std::map<std::pair<int, int>, double> bytes;  // per (source, destination), each rank's in its order
   // Sums the action's messages; leaves its expansion in ops.
   const auto expand = [&](int r, const Action& a) {
-    for_each_message(a, stream->context(r), r, n, choice, ops, [&](int peer, double amount, bool) { bytes[{r, peer}] += amount; });
+    for_each_message(a, stream->context(r), r, n, choice, ops,
+                     [&](int peer, double amount, bool) { bytes[{r, peer}] += amount; });
   };
   WorkloadTraffic result;
   std::map<Key, size_t> seen;  // a phase's messages -> its index
