@@ -22,7 +22,7 @@ class FlowTransport : public Transport {
  public:
   FlowTransport(const RoutedNetwork& routed, bool smpi_sharing, double tolerance, Delivered delivered)
       : net_(routed.network()), layout_(net_), smpi_sharing_(smpi_sharing), tolerance_(tolerance), delivered_(std::move(delivered)),
-        sharing_(capacities()) {
+        sharing_(capacities(), tolerance > 0) {
     use_event_queue_only();
   }
 
@@ -37,9 +37,10 @@ class FlowTransport : public Transport {
       if (bytes <= 0) return delivered_(id);
       if (tolerance_ > 0) {
         // Tolerant: the flow waits outside the sharing for a solve, at the latest tolerance x the
-        // time its bytes take at the lower bound of its entry level.
-        const double floor = sharing_.entry_floor(resources, weight);
-        const double deadline = now() + tolerance_ * bytes / (weight * floor);
+        // time its bytes take at the equal-share bound of its entry level; the tighter tangent bound
+        // decides which solves it may ride along.
+        const double floor = sharing_.entry_floor(resources, weight, true);
+        const double deadline = now() + tolerance_ * bytes / (weight * sharing_.entry_floor(resources, weight));
         waiting_.push_back({deadline, floor, id, bytes, weight, resources});
         solve_deadline_ = std::min(solve_deadline_, deadline);
         return schedule_next();
@@ -140,7 +141,7 @@ class FlowTransport : public Transport {
   // Tolerant mode: a solve is due when a flow reaches its completion date or a waiting flow its
   // deadline. It then also frees the links of the flows whose release date has come (within tolerance
   // x their transfer time of completion) and lets in the waiting flows, but only those whose level
-  // (entry floor) is at least kRideAlong times the solve's floor: they add few flows to refill. Others
+  // (tangent entry floor) is at least kRideAlong times the solve's floor: they add few flows to refill. Others
   // wait for a solve of their own level, so that the frequent cheap solves of short flows do not
   // refill the root's flows for every flow that could leave or enter there.
   void tick() {

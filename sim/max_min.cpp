@@ -13,10 +13,15 @@ namespace mapsim::sim {
 // saturate at its new level or later, which is at least min over its resources of
 // capacity / (flows there x largest weight). Below the lowest such level, the same resources
 // saturate at the same levels and fix the same flows at the same rates as before.
+// The tangent bound is tighter: the last filling that reached a resource left its flows loading it with
+// at most (capacity - spare) + bottleneck_weights x x at level x (those fixed before it saturated at
+// their rates, the rest at most x each); removals only lower that, and the flows added since add
+// entering x x. So it cannot saturate below spare / (bottleneck_weights + entering).
 
-MaxMinSharing::MaxMinSharing(std::vector<double> capacities)
-    : resources_(capacities.size()), dirty_marks_(capacities.size()), resource_stamps_(capacities.size()) {
-  for (size_t r = 0; r < capacities.size(); ++r) resources_[r].capacity = capacities[r];
+MaxMinSharing::MaxMinSharing(std::vector<double> capacities, bool tangent_floors)
+    : tangent_floors_(tangent_floors), resources_(capacities.size()), dirty_marks_(capacities.size()), resource_stamps_(capacities.size()),
+      tangents_(capacities.size()) {
+  for (size_t r = 0; r < capacities.size(); ++r) resources_[r].capacity = tangents_[r].spare = capacities[r];
 }
 
 int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
@@ -27,22 +32,31 @@ int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
   f.rate = 0;
   f.level = INFINITY;
   max_weight_ = std::max(max_weight_, weight);
-  double floor = INFINITY;
   for (size_t k = 0; k < resources.size(); ++k) {
     Resource& res = resources_[resources[k]];
     f.route[k] = {resources[k], static_cast<int>(res.flows.size())};
     res.flows.push_back(id);
-    floor = std::min(floor, res.capacity / (static_cast<double>(res.flows.size()) * max_weight_));
+    tangents_[resources[k]].entering += weight;
   }
+  double floor = INFINITY;
+  for (int r : resources) floor = std::min(floor, floor_on(r, 0, tangent_floors_));
   for (int r : resources) mark_dirty(r, floor);
   return id;
 }
 
-double MaxMinSharing::entry_floor(const std::vector<int>& resources, double weight) const {
-  const double max_weight = std::max(max_weight_, weight);
+double MaxMinSharing::floor_on(int r, double weight, bool tangent) const {
+  const Resource& res = resources_[r];
+  const double equal = res.capacity / (static_cast<double>(res.flows.size() + (weight > 0)) * std::max(max_weight_, weight));
+  if (!tangent) return equal;
+  // Its flows load it with at most capacity - spare + bottleneck_weights x level, plus the weights entering
+  // x level; the margin covers the rounding of spare, a difference of sums of rates.
+  const Tangent& t = tangents_[r];
+  return std::max(equal, (t.spare - res.capacity * 1e-12) / (t.bottleneck_weights + t.entering + weight));
+}
+
+double MaxMinSharing::entry_floor(const std::vector<int>& resources, double weight, bool tangent) const {
   double floor = INFINITY;
-  for (int r : resources)
-    floor = std::min(floor, resources_[r].capacity / (static_cast<double>(resources_[r].flows.size() + 1) * max_weight));
+  for (int r : resources) floor = std::min(floor, floor_on(r, weight, tangent));
   return floor;
 }
 
@@ -126,7 +140,10 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
     }
     fill(changed);
   }
-  for (int r : dirty_) dirty_marks_[r].dirty = false;
+  for (int r : dirty_) {
+    dirty_marks_[r].dirty = false;
+    tangents_[r].entering = 0;
+  }
   dirty_.clear();
 }
 
@@ -168,6 +185,7 @@ void MaxMinSharing::fill(std::vector<int>& changed) {
   for (int best = lowest(); !shares_.empty() && shares_[best] != INFINITY; best = lowest()) {
     const double level = std::max(shares_[best], 0.0);
     const int bottleneck = active_[best];
+    tangents_[bottleneck] = {resources_[bottleneck].remaining, resources_[bottleneck].weights, 0};
     raise_share(best, INFINITY);
     ++round_;
     touched_.clear();
@@ -201,6 +219,7 @@ void MaxMinSharing::fill(std::vector<int>& changed) {
     // Without unfixed flows (saturated), a resource leaves the filling.
     for (int q : touched_) {
       const Resource& other = resources_[q];
+      if (other.unfixed == 0) tangents_[q] = {other.remaining, 0, 0};  // unsaturated: its flows are fixed elsewhere
       raise_share(other.active, other.unfixed > 0 ? other.remaining / other.weights : INFINITY);
     }
   }

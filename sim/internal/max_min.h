@@ -14,7 +14,10 @@ namespace mapsim::sim {
 
 class MaxMinSharing {
  public:
-  explicit MaxMinSharing(std::vector<double> capacities);
+  // With `tangent_floors`, a solve after adds recomputes only the flows at or above the tangent bound of
+  // entry_floor, not the equal share: fewer flows, whose rates may differ from a full recomputation's in
+  // the last bits (the tolerant flow model's choice; the exact one keeps its outputs to the bit).
+  explicit MaxMinSharing(std::vector<double> capacities, bool tangent_floors = false);
   // A new flow over `resources` (distinct ids) with `weight` > 0; its rate is 0 until solve().
   int add(const std::vector<int>& resources, double weight);
   void remove(int flow);
@@ -24,8 +27,9 @@ class MaxMinSharing {
   double rate(int flow) const { return flows_[flow].rate; }
   double level(int flow) const { return flows_[flow].level; }
   // A lower bound of the level (rate / weight) that a flow over `resources` with `weight` would get if
-  // added now: min over its resources of capacity / ((flows there + 1) x largest weight).
-  double entry_floor(const std::vector<int>& resources, double weight) const;
+  // added now: min over its resources of capacity / ((flows there + 1) x largest weight), or with
+  // `tangent` the tighter bound that the last solve's filling leaves (Tangent).
+  double entry_floor(const std::vector<int>& resources, double weight, bool tangent = false) const;
   // The lowest level that the adds and removes since the last solve can affect (infinite if none).
   double dirty_floor() const;
 
@@ -52,20 +56,31 @@ class MaxMinSharing {
     int active = -1;  // its leaf in the tournament
     unsigned round = 0;  // the filling round that last touched it
   };
+  // What the last filling that reached a resource left there, for a lower bound of the level at which it
+  // saturates with flows added since: its flows load it with at most capacity - spare + bottleneck_weights x level.
+  struct Tangent {
+    double spare = 0;               // capacity less the rates fixed before it saturated (or, unsaturated, all rates)
+    double bottleneck_weights = 0;  // the weights it fixed when it saturated (0: unsaturated)
+    double entering = 0;            // the weights added since
+  };
   struct DirtyMark {  // apart from Resource, whose line the scans read: the scans never need it
     double floor = 0;  // while dirty: the lowest level the changes here can affect
     bool dirty = false;
   };
 
   void mark_dirty(int resource, double floor);
+  // entry_floor on one resource; weight 0: of the flows already there.
+  double floor_on(int resource, double weight, bool tangent) const;
   // Progressive filling of the unfixed flows on component_resources_.
   void fill(std::vector<int>& changed);
 
+  bool tangent_floors_;
   std::vector<Flow> flows_;
   std::vector<int> free_;
   std::vector<Resource> resources_;
   std::vector<DirtyMark> dirty_marks_;     // per resource
   std::vector<unsigned> resource_stamps_;  // per resource: the solve that last reached it (the search's test)
+  std::vector<Tangent> tangents_;          // per resource
   std::vector<int> dirty_;
   unsigned stamp_ = 0;
   double max_weight_ = 0;

@@ -56,65 +56,77 @@ TEST_CASE("max-min sharing: equal shares, the parking lot, weights") {
 }
 
 TEST_CASE("incremental max-min equals a solve from scratch and meets the max-min conditions (300 random runs)") {
-  for (int seed = 1; seed <= 300; ++seed) {
-    CAPTURE(seed);
-    std::mt19937 rng(seed);
-    const int num_resources = 3 + seed % 13;
-    const bool weighted = seed % 2 == 0;
-    std::vector<double> caps(num_resources);
-    for (double& c : caps) c = std::uniform_int_distribution<int>(1, 4)(rng) * (seed % 3 == 0 ? 1.0 : 1.25e9);
-    MaxMinSharing sharing(caps);
-    struct Live {
-      std::vector<int> resources;
-      double weight;
-    };
-    std::map<int, Live> live;
-    std::vector<int> changed;
-    for (int step = 0; step < 80; ++step) {
-      if (live.empty() || std::uniform_int_distribution<int>(0, 2)(rng) > 0) {
-        std::vector<int> all(num_resources);
-        for (int r = 0; r < num_resources; ++r) all[r] = r;
-        std::shuffle(all.begin(), all.end(), rng);
-        all.resize(std::uniform_int_distribution<int>(1, std::min(5, num_resources))(rng));
-        const double weight = weighted ? std::uniform_real_distribution<double>(0.2, 3)(rng) : 1;
-        live[sharing.add(all, weight)] = Live{all, weight};
-      } else {
-        auto it = std::next(live.begin(), std::uniform_int_distribution<size_t>(0, live.size() - 1)(rng));
-        sharing.remove(it->first);
-        live.erase(it);
-      }
-      if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) continue;  // batch some changes
-      changed.clear();
-      sharing.solve(changed);
-
-      MaxMinSharing fresh(caps);
-      std::map<int, int> fresh_id;
-      for (const auto& [id, flow] : live) fresh_id[id] = fresh.add(flow.resources, flow.weight);
-      std::vector<int> ignored;
-      fresh.solve(ignored);
-      std::vector<double> load(num_resources, 0);
-      for (const auto& [id, flow] : live) {
-        CHECK(close(sharing.rate(id), fresh.rate(fresh_id[id]), 1e-12));
-        for (int r : flow.resources) load[r] += sharing.rate(id);
-      }
-      // Feasible, and every flow has a bottleneck: a saturated resource where no flow has a
-      // higher level (rate per unit of weight).
-      for (int r = 0; r < num_resources; ++r) CHECK(load[r] <= caps[r] * (1 + 1e-12));
-      for (const auto& [id, flow] : live) {
-        const double level = sharing.rate(id) / flow.weight;
-        bool bottleneck = false;
-        for (int r : flow.resources) {
-          if (load[r] < caps[r] * (1 - 1e-9)) continue;
-          bool highest = true;
-          for (const auto& [other, o] : live)
-            if (std::count(o.resources.begin(), o.resources.end(), r) && sharing.rate(other) / o.weight > level * (1 + 1e-9))
-              highest = false;
-          bottleneck = bottleneck || highest;
+  for (int seed = 1; seed <= 300; ++seed)
+    for (bool tangent_floors : {false, true}) {
+      CAPTURE(seed);
+      CAPTURE(tangent_floors);
+      std::mt19937 rng(seed);
+      const int num_resources = 3 + seed % 13;
+      const bool weighted = seed % 2 == 0;
+      std::vector<double> caps(num_resources);
+      for (double& c : caps) c = std::uniform_int_distribution<int>(1, 4)(rng) * (seed % 3 == 0 ? 1.0 : 1.25e9);
+      MaxMinSharing sharing(caps, tangent_floors);
+      struct Live {
+        std::vector<int> resources;
+        double weight;
+      };
+      std::map<int, Live> live;
+      std::vector<int> changed;
+      int batch = 0;  // changes since the last solve
+      int added = -1;
+      double added_floor = 0;  // entry_floor of `added` just before it was added
+      for (int step = 0; step < 80; ++step) {
+        if (live.empty() || std::uniform_int_distribution<int>(0, 2)(rng) > 0) {
+          std::vector<int> all(num_resources);
+          for (int r = 0; r < num_resources; ++r) all[r] = r;
+          std::shuffle(all.begin(), all.end(), rng);
+          all.resize(std::uniform_int_distribution<int>(1, std::min(5, num_resources))(rng));
+          const double weight = weighted ? std::uniform_real_distribution<double>(0.2, 3)(rng) : 1;
+          added_floor = sharing.entry_floor(all, weight, tangent_floors);
+          added = sharing.add(all, weight);
+          live[added] = Live{all, weight};
+        } else {
+          auto it = std::next(live.begin(), std::uniform_int_distribution<size_t>(0, live.size() - 1)(rng));
+          sharing.remove(it->first);
+          live.erase(it);
+          added = -1;
         }
-        CHECK(bottleneck);
+        ++batch;
+        if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) continue;  // batch some changes
+        changed.clear();
+        sharing.solve(changed);
+        // Alone in its solve, an added flow gets at least its entry floor.
+        if (batch == 1 && added >= 0) CHECK(sharing.level(added) >= added_floor * (1 - 1e-9));
+        batch = 0;
+
+        MaxMinSharing fresh(caps);
+        std::map<int, int> fresh_id;
+        for (const auto& [id, flow] : live) fresh_id[id] = fresh.add(flow.resources, flow.weight);
+        std::vector<int> ignored;
+        fresh.solve(ignored);
+        std::vector<double> load(num_resources, 0);
+        for (const auto& [id, flow] : live) {
+          CHECK(close(sharing.rate(id), fresh.rate(fresh_id[id]), 1e-12));
+          for (int r : flow.resources) load[r] += sharing.rate(id);
+        }
+        // Feasible, and every flow has a bottleneck: a saturated resource where no flow has a
+        // higher level (rate per unit of weight).
+        for (int r = 0; r < num_resources; ++r) CHECK(load[r] <= caps[r] * (1 + 1e-12));
+        for (const auto& [id, flow] : live) {
+          const double level = sharing.rate(id) / flow.weight;
+          bool bottleneck = false;
+          for (int r : flow.resources) {
+            if (load[r] < caps[r] * (1 - 1e-9)) continue;
+            bool highest = true;
+            for (const auto& [other, o] : live)
+              if (std::count(o.resources.begin(), o.resources.end(), r) && sharing.rate(other) / o.weight > level * (1 + 1e-9))
+                highest = false;
+            bottleneck = bottleneck || highest;
+          }
+          CHECK(bottleneck);
+        }
       }
     }
-  }
 }
 
 TEST_CASE("flow model: mapsim's solver gives the times of SimGrid's CM02 solver, fair and SMPI sharing") {
