@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "sim/internal/free_list.h"
 
@@ -18,10 +19,10 @@ namespace mapsim::sim {
 // their rates, the rest at most x each); removals only lower that, and the flows added since add
 // entering x x. So it cannot saturate below spare / (bottleneck_weights + entering).
 
-MaxMinSharing::MaxMinSharing(std::vector<double> capacities, bool tangent_floors)
-    : tangent_floors_(tangent_floors), resources_(capacities.size()), dirty_marks_(capacities.size()), resource_stamps_(capacities.size()),
-      tangents_(capacities.size()) {
-  for (size_t r = 0; r < capacities.size(); ++r) resources_[r].capacity = tangents_[r].spare = capacities[r];
+MaxMinSharing::MaxMinSharing(std::vector<double> capacities, bool tolerant)
+    : tolerant_(tolerant), capacities_(std::move(capacities)), resources_(capacities_.size()),
+      dirty_marks_(capacities_.size()), resource_stamps_(capacities_.size()), tangents_(capacities_.size()) {
+  for (size_t r = 0; r < capacities_.size(); ++r) tangents_[r].spare = capacities_[r];
 }
 
 int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
@@ -31,6 +32,8 @@ int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
   f.weight = weight;
   f.rate = 0;
   f.level = INFINITY;
+  f.live_slot = static_cast<int>(live_.size());
+  live_.push_back(id);
   max_weight_ = std::max(max_weight_, weight);
   for (size_t k = 0; k < resources.size(); ++k) {
     Resource& res = resources_[resources[k]];
@@ -39,19 +42,19 @@ int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
     tangents_[resources[k]].entering += weight;
   }
   double floor = INFINITY;
-  for (int r : resources) floor = std::min(floor, floor_on(r, 0, tangent_floors_));
+  for (int r : resources) floor = std::min(floor, floor_on(r, 0, tolerant_));
   for (int r : resources) mark_dirty(r, floor);
   return id;
 }
 
 double MaxMinSharing::floor_on(int r, double weight, bool tangent) const {
   const Resource& res = resources_[r];
-  const double equal = res.capacity / (static_cast<double>(res.flows.size() + (weight > 0)) * std::max(max_weight_, weight));
+  const double equal = capacities_[r] / (static_cast<double>(res.flows.size() + (weight > 0)) * std::max(max_weight_, weight));
   if (!tangent) return equal;
   // Its flows load it with at most capacity - spare + bottleneck_weights x level, plus the weights entering
   // x level; the margin covers the rounding of spare, a difference of sums of rates.
   const Tangent& t = tangents_[r];
-  return std::max(equal, (t.spare - res.capacity * 1e-12) / (t.bottleneck_weights + t.entering + weight));
+  return std::max(equal, (t.spare - capacities_[r] * 1e-12) / (t.bottleneck_weights + t.entering + weight));
 }
 
 double MaxMinSharing::entry_floor(const std::vector<int>& resources, double weight, bool tangent) const {
@@ -69,15 +72,20 @@ double MaxMinSharing::dirty_floor() const {
 void MaxMinSharing::remove(int id) {
   Flow& f = flows_[id];
   for (const Crossing& c : f.route) {
+    resources_[c.resource].load -= f.rate;
     std::vector<int>& list = resources_[c.resource].flows;
     const int moved = list.back();
     list[c.slot] = moved;
     list.pop_back();
+    if (list.empty()) resources_[c.resource].load = 0;  // no rounding carried over
     if (moved != id)  // tell the moved flow its new slot in this resource
       std::find_if(flows_[moved].route.begin(), flows_[moved].route.end(),
                    [&](const Crossing& m) { return m.resource == c.resource; })->slot = c.slot;
     mark_dirty(c.resource, f.level);
   }
+  live_[f.live_slot] = live_.back();
+  flows_[live_.back()].live_slot = f.live_slot;
+  live_.pop_back();
   free_.push_back(id);
 }
 
@@ -98,19 +106,29 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
   // them above the floor (recomputing more flows than needed is always exact).
   floor *= 1 - 1e-9;
   ++stamp_;
+  // Tolerant, a search that would scan more entries than half the flows gives way to one pass over all
+  // the flows (solve_all_above), which reads the lists of none.
+  size_t budget = tolerant_ ? live_.size() / 2 : SIZE_MAX;
+  bool all = false;
   for (int start : dirty_) {
+    if (all) break;
     if (resource_stamps_[start] == stamp_) continue;  // in a component solved already
     // The flows at or above the floor connected to `start` through shared resources, and their
     // resources, whose capacity the flows below the floor reduce by their (unchanged) rates.
     component_resources_.assign(1, start);
     resource_stamps_[start] = stamp_;
-    for (size_t i = 0; i < component_resources_.size(); ++i) {
+    for (size_t i = 0; i < component_resources_.size() && !all; ++i) {
       // A resource's record was prefetched when it joined the component; its list is prefetched two
       // resources ahead.
       if (i + 2 < component_resources_.size()) __builtin_prefetch(resources_[component_resources_[i + 2]].flows.data());
       Resource& res = resources_[component_resources_[i]];
+      if (res.flows.size() > budget) {
+        all = true;
+        break;
+      }
+      budget -= res.flows.size();
       // Accumulated in locals: the pushes below would make the compiler reload res's fields.
-      double remaining = res.capacity, weights = 0;
+      double remaining = capacities_[component_resources_[i]], weights = 0, above = 0;
       int unfixed = 0;
       const int* list = res.flows.data();
       const size_t n = res.flows.size();
@@ -123,6 +141,7 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
           continue;
         }
         weights += flow.weight;
+        above += flow.rate;
         ++unfixed;
         if (flow.stamp == stamp_) continue;
         flow.stamp = stamp_;
@@ -135,16 +154,46 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
           }
       }
       res.remaining = remaining;
+      res.load = capacities_[component_resources_[i]] - remaining + above;
       res.weights = weights;
       res.unfixed = unfixed;
     }
-    fill(changed);
+    if (!all) fill(changed);
   }
+  if (all) solve_all_above(floor, changed);
   for (int r : dirty_) {
     dirty_marks_[r].dirty = false;
     tangents_[r].entering = 0;
   }
   dirty_.clear();
+}
+
+void MaxMinSharing::solve_all_above(double floor, std::vector<int>& changed) {
+  // A resource's capacity less the flows below the floor is its capacity less its load plus the rates of
+  // its flows at or above the floor: those flows' routes give it.
+  ++stamp_;
+  component_resources_.clear();
+  for (size_t i = 0; i < live_.size(); ++i) {
+    if (i + kPrefetch < live_.size()) __builtin_prefetch(&flows_[live_[i + kPrefetch]]);
+    Flow& flow = flows_[live_[i]];
+    flow.fixed = flow.level < floor;
+    if (flow.fixed) continue;
+    for (const Crossing& c : flow.route) {
+      const int q = c.resource;
+      Resource& res = resources_[q];
+      if (resource_stamps_[q] != stamp_) {
+        resource_stamps_[q] = stamp_;
+        component_resources_.push_back(q);
+        res.remaining = capacities_[q] - res.load;
+        res.weights = 0;
+        res.unfixed = 0;
+      }
+      res.remaining += flow.rate;
+      res.weights += flow.weight;
+      ++res.unfixed;
+    }
+  }
+  fill(changed);
 }
 
 void MaxMinSharing::fill(std::vector<int>& changed) {
@@ -200,6 +249,7 @@ void MaxMinSharing::fill(std::vector<int>& changed) {
       flow.fixed = true;
       flow.level = level;
       const double rate = flow.weight * level;
+      const double delta = rate - flow.rate;
       if (rate != flow.rate) {
         flow.rate = rate;
         changed.push_back(f);
@@ -207,6 +257,7 @@ void MaxMinSharing::fill(std::vector<int>& changed) {
       for (const Crossing& c : flow.route) {
         const int q = c.resource;
         Resource& other = resources_[q];
+        other.load += delta;
         other.remaining -= rate;
         other.weights -= flow.weight;
         --other.unfixed;

@@ -4,7 +4,8 @@
 // solve() works by progressive filling and recomputes only what a change can reach: within the
 // connected components (flows linked by shared resources) touched since the last solve, the flows
 // at or above the lowest level a change can affect. Below that level the filling is the same as
-// before the change, so those flows keep their rates exactly.
+// before the change, so those flows keep their rates exactly. Each resource keeps its load (the sum
+// of its flows' rates), so that a large solve can find its flows from their routes, not the lists.
 #pragma once
 #include <cstddef>
 #include <utility>
@@ -14,10 +15,11 @@ namespace mapsim::sim {
 
 class MaxMinSharing {
  public:
-  // With `tangent_floors`, a solve after adds recomputes only the flows at or above the tangent bound of
-  // entry_floor, not the equal share: fewer flows, whose rates may differ from a full recomputation's in
-  // the last bits (the tolerant flow model's choice; the exact one keeps its outputs to the bit).
-  explicit MaxMinSharing(std::vector<double> capacities, bool tangent_floors = false);
+  // `tolerant` (the tolerant flow model's choice) trades the order of the sums for speed: a solve after
+  // adds refills only the flows at or above the tangent bound of entry_floor, not the equal share, and
+  // one whose search grows large refills every flow at or above its floor in one pass over the flows.
+  // The rates are the same max-min rates up to rounding; the default keeps the exact model's to the bit.
+  explicit MaxMinSharing(std::vector<double> capacities, bool tolerant = false);
   // A new flow over `resources` (distinct ids) with `weight` > 0; its rate is 0 until solve().
   int add(const std::vector<int>& resources, double weight);
   void remove(int flow);
@@ -44,11 +46,12 @@ class MaxMinSharing {
     double rate = 0, weight = 1;
     unsigned stamp = 0;
     bool fixed = false;
+    int live_slot = -1;  // its index in live_ (the flows in the sharing)
     std::vector<Crossing> route;
   };
   // One cache line per resource: what a solve reads and writes.
   struct alignas(64) Resource {
-    double capacity = 0;
+    double load = 0;  // the sum of its flows' rates, kept up to date
     // Progressive filling scratch.
     double remaining = 0, weights = 0;
     std::vector<int> flows;
@@ -73,9 +76,13 @@ class MaxMinSharing {
   double floor_on(int resource, double weight, bool tangent) const;
   // Progressive filling of the unfixed flows on component_resources_.
   void fill(std::vector<int>& changed);
+  // Tolerant: a solve of every flow at or above `floor`, from the resources' loads.
+  void solve_all_above(double floor, std::vector<int>& changed);
 
-  bool tangent_floors_;
+  bool tolerant_;
+  std::vector<double> capacities_;
   std::vector<Flow> flows_;
+  std::vector<int> live_;
   std::vector<int> free_;
   std::vector<Resource> resources_;
   std::vector<DirtyMark> dirty_marks_;     // per resource

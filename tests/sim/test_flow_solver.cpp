@@ -57,15 +57,15 @@ TEST_CASE("max-min sharing: equal shares, the parking lot, weights") {
 
 TEST_CASE("incremental max-min equals a solve from scratch and meets the max-min conditions (300 random runs)") {
   for (int seed = 1; seed <= 300; ++seed)
-    for (bool tangent_floors : {false, true}) {
+    for (bool tolerant : {false, true}) {
       CAPTURE(seed);
-      CAPTURE(tangent_floors);
+      CAPTURE(tolerant);
       std::mt19937 rng(seed);
       const int num_resources = 3 + seed % 13;
       const bool weighted = seed % 2 == 0;
       std::vector<double> caps(num_resources);
       for (double& c : caps) c = std::uniform_int_distribution<int>(1, 4)(rng) * (seed % 3 == 0 ? 1.0 : 1.25e9);
-      MaxMinSharing sharing(caps, tangent_floors);
+      MaxMinSharing sharing(caps, tolerant);
       struct Live {
         std::vector<int> resources;
         double weight;
@@ -82,7 +82,7 @@ TEST_CASE("incremental max-min equals a solve from scratch and meets the max-min
           std::shuffle(all.begin(), all.end(), rng);
           all.resize(std::uniform_int_distribution<int>(1, std::min(5, num_resources))(rng));
           const double weight = weighted ? std::uniform_real_distribution<double>(0.2, 3)(rng) : 1;
-          added_floor = sharing.entry_floor(all, weight, tangent_floors);
+          added_floor = sharing.entry_floor(all, weight, tolerant);
           added = sharing.add(all, weight);
           live[added] = Live{all, weight};
         } else {
