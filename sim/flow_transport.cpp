@@ -39,9 +39,9 @@ class FlowTransport : public Transport {
         // Tolerant: the flow waits outside the sharing for a solve, at the latest tolerance x the
         // time its bytes take at the equal-share bound of its entry level; the tighter tangent bound
         // decides which solves it may ride along.
-        const double floor = sharing_.entry_floor(resources, weight, true);
-        const double deadline = now() + tolerance_ * bytes / (weight * sharing_.entry_floor(resources, weight));
-        waiting_.push_back({deadline, floor, id, bytes, weight, resources});
+        const MaxMinSharing::EntryFloors floors = sharing_.entry_floors(resources, weight);
+        const double deadline = now() + tolerance_ * bytes / (weight * floors.equal);
+        waiting_.push_back({deadline, floors.tangent, id, bytes, weight, resources});
         solve_deadline_ = std::min(solve_deadline_, deadline);
         return schedule_next();
       }
@@ -203,11 +203,11 @@ class FlowTransport : public Transport {
   bool let_in(Chosen chosen) {
     bool any = false;
     size_t kept = 0;
-    solve_deadline_ = INFINITY;
+    double deadline = INFINITY;  // a local: the adds below would make the compiler store a member each time
     for (size_t i = 0; i < waiting_.size(); ++i) {
       Waiting& w = waiting_[i];
       if (!chosen(w)) {
-        solve_deadline_ = std::min(solve_deadline_, w.deadline);
+        deadline = std::min(deadline, w.deadline);
         if (kept != i) waiting_[kept] = std::move(w);
         ++kept;
         continue;
@@ -216,6 +216,7 @@ class FlowTransport : public Transport {
       enter(sharing_.add(w.resources, w.weight), w.message, w.bytes);
     }
     waiting_.resize(kept);
+    solve_deadline_ = deadline;
     return any;
   }
 

@@ -42,25 +42,27 @@ int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
     tangents_[resources[k]].entering += weight;
   }
   double floor = INFINITY;
-  for (int r : resources) floor = std::min(floor, floor_on(r, 0, tolerant_));
+  for (int r : resources) floor = std::min(floor, tolerant_ ? floors_on(r, 0).tangent : floors_on(r, 0).equal);
   for (int r : resources) mark_dirty(r, floor);
   return id;
 }
 
-double MaxMinSharing::floor_on(int r, double weight, bool tangent) const {
+MaxMinSharing::EntryFloors MaxMinSharing::floors_on(int r, double weight) const {
   const Resource& res = resources_[r];
   const double equal = capacities_[r] / (static_cast<double>(res.flows.size() + (weight > 0)) * std::max(max_weight_, weight));
-  if (!tangent) return equal;
   // Its flows load it with at most capacity - spare + bottleneck_weights x level, plus the weights entering
   // x level; the margin covers the rounding of spare, a difference of sums of rates.
   const Tangent& t = tangents_[r];
-  return std::max(equal, (t.spare - capacities_[r] * 1e-12) / (t.bottleneck_weights + t.entering + weight));
+  return {equal, std::max(equal, (t.spare - capacities_[r] * 1e-12) / (t.bottleneck_weights + t.entering + weight))};
 }
 
-double MaxMinSharing::entry_floor(const std::vector<int>& resources, double weight, bool tangent) const {
-  double floor = INFINITY;
-  for (int r : resources) floor = std::min(floor, floor_on(r, weight, tangent));
-  return floor;
+MaxMinSharing::EntryFloors MaxMinSharing::entry_floors(const std::vector<int>& resources, double weight) const {
+  EntryFloors floors{INFINITY, INFINITY};
+  for (int r : resources) {
+    const EntryFloors here = floors_on(r, weight);
+    floors = {std::min(floors.equal, here.equal), std::min(floors.tangent, here.tangent)};
+  }
+  return floors;
 }
 
 double MaxMinSharing::dirty_floor() const {

@@ -16,7 +16,7 @@ namespace mapsim::sim {
 class MaxMinSharing {
  public:
   // `tolerant` (the tolerant flow model's choice) trades the order of the sums for speed: a solve after
-  // adds refills only the flows at or above the tangent bound of entry_floor, not the equal share, and
+  // adds refills only the flows at or above the tangent bound of entry_floors, not the equal share, and
   // one whose search grows large refills every flow at or above its floor in one pass over the flows.
   // The rates are the same max-min rates up to rounding; the default keeps the exact model's to the bit.
   explicit MaxMinSharing(std::vector<double> capacities, bool tolerant = false);
@@ -28,10 +28,13 @@ class MaxMinSharing {
   void solve(std::vector<int>& changed);
   double rate(int flow) const { return flows_[flow].rate; }
   double level(int flow) const { return flows_[flow].level; }
-  // A lower bound of the level (rate / weight) that a flow over `resources` with `weight` would get if
-  // added now: min over its resources of capacity / ((flows there + 1) x largest weight), or with
-  // `tangent` the tighter bound that the last solve's filling leaves (Tangent).
-  double entry_floor(const std::vector<int>& resources, double weight, bool tangent = false) const;
+  // Lower bounds of the level (rate / weight) that a flow over `resources` with `weight` would get if
+  // added now: `equal`, min over its resources of capacity / ((flows there + 1) x largest weight), and
+  // the tighter `tangent`, from what the last solve's filling left there (Tangent).
+  struct EntryFloors {
+    double equal, tangent;
+  };
+  EntryFloors entry_floors(const std::vector<int>& resources, double weight) const;
   // The lowest level that the adds and removes since the last solve can affect (infinite if none).
   double dirty_floor() const;
 
@@ -72,8 +75,8 @@ class MaxMinSharing {
   };
 
   void mark_dirty(int resource, double floor);
-  // entry_floor on one resource; weight 0: of the flows already there.
-  double floor_on(int resource, double weight, bool tangent) const;
+  // entry_floors on one resource; weight 0: of the flows already there.
+  EntryFloors floors_on(int resource, double weight) const;
   // Progressive filling of the unfixed flows on component_resources_.
   void fill(std::vector<int>& changed);
   // Tolerant: a solve of every flow at or above `floor`, from the resources' loads.

@@ -74,7 +74,7 @@ TEST_CASE("incremental max-min equals a solve from scratch and meets the max-min
       std::vector<int> changed;
       int batch = 0;  // changes since the last solve
       int added = -1;
-      double added_floor = 0;  // entry_floor of `added` just before it was added
+      double added_floor = 0;  // entry_floors of `added` just before it was added
       for (int step = 0; step < 80; ++step) {
         if (live.empty() || std::uniform_int_distribution<int>(0, 2)(rng) > 0) {
           std::vector<int> all(num_resources);
@@ -82,7 +82,9 @@ TEST_CASE("incremental max-min equals a solve from scratch and meets the max-min
           std::shuffle(all.begin(), all.end(), rng);
           all.resize(std::uniform_int_distribution<int>(1, std::min(5, num_resources))(rng));
           const double weight = weighted ? std::uniform_real_distribution<double>(0.2, 3)(rng) : 1;
-          added_floor = sharing.entry_floor(all, weight, tolerant);
+          const MaxMinSharing::EntryFloors floors = sharing.entry_floors(all, weight);
+          CHECK(floors.tangent >= floors.equal);
+          added_floor = tolerant ? floors.tangent : floors.equal;
           added = sharing.add(all, weight);
           live[added] = Live{all, weight};
         } else {
