@@ -32,7 +32,7 @@ class FlowTransport : public Transport {
     // SMPI (CM02) weights a flow's share by the inverse of its route latency.
     const double weight = smpi_sharing_ ? 1 / latency : 1;
     const double bytes = m.wire;
-    at(now() + latency, [this, id, bytes, weight, resources = std::move(resources)] {
+    at(now() + latency, [this, id, bytes, weight, resources = std::move(resources)]() mutable {
       ++events_;
       if (bytes <= 0) return delivered_(id);
       if (tolerance_ > 0) {
@@ -41,7 +41,7 @@ class FlowTransport : public Transport {
         // decides which solves it may ride along.
         const MaxMinSharing::EntryFloors floors = sharing_.entry_floors(resources, weight);
         const double deadline = now() + tolerance_ * bytes / (weight * floors.equal);
-        waiting_.push_back({deadline, floors.tangent, id, bytes, weight, resources});
+        waiting_.push_back({deadline, floors.tangent, id, bytes, weight, std::move(resources)});
         solve_deadline_ = std::min(solve_deadline_, deadline);
         return schedule_next();
       }
