@@ -50,8 +50,7 @@ int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
 MaxMinSharing::EntryFloors MaxMinSharing::floors_on(int r, double weight) const {
   const Resource& res = resources_[r];
   const double equal = capacities_[r] / (static_cast<double>(res.flows.size() + (weight > 0)) * std::max(max_weight_, weight));
-  // Its flows load it with at most capacity - spare + bottleneck_weights x level, plus the weights entering
-  // x level; the margin covers the rounding of spare, a difference of sums of rates.
+  // The tangent bound (above); the margin covers the rounding of spare, a difference of sums of rates.
   const Tangent& t = tangents_[r];
   return {equal, std::max(equal, (t.spare - capacities_[r] * 1e-12) / (t.bottleneck_weights + t.entering + weight))};
 }
