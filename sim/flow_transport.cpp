@@ -71,11 +71,12 @@ class FlowTransport : public Transport {
     double remaining = 0;  // bytes, as of `updated`
     double updated = 0;
     double rate = 0;
+    // In completions_ by its completion date; tolerant, by its release date until that has come.
     CompletionHeap::handle_type completion;
-    CompletionHeap::handle_type release;  // tolerant mode: in releases_ while open_slot < 0
-    bool scheduled = false;  // `completion` (and, tolerant, `release` or `open_slot`) are set
+    bool scheduled = false;  // `completion` is set
     double entered = 0;      // when it entered the sharing
     int open_slot = -1;      // tolerant mode: its index in open_ once its release date has come
+    double completes = 0;    // its completion date at its current rate
   };
 
   std::vector<double> capacities() const {
@@ -109,20 +110,21 @@ class FlowTransport : public Transport {
       flow.remaining = std::max(0.0, flow.remaining - flow.rate * (t - flow.updated));
       flow.updated = t;
       flow.rate = sharing_.rate(f);
-      const Completion c{flow.rate > 0 ? t + flow.remaining / flow.rate : INFINITY, f};
+      flow.completes = flow.rate > 0 ? t + flow.remaining / flow.rate : INFINITY;
+      Completion key{flow.completes, f};
       if (tolerance_ > 0) {  // the earliest date it may free its links: tolerance x its transfer time early
-        const Completion r{c.date == INFINITY ? INFINITY : c.date - tolerance_ * (c.date - flow.entered), f};  // not inf - inf
-        if (flow.open_slot < 0 && flow.scheduled) {
-          releases_.update(flow.release, r);
-        } else if (flow.open_slot < 0 || r.date > t) {  // new, or slowed down so that its window closed
-          if (flow.open_slot >= 0) close(f);
-          flow.release = releases_.push(r);
+        const double release = key.date == INFINITY ? INFINITY : key.date - tolerance_ * (key.date - flow.entered);  // not inf - inf
+        if (release > t) {
+          if (flow.open_slot >= 0) close(f);  // slowed down so that its window closed
+          key.date = release;
+        } else if (flow.open_slot < 0) {
+          open(f);
         }
       }
       if (flow.scheduled) {
-        completions_.update(flow.completion, c);
+        completions_.update(flow.completion, key);
       } else {
-        flow.completion = completions_.push(c);
+        flow.completion = completions_.push(key);
         flow.scheduled = true;
       }
     }
@@ -130,8 +132,8 @@ class FlowTransport : public Transport {
     else schedule_next();
   }
 
-  // Tolerant mode: one timer for the earlier of the first waiting flow's deadline and the earliest
-  // completion.
+  // Tolerant mode: one timer for the earlier of the first waiting flow's deadline and the earliest date
+  // in completions_ (a completion, or a release date that opens its flow).
   void schedule_next() {
     double date = solve_deadline_;
     if (!completions_.empty()) date = std::min(date, completions_.top().date);
@@ -148,16 +150,16 @@ class FlowTransport : public Transport {
     ++events_;
     timers_.pop();
     const double t = now();
-    while (!releases_.empty() && releases_.top().date <= t) {
-      const int f = releases_.top().flow;
-      releases_.pop();
-      flows_[f].open_slot = static_cast<int>(open_.size());
-      open_.push_back(f);
-    }
     bool changed = false;
     while (!completions_.empty() && completions_.top().date <= t) {
-      leave(completions_.top().flow);
-      changed = true;
+      const int f = completions_.top().flow;
+      if (flows_[f].open_slot < 0) {  // its release date: from now on it waits for its completion date
+        open(f);
+        completions_.update(flows_[f].completion, {flows_[f].completes, f});
+      } else {
+        leave(f);
+        changed = true;
+      }
     }
     if (t >= solve_deadline_) changed |= let_in([t](const Waiting& w) { return w.deadline <= t; });
     if (!changed) return schedule_next();
@@ -172,10 +174,9 @@ class FlowTransport : public Transport {
   // Tolerant mode: flow f leaves the sharing now; its message arrives at its completion date.
   void leave(int f) {
     Flow& flow = flows_[f];
-    const double date = (*flow.completion).date;
+    const double date = flow.completes;
     completions_.erase(flow.completion);
     if (flow.open_slot >= 0) close(f);
-    else releases_.erase(flow.release);
     flow.scheduled = false;
     sharing_.remove(f);
     const int message = flow.message;
@@ -186,7 +187,13 @@ class FlowTransport : public Transport {
   // Sharing flow f carries message `message` of `bytes` from now on.
   void enter(int f, int message, double bytes) {
     if (flows_.size() <= static_cast<size_t>(f)) flows_.resize(f + 1);
-    flows_[f] = Flow{message, bytes, now(), 0, {}, {}, false, now()};
+    flows_[f] = Flow{message, bytes, now(), 0, {}, false, now()};
+  }
+
+  // Puts flow f in open_.
+  void open(int f) {
+    flows_[f].open_slot = static_cast<int>(open_.size());
+    open_.push_back(f);
   }
 
   // Takes flow f out of open_.
@@ -255,7 +262,6 @@ class FlowTransport : public Transport {
   std::vector<Flow> flows_;
   std::vector<int> changed_;
   CompletionHeap completions_;
-  CompletionHeap releases_;  // tolerant mode: by the date each flow may free its links
   std::priority_queue<double, std::vector<double>, std::greater<>> timers_;  // dates of pending completion (tick) timers
   bool solve_pending_ = false;
   // Tolerant mode: the flows waiting to enter the sharing, and the earliest of their deadlines.
