@@ -59,7 +59,7 @@ class FlowTransport : public Transport {
     double date;
     int flow;
   };
-  struct Later {  // the earliest completion on top; ties by flow id, for determinism
+  struct Later {  // the earliest date on top; ties by flow id, for determinism
     bool operator()(const Completion& a, const Completion& b) const {
       return a.date > b.date || (a.date == b.date && a.flow > b.flow);
     }

@@ -112,13 +112,12 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
   size_t budget = tolerant_ ? live_.size() / 2 : SIZE_MAX;
   bool all = false;
   for (int start : dirty_) {
-    if (all) break;
     if (resource_stamps_[start] == stamp_) continue;  // in a component solved already
     // The flows at or above the floor connected to `start` through shared resources, and their
     // resources, whose capacity the flows below the floor reduce by their (unchanged) rates.
     component_resources_.assign(1, start);
     resource_stamps_[start] = stamp_;
-    for (size_t i = 0; i < component_resources_.size() && !all; ++i) {
+    for (size_t i = 0; i < component_resources_.size(); ++i) {
       // A resource's record was prefetched when it joined the component; its list is prefetched two
       // resources ahead.
       if (i + 2 < component_resources_.size()) __builtin_prefetch(resources_[component_resources_[i + 2]].flows.data());
@@ -159,7 +158,8 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
       res.weights = weights;
       res.unfixed = unfixed;
     }
-    if (!all) fill(changed);
+    if (all) break;
+    fill(changed);
   }
   if (all) solve_all_above(floor, changed);
   for (int r : dirty_) {
