@@ -22,7 +22,7 @@ namespace mapsim::sim {
 MaxMinSharing::MaxMinSharing(std::vector<double> capacities, bool tolerant)
     : tolerant_(tolerant), capacities_(std::move(capacities)), resources_(capacities_.size()),
       dirty_marks_(capacities_.size()), resource_stamps_(capacities_.size()), tangents_(capacities_.size()) {
-  for (size_t r = 0; r < capacities_.size(); ++r) tangents_[r].spare = capacities_[r];
+  for (size_t r = 0; r < capacities_.size(); ++r) tangents_[r].spare = resources_[r].unused = capacities_[r];
 }
 
 int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
@@ -73,12 +73,12 @@ double MaxMinSharing::dirty_floor() const {
 void MaxMinSharing::remove(int id) {
   Flow& f = flows_[id];
   for (const Crossing& c : f.route) {
-    resources_[c.resource].load -= f.rate;
+    resources_[c.resource].unused += f.rate;
     std::vector<int>& list = resources_[c.resource].flows;
     const int moved = list.back();
     list[c.slot] = moved;
     list.pop_back();
-    if (list.empty()) resources_[c.resource].load = 0;  // no rounding carried over
+    if (list.empty()) resources_[c.resource].unused = capacities_[c.resource];  // no rounding carried over
     if (moved != id)  // tell the moved flow its new slot in this resource
       std::find_if(flows_[moved].route.begin(), flows_[moved].route.end(),
                    [&](const Crossing& m) { return m.resource == c.resource; })->slot = c.slot;
@@ -154,7 +154,7 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
           }
       }
       res.remaining = remaining;
-      res.load = capacities_[component_resources_[i]] - remaining + above;
+      res.unused = remaining - above;
       res.weights = weights;
       res.unfixed = unfixed;
     }
@@ -170,7 +170,7 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
 }
 
 void MaxMinSharing::solve_all_above(double floor, std::vector<int>& changed) {
-  // A resource's capacity less the flows below the floor is its capacity less its load plus the rates of
+  // A resource's capacity less the flows below the floor is its unused capacity plus the rates of
   // its flows at or above the floor: those flows' routes give it.
   ++stamp_;
   component_resources_.clear();
@@ -185,7 +185,7 @@ void MaxMinSharing::solve_all_above(double floor, std::vector<int>& changed) {
       if (resource_stamps_[q] != stamp_) {
         resource_stamps_[q] = stamp_;
         component_resources_.push_back(q);
-        res.remaining = capacities_[q] - res.load;
+        res.remaining = res.unused;
         res.weights = 0;
         res.unfixed = 0;
       }
@@ -258,7 +258,7 @@ void MaxMinSharing::fill(std::vector<int>& changed) {
       for (const Crossing& c : flow.route) {
         const int q = c.resource;
         Resource& other = resources_[q];
-        other.load += delta;
+        other.unused -= delta;
         other.remaining -= rate;
         other.weights -= flow.weight;
         --other.unfixed;

@@ -4,8 +4,8 @@
 // solve() works by progressive filling and recomputes only what a change can reach: within the
 // connected components (flows linked by shared resources) touched since the last solve, the flows
 // at or above the lowest level a change can affect. Below that level the filling is the same as
-// before the change, so those flows keep their rates exactly. Each resource keeps its load (the sum
-// of its flows' rates), so that a large solve can find its flows from their routes, not the lists.
+// before the change, so those flows keep their rates exactly. Each resource keeps its unused capacity
+// (less the sum of its flows' rates), so that a large solve can find its flows from their routes, not the lists.
 #pragma once
 #include <cstddef>
 #include <utility>
@@ -54,7 +54,7 @@ class MaxMinSharing {
   };
   // One cache line per resource: what a solve reads and writes.
   struct alignas(64) Resource {
-    double load = 0;  // the sum of its flows' rates, kept up to date
+    double unused = 0;  // its capacity less the sum of its flows' rates, kept up to date
     // Progressive filling scratch.
     double remaining = 0, weights = 0;
     std::vector<int> flows;
@@ -79,7 +79,7 @@ class MaxMinSharing {
   EntryFloors floors_on(int resource, double weight) const;
   // Progressive filling of the unfixed flows on component_resources_.
   void fill(std::vector<int>& changed);
-  // Tolerant: a solve of every flow at or above `floor`, from the resources' loads.
+  // Tolerant: a solve of every flow at or above `floor`, from the resources' unused capacities.
   void solve_all_above(double floor, std::vector<int>& changed);
 
   bool tolerant_;
