@@ -18,7 +18,7 @@ if [ ${#cases[@]} -eq 0 ]; then
          store-and-forward:65536:10
          packet:256:100 packet:1024:20 packet:4096:10 packet:16384:4 packet:65536:2
          flow:256:100 flow:1024:10
-         flow@1e-2:256:100 flow@1e-2:1024:100 flow@1e-2:4096:100 flow@1e-2:16384:10 flow@1e-2:65536:3)
+         flow@1e-2:256:100 flow@1e-2:1024:100 flow@1e-2:4096:100 flow@1e-2:16384:30 flow@1e-2:65536:3)
 fi
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # One bench_sim row: "makespan wall events_per_s peak_MB"
