@@ -21,8 +21,9 @@ namespace mapsim::sim {
 
 MaxMinSharing::MaxMinSharing(std::vector<double> capacities, bool tolerant)
     : tolerant_(tolerant), capacities_(std::move(capacities)), resources_(capacities_.size()),
-      dirty_marks_(capacities_.size()), resource_stamps_(capacities_.size()), tangents_(capacities_.size()) {
-  for (size_t r = 0; r < capacities_.size(); ++r) tangents_[r].spare = resources_[r].unused = capacities_[r];
+      dirty_marks_(capacities_.size()), resource_stamps_(capacities_.size()), flow_lists_(capacities_.size()),
+      entering_(capacities_.size()) {
+  for (size_t r = 0; r < capacities_.size(); ++r) resources_[r].spare = resources_[r].unused = capacities_[r];
 }
 
 int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
@@ -36,10 +37,12 @@ int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
   live_.push_back(id);
   max_weight_ = std::max(max_weight_, weight);
   for (size_t k = 0; k < resources.size(); ++k) {
-    Resource& res = resources_[resources[k]];
-    f.route[k] = {resources[k], static_cast<int>(res.flows.size())};
-    res.flows.push_back(id);
-    tangents_[resources[k]].entering += weight;
+    std::vector<int>& list = flow_lists_[resources[k]];
+    f.route[k] = {resources[k], static_cast<int>(list.size())};
+    list.push_back(id);
+    resources_[resources[k]].flows = list.data();
+    resources_[resources[k]].num_flows = static_cast<int>(list.size());
+    entering_[resources[k]] += weight;
   }
   double floor = INFINITY;
   for (int r : resources) floor = std::min(floor, tolerant_ ? floors_on(r, 0).tangent : floors_on(r, 0).equal);
@@ -49,10 +52,9 @@ int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
 
 MaxMinSharing::EntryFloors MaxMinSharing::floors_on(int r, double weight) const {
   const Resource& res = resources_[r];
-  const double equal = capacities_[r] / (static_cast<double>(res.flows.size() + (weight > 0)) * std::max(max_weight_, weight));
+  const double equal = capacities_[r] / (static_cast<double>(res.num_flows + (weight > 0)) * std::max(max_weight_, weight));
   // The tangent bound (above); the margin covers the rounding of spare, a difference of sums of rates.
-  const Tangent& t = tangents_[r];
-  return {equal, std::max(equal, (t.spare - capacities_[r] * 1e-12) / (t.bottleneck_weights + t.entering + weight))};
+  return {equal, std::max(equal, (res.spare - capacities_[r] * 1e-12) / (res.bottleneck_weights + entering_[r] + weight))};
 }
 
 MaxMinSharing::EntryFloors MaxMinSharing::entry_floors(const std::vector<int>& resources, double weight) const {
@@ -74,10 +76,11 @@ void MaxMinSharing::remove(int id) {
   Flow& f = flows_[id];
   for (const Crossing& c : f.route) {
     resources_[c.resource].unused += f.rate;
-    std::vector<int>& list = resources_[c.resource].flows;
+    std::vector<int>& list = flow_lists_[c.resource];
     const int moved = list.back();
     list[c.slot] = moved;
     list.pop_back();
+    resources_[c.resource].num_flows = static_cast<int>(list.size());
     if (list.empty()) resources_[c.resource].unused = capacities_[c.resource];  // no rounding carried over
     if (moved != id)  // tell the moved flow its new slot in this resource
       std::find_if(flows_[moved].route.begin(), flows_[moved].route.end(),
@@ -120,18 +123,18 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
     for (size_t i = 0; i < component_resources_.size(); ++i) {
       // A resource's record was prefetched when it joined the component; its list is prefetched two
       // resources ahead.
-      if (i + 2 < component_resources_.size()) __builtin_prefetch(resources_[component_resources_[i + 2]].flows.data());
+      if (i + 2 < component_resources_.size()) __builtin_prefetch(resources_[component_resources_[i + 2]].flows);
       Resource& res = resources_[component_resources_[i]];
-      if (res.flows.size() > budget) {
+      if (static_cast<size_t>(res.num_flows) > budget) {
         all = true;
         break;
       }
-      budget -= res.flows.size();
+      budget -= res.num_flows;
       // Accumulated in locals: the pushes below would make the compiler reload res's fields.
       double remaining = capacities_[component_resources_[i]], weights = 0, above = 0;
       int unfixed = 0;
-      const int* list = res.flows.data();
-      const size_t n = res.flows.size();
+      const int* list = res.flows;
+      const size_t n = res.num_flows;
       for (size_t k = 0; k < n; ++k) {
         if (k + kPrefetch < n) __builtin_prefetch(&flows_[list[k + kPrefetch]]);
         Flow& flow = flows_[list[k]];
@@ -164,7 +167,7 @@ void MaxMinSharing::solve(std::vector<int>& changed) {
   if (all) solve_all_above(floor, changed);
   for (int r : dirty_) {
     dirty_marks_[r].dirty = false;
-    tangents_[r].entering = 0;
+    entering_[r] = 0;
   }
   dirty_.clear();
 }
@@ -235,12 +238,13 @@ void MaxMinSharing::fill(std::vector<int>& changed) {
   for (int best = lowest(); !shares_.empty() && shares_[best] != INFINITY; best = lowest()) {
     const double level = std::max(shares_[best], 0.0);
     const int bottleneck = active_[best];
-    tangents_[bottleneck] = {resources_[bottleneck].remaining, resources_[bottleneck].weights, 0};
+    resources_[bottleneck].spare = resources_[bottleneck].remaining;  // its tangent (entering_ is reset after the solve)
+    resources_[bottleneck].bottleneck_weights = resources_[bottleneck].weights;
     raise_share(best, INFINITY);
     ++round_;
     touched_.clear();
-    const int* list = resources_[bottleneck].flows.data();
-    const size_t n = resources_[bottleneck].flows.size();
+    const int* list = resources_[bottleneck].flows;
+    const size_t n = resources_[bottleneck].num_flows;
     for (size_t k = 0; k < n; ++k) {
       if (k + kPrefetch < n) __builtin_prefetch(&flows_[list[k + kPrefetch]]);
       if (k + kPrefetch / 2 < n) __builtin_prefetch(flows_[list[k + kPrefetch / 2]].route.data());
@@ -270,8 +274,11 @@ void MaxMinSharing::fill(std::vector<int>& changed) {
     }
     // Without unfixed flows (saturated), a resource leaves the filling.
     for (int q : touched_) {
-      const Resource& other = resources_[q];
-      if (other.unfixed == 0) tangents_[q] = {other.remaining, 0, 0};  // unsaturated: its flows are fixed elsewhere
+      Resource& other = resources_[q];
+      if (other.unfixed == 0) {  // unsaturated: its flows are fixed elsewhere
+        other.spare = other.remaining;
+        other.bottleneck_weights = 0;
+      }
       raise_share(other.active, other.unfixed > 0 ? other.remaining / other.weights : INFINITY);
     }
   }

@@ -30,7 +30,7 @@ class MaxMinSharing {
   double level(int flow) const { return flows_[flow].level; }
   // Lower bounds of the level (rate / weight) that a flow over `resources` with `weight` would get if
   // added now: `equal`, min over its resources of capacity / ((flows there + 1) x largest weight), and
-  // the tighter `tangent`, from what the last solve's filling left there (Tangent).
+  // the tighter `tangent`, from what the last solve's filling left there.
   struct EntryFloors {
     double equal, tangent;
   };
@@ -57,18 +57,18 @@ class MaxMinSharing {
     double unused = 0;  // its capacity less the sum of its flows' rates, kept up to date
     // Progressive filling scratch.
     double remaining = 0, weights = 0;
-    std::vector<int> flows;
+    // What the last filling that reached it left, for a lower bound of the level at which it saturates
+    // with flows added since (entering_): its flows load it with at most capacity - spare +
+    // bottleneck_weights x level.
+    double spare = 0;               // capacity less the rates fixed before it saturated (or, unsaturated, all rates)
+    double bottleneck_weights = 0;  // the weights it fixed when it saturated (0: unsaturated)
+    const int* flows = nullptr;     // flow_lists_'s entry, kept here so that a solve reads one line
+    int num_flows = 0;
     int unfixed = 0;
     int active = -1;  // its leaf in the tournament
     unsigned round = 0;  // the filling round that last touched it
   };
-  // What the last filling that reached a resource left there, for a lower bound of the level at which it
-  // saturates with flows added since: its flows load it with at most capacity - spare + bottleneck_weights x level.
-  struct Tangent {
-    double spare = 0;               // capacity less the rates fixed before it saturated (or, unsaturated, all rates)
-    double bottleneck_weights = 0;  // the weights it fixed when it saturated (0: unsaturated)
-    double entering = 0;            // the weights added since
-  };
+  static_assert(sizeof(Resource) == 64);
   struct DirtyMark {  // apart from Resource, whose line the scans read: the scans never need it
     double floor = 0;  // while dirty: the lowest level the changes here can affect
     bool dirty = false;
@@ -90,7 +90,8 @@ class MaxMinSharing {
   std::vector<Resource> resources_;
   std::vector<DirtyMark> dirty_marks_;     // per resource
   std::vector<unsigned> resource_stamps_;  // per resource: the solve that last reached it (the search's test)
-  std::vector<Tangent> tangents_;          // per resource
+  std::vector<std::vector<int>> flow_lists_;  // per resource: its flows, each at its Crossing::slot
+  std::vector<double> entering_;              // per resource: the weights added since the last solve
   std::vector<int> dirty_;
   unsigned stamp_ = 0;
   double max_weight_ = 0;
