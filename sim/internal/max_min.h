@@ -5,7 +5,8 @@
 // connected components (flows linked by shared resources) touched since the last solve, the flows
 // at or above the lowest level a change can affect. Below that level the filling is the same as
 // before the change, so those flows keep their rates exactly. Each resource keeps its unused capacity
-// (less the sum of its flows' rates), so that a large solve can find its flows from their routes, not the lists.
+// (its capacity less its flows' rates), so that a large solve can find its flows from their routes,
+// not the lists.
 #pragma once
 #include <cstddef>
 #include <utility>
