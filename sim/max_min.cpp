@@ -44,9 +44,8 @@ int MaxMinSharing::add(const std::vector<int>& resources, double weight) {
     resources_[resources[k]].num_flows = static_cast<int>(list.size());
     entering_[resources[k]] += weight;
   }
-  double floor = INFINITY;
-  for (int r : resources) floor = std::min(floor, tolerant_ ? floors_on(r, 0).tangent : floors_on(r, 0).equal);
-  for (int r : resources) mark_dirty(r, floor);
+  const EntryFloors floors = entry_floors(resources, 0);
+  for (int r : resources) mark_dirty(r, tolerant_ ? floors.tangent : floors.equal);
   return id;
 }
 
