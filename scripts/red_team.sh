@@ -34,6 +34,7 @@
 # the run does not matter. Memory: ulimit -v 4 GB per case.
 set -uo pipefail
 shopt -s globstar nullglob
+cases_dir=$(cd "$(dirname "$0")" && pwd)/red_team
 
 report_only=0 pos=()
 for a in "$@"; do
@@ -923,6 +924,8 @@ T "components ok" ok -c 'grep -q "^Networks" "$out"' -- components
 T "map ok: payload rankfile" ok -c 'test -n "$(ls x* 2>/dev/null)"' -- map --topology mesh:2x2 --process ring:4 --rankfile "$PL"
 T "simulate ok: json" ok -c 'python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$out"' -- simulate --topology mesh:2x2 --process ring:4 --json
 T "compare ok" ok -c 'test -s c.csv' -- compare --topology mesh:2x2 --process ring:4 --mappers default,random --replicates 2 --csv "$W/c.csv"
+# Cases grouped by surface, one file each (same T helper, fixtures and payloads as above).
+for f in "$cases_dir"/*.sh; do . "$f"; done
 ncases=$n
 
 # ---------------------------------------------------------------------------------------------
