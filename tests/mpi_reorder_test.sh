@@ -17,7 +17,7 @@ run() {  # run NAME REORDER: the program under the library, the MAPSIM_* variabl
   for variable in MAPSIM_NETWORK MAPSIM_HOSTFILE MAPSIM_REORDER_LOG MAPSIM_REORDER_MAX_EDGES; do
     [ -n "${!variable+set}" ] && exports+=(-x "$variable")
   done
-  timeout 120 mpirun "${root[@]}" --oversubscribe -np 16 -x LD_PRELOAD="$lib" "${exports[@]}" \
+  timeout "${limit:-120}" mpirun "${root[@]}" --oversubscribe -np 16 -x LD_PRELOAD="$lib" "${exports[@]}" \
     "$program" "$2" >"$tmp/$1.out" 2>"$tmp/$1.err"
   local status=$?
   check "$1: exits 0 and every check of the program passes" grep -q "^failed checks 0$" "$tmp/$1.out"
@@ -107,4 +107,36 @@ MAPSIM_HOSTFILE= MAPSIM_NETWORK="file:$tmp/one-host.yaml" MAPSIM_REORDER_LOG="$t
 check "processor names: all 16 ranks on $(hostname), no warning" \
   bash -c "grep -q '1 nodes occupied: $(hostname)x16$' '$tmp/one-host.log' && [ ! -s '$tmp/one-host.err' ]"
 check "processor names: one node, so every rank kept" identity one-host
+
+# The log is never an input (the hostfile, the network file, by name, link or hard link), a link or a
+# FIFO: refused with one warning naming the variable and what it names, the run reordered without it.
+log_refused() {  # log_refused NAME TEXT: exits 0, ranks moved, one warning containing TEXT
+  check "$1: the ranks moved without the log" moved "$1"
+  check "$1: one warning naming MAPSIM_REORDER_LOG" \
+    test "$(grep -c "^mapsim-reorder: warning: MAPSIM_REORDER_LOG not written: .*$2.*; the run goes on without it$" "$tmp/$1.err")" -eq 1
+  check "$1: nothing else on stderr" test "$(wc -l <"$tmp/$1.err")" -eq 1
+}
+cp "$tmp/hosts" "$tmp/hosts.before"
+MAPSIM_REORDER_LOG="$tmp/hosts" run log-hostfile 1
+check "log = the hostfile: the hostfile unchanged" cmp -s "$tmp/hosts" "$tmp/hosts.before"
+log_refused log-hostfile "is the MAPSIM_HOSTFILE $tmp/hosts "
+ln "$tmp/hosts" "$tmp/hosts-hardlink"
+MAPSIM_REORDER_LOG="$tmp/hosts-hardlink" run log-hardlink 1
+check "log = a hard link to the hostfile: the hostfile unchanged" cmp -s "$tmp/hosts" "$tmp/hosts.before"
+log_refused log-hardlink "hosts-hardlink: is the MAPSIM_HOSTFILE "
+# The network file through a symbolic link, on a network file that places nothing (one host): the
+# identity is kept, so the call still logs (and warns about the log only).
+cp "$tmp/one-host.yaml" "$tmp/one-host.before"
+ln -s "$tmp/one-host.yaml" "$tmp/net-link"
+MAPSIM_HOSTFILE= MAPSIM_NETWORK="file:$tmp/one-host.yaml" MAPSIM_REORDER_LOG="$tmp/net-link" run log-network-link 1
+check "log = a link to the network file: the network file unchanged" cmp -s "$tmp/one-host.yaml" "$tmp/one-host.before"
+check "log = a link to the network file: one warning, the link named" \
+  test "$(grep -c "^mapsim-reorder: warning: MAPSIM_REORDER_LOG not written: $tmp/net-link: is a symbolic link" "$tmp/log-network-link.err")" -eq 1
+MAPSIM_HOSTFILE= MAPSIM_NETWORK="file:$tmp/one-host.yaml" MAPSIM_REORDER_LOG="$tmp/one-host.yaml" run log-network 1
+check "log = the network file: the network file unchanged" cmp -s "$tmp/one-host.yaml" "$tmp/one-host.before"
+check "log = the network file: one warning naming it" \
+  test "$(grep -c "^mapsim-reorder: warning: MAPSIM_REORDER_LOG not written: .*is the MAPSIM_NETWORK file $tmp/one-host.yaml " "$tmp/log-network.err")" -eq 1
+mkfifo "$tmp/fifo"
+MAPSIM_REORDER_LOG="$tmp/fifo" limit=60 run log-fifo 1  # blocked for ever before
+log_refused log-fifo "$tmp/fifo: not a regular file (a device or pipe)"
 exit $failed

@@ -72,6 +72,59 @@ for i in 0 1 2 3 4 5 6 7; do echo "node-$i"; done >"$tmp/hosts"
 smpirun -np 8 -platform "$tmp/platform.xml" -hostfile "$tmp/hosts" -replay "$tmp/trace/index.txt" \
   --log=root.thres:critical >/dev/null 2>&1
 check "smpirun -replay accepts the trace" test $? -eq 0
+# The trace folder's files are created new: links planted there are replaced, their targets never
+# written; a FIFO is not opened, and a rank that cannot trace keeps nobody waiting (no index.txt then).
+trace2() {  # trace2 DIR [VAR=VALUE...]: trace_program on 2 ranks into DIR with the MAPSIM_TRACE_* given, stderr in DIR.err
+  local dir=$1 exports=(-x MAPSIM_TRACE_DIR) v; shift
+  for v in "$@"; do exports+=(-x "${v%%=*}"); done
+  env MAPSIM_TRACE_DIR="$dir" "$@" timeout 60 mpirun "${root[@]}" --oversubscribe -np 2 -x LD_PRELOAD="$lib" \
+    "${exports[@]}" "$program" 2>"$dir.err"
+}
+mkdir "$tmp/planted"
+for f in rank-0 index skipped rank-1.txt; do echo "precious $f" >"$tmp/victim-$f"; done
+ln -s "$tmp/victim-rank-0" "$tmp/planted/rank-0.txt"
+ln -s "$tmp/victim-index" "$tmp/planted/index.txt"
+ln -s "$tmp/victim-skipped" "$tmp/planted/skipped.txt"
+ln -s "$tmp/victim-rank-1.txt" "$tmp/planted/rank-1.txt.partial"
+trace2 "$tmp/planted"
+check "links planted in the folder: exits 0" test $? -eq 0
+check "links planted in the folder: their targets unchanged" \
+  bash -c "for f in rank-0 index skipped rank-1.txt; do [ \"\$(cat '$tmp'/victim-\$f)\" = \"precious \$f\" ] || exit 1; done"
+check "links planted in the folder: replaced by the trace's files" \
+  bash -c "for f in rank-0.txt rank-1.txt index.txt skipped.txt; do [ -f '$tmp/planted/'\$f ] && [ ! -L '$tmp/planted/'\$f ] || exit 1; done"
+check "links planted in the folder: no .partial file left" bash -c "! ls '$tmp/planted' | grep -q partial"
+"$mapsim" trace check "$tmp/planted/index.txt" >/dev/null 2>&1
+check "links planted in the folder: trace check passes" test $? -eq 0
+mkdir "$tmp/fifo"
+mkfifo "$tmp/fifo/rank-0.txt"
+trace2 "$tmp/fifo"
+check "a FIFO as rank-0.txt: exits 0 (not blocked)" test $? -eq 0
+check "a FIFO as rank-0.txt: rank 0 says why it does not trace" \
+  grep -q "^mapsim-trace: cannot write $tmp/fifo/rank-0.txt: not a regular file (a device or pipe); expected a file name; not tracing$" "$tmp/fifo.err"
+check "a FIFO as rank-0.txt: no index.txt, and it is said" \
+  bash -c "[ ! -e '$tmp/fifo/index.txt' ] && grep -q '^mapsim-trace: 1 of 2 ranks could not write their trace: no $tmp/fifo/index.txt written$' '$tmp/fifo.err'"
+mkdir -p "$tmp/dir/rank-1.txt"
+trace2 "$tmp/dir"
+check "a folder as rank-1.txt: exits 0 (rank 0 not left waiting)" test $? -eq 0
+check "a folder as rank-1.txt: no index.txt" test ! -e "$tmp/dir/index.txt"
+
+# A bad variable: one warning on rank 0 naming it, its value and the default used, and a trace that
+# trace check accepts. MAPSIM_TRACE_MIN_GAP=0 records every gap: with the default 1e9 flop/s some is > 0.
+for value in fast nan -1 inf 0; do
+  trace2 "$tmp/flops$value" MAPSIM_TRACE_FLOPS=$value MAPSIM_TRACE_MIN_GAP=0
+  check "MAPSIM_TRACE_FLOPS=$value: exits 0" test $? -eq 0
+  check "MAPSIM_TRACE_FLOPS=$value: one warning, the default used" test "$(grep -c "^mapsim-trace: warning: MAPSIM_TRACE_FLOPS='$value': expected a number of flop/s above 0 and at most 1e15; using 1e9$" "$tmp/flops$value.err")" -eq 1
+  check "MAPSIM_TRACE_FLOPS=$value: compute recorded at 1e9 flop/s" grep -q ' compute [1-9]' "$tmp/flops$value/rank-0.txt"
+  "$mapsim" trace check "$tmp/flops$value/index.txt" >/dev/null 2>&1
+  check "MAPSIM_TRACE_FLOPS=$value: trace check passes" test $? -eq 0
+done
+trace2 "$tmp/gap" MAPSIM_TRACE_MIN_GAP=nan
+check "MAPSIM_TRACE_MIN_GAP=nan: one warning, the default used" \
+  test "$(grep -c "^mapsim-trace: warning: MAPSIM_TRACE_MIN_GAP='nan': expected a number of seconds >= 0; using 1e-6$" "$tmp/gap.err")" -eq 1
+trace2 "$tmp/mode" MAPSIM_TRACE_COMPUTE=slep
+check "MAPSIM_TRACE_COMPUTE=slep: one warning, compute used" \
+  bash -c "[ \"\$(grep -c \"^mapsim-trace: warning: MAPSIM_TRACE_COMPUTE='slep': expected compute, sleep or none; using compute$\" '$tmp/mode.err')\" -eq 1 ] && ! grep -q ' sleep ' '$tmp/mode/rank-0.txt'"
+
 if [ -n "$fortran" ]; then
   MAPSIM_TRACE_DIR="$tmp/ftrace" mpirun "${root[@]}" --oversubscribe -np 2 -x LD_PRELOAD="$lib" -x MAPSIM_TRACE_DIR \
     "$fortran" 2>/dev/null

@@ -5,6 +5,9 @@
 //   MAPSIM_TRACE_COMPUTE  compute (default: time between MPI calls x flops rate), sleep, or none
 //   MAPSIM_TRACE_FLOPS    flop/s for compute actions (default 1e9)
 //   MAPSIM_TRACE_MIN_GAP  gaps shorter than this many seconds are not recorded (default 1e-6)
+// A malformed value is one warning on rank 0 and the default. Each rank writes rank-N.txt.partial,
+// created new, and renames it into place at MPI_Finalize (support/created_file.h): a link planted in the
+// folder is replaced, never written through.
 // Sizes are written in bytes (the default datatype MPI_BYTE). Point-to-point on sub-communicators
 // is translated to world ranks; a collective on a sub-communicator is written as the point-to-point
 // messages of mapsim's algorithm for it (traces/collective_algorithms.cpp), in world ranks, on a tag reserved for
@@ -14,17 +17,22 @@
 // by rank 0 at MPI_Finalize.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <charconv>
 #include <initializer_list>
 #include <climits>
+#include <functional>
+#include <string>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
+#include "support/created_file.h"
 #include "traces/action_ops.h"
 
 namespace {
@@ -49,14 +57,18 @@ struct PendingRequest {
   MPI_Comm comm = MPI_COMM_WORLD;
 };
 
+// One compute action holds at most 2^53 flops (where the trace format's counts stop being exact).
+constexpr double kMaxActionFlops = 9007199254740992.0;
+
 struct Tracer {
-  bool active = false;
+  bool started = false;  // MPI_Init ran: MPI_Finalize's reductions then involve every rank
+  bool active = false;   // this rank records
   int rank = 0, size = 1;
   FILE* out = nullptr;
   char* buffer = nullptr;
   double last = 0, flops = 1e9, min_gap = 1e-6;
   enum { Compute, Sleep, None } compute = Compute;
-  char dir[4096] = "mapsim-trace";
+  std::string dir = "mapsim-trace", rank_file;
   long skipped[kSkipKinds] = {};
   PendingRequest* pending = nullptr;  // open requests (a small array: searched linearly)
   int pending_count = 0, pending_capacity = 0;
@@ -84,8 +96,13 @@ void enter() {
   const double now = PMPI_Wtime();
   const double gap = now - t.last;
   if (gap < t.min_gap || t.compute == Tracer::None) return;
-  if (t.compute == Tracer::Sleep) std::fprintf(t.out, "%d sleep %.9g\n", t.rank, gap);
-  else std::fprintf(t.out, "%d compute %.0f\n", t.rank, gap * t.flops);
+  if (t.compute == Tracer::Sleep) {
+    std::fprintf(t.out, "%d sleep %.9g\n", t.rank, gap);
+    return;
+  }
+  double flops = gap * t.flops;
+  for (; flops > kMaxActionFlops; flops -= kMaxActionFlops) std::fprintf(t.out, "%d compute %.0f\n", t.rank, kMaxActionFlops);
+  std::fprintf(t.out, "%d compute %.0f\n", t.rank, flops);
 }
 
 void leave() {
@@ -281,24 +298,59 @@ int comm_size(MPI_Comm comm) {
   return size;
 }
 
+// A variable's value, unset when empty.
+const char* variable(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value ? value : nullptr;
+}
+
+// A bad variable never stops the program: one warning on rank 0 (every rank takes the same fallback).
+void warn_fallback(const char* name, const char* value, const char* expected, const char* fallback) {
+  if (t.rank == 0)
+    std::fprintf(stderr, "mapsim-trace: warning: %s='%s': expected %s; using %s\n", name, value, expected, fallback);
+}
+
+// The variable's number when it is one in [least, most] (above least when `above`), else `fallback`.
+double number_variable(const char* name, double fallback, double least, bool above, double most, const char* expected,
+                       const char* fallback_text) {
+  const char* text = variable(name);
+  if (!text) return fallback;
+  char* end = nullptr;
+  const double value = std::strtod(text, &end);
+  if (end != text && *end == '\0' && std::isfinite(value) && (above ? value > least : value >= least) && value <= most)
+    return value;
+  warn_fallback(name, text, expected, fallback_text);
+  return fallback;
+}
+
+void read_variables() {
+  if (const char* dir = variable("MAPSIM_TRACE_DIR")) t.dir = dir;
+  t.flops = number_variable("MAPSIM_TRACE_FLOPS", 1e9, 0, true, 1e15, "a number of flop/s above 0 and at most 1e15", "1e9");
+  t.min_gap = number_variable("MAPSIM_TRACE_MIN_GAP", 1e-6, 0, false, HUGE_VAL, "a number of seconds >= 0", "1e-6");
+  if (const char* mode = variable("MAPSIM_TRACE_COMPUTE")) {
+    if (std::strcmp(mode, "sleep") == 0) t.compute = Tracer::Sleep;
+    else if (std::strcmp(mode, "none") == 0) t.compute = Tracer::None;
+    else if (std::strcmp(mode, "compute") != 0) warn_fallback("MAPSIM_TRACE_COMPUTE", mode, "compute, sleep or none", "compute");
+  }
+}
+
 void start() {
   PMPI_Comm_rank(MPI_COMM_WORLD, &t.rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &t.size);
-  if (const char* dir = std::getenv("MAPSIM_TRACE_DIR")) std::snprintf(t.dir, sizeof t.dir, "%s", dir);
-  if (const char* flops = std::getenv("MAPSIM_TRACE_FLOPS")) t.flops = std::strtod(flops, nullptr);
-  if (const char* gap = std::getenv("MAPSIM_TRACE_MIN_GAP")) t.min_gap = std::strtod(gap, nullptr);
-  if (const char* mode = std::getenv("MAPSIM_TRACE_COMPUTE")) {
-    if (std::strcmp(mode, "sleep") == 0) t.compute = Tracer::Sleep;
-    if (std::strcmp(mode, "none") == 0) t.compute = Tracer::None;
-  }
-  if (t.rank == 0 && mkdir(t.dir, 0777) != 0 && errno != EEXIST)
-    std::fprintf(stderr, "mapsim-trace: cannot create %s: %s\n", t.dir, std::strerror(errno));
+  read_variables();
+  t.started = true;
+  if (t.rank == 0 && mkdir(t.dir.c_str(), 0777) != 0 && errno != EEXIST)
+    std::fprintf(stderr, "mapsim-trace: cannot create %s: %s\n", t.dir.c_str(), std::strerror(errno));
   PMPI_Barrier(MPI_COMM_WORLD);
-  char path[4200];
-  std::snprintf(path, sizeof path, "%s/rank-%d.txt", t.dir, t.rank);
-  t.out = std::fopen(path, "w");
+  t.rank_file = t.dir + "/rank-" + std::to_string(t.rank) + ".txt";
+  std::string why;
+  const int fd = mapsim::create_partial_file(t.rank_file, why);
+  if (fd >= 0 && !(t.out = fdopen(fd, "w"))) {
+    why = t.rank_file + ".partial: " + std::strerror(errno);
+    close(fd);
+  }
   if (!t.out) {
-    std::fprintf(stderr, "mapsim-trace: cannot write %s: %s; not tracing\n", path, std::strerror(errno));
+    std::fprintf(stderr, "mapsim-trace: cannot write %s; not tracing\n", why.c_str());
     return;
   }
   t.buffer = static_cast<char*>(std::malloc(1 << 22));
@@ -308,51 +360,79 @@ void start() {
   leave();
 }
 
-void finish() {
-  if (t.active) {
-    enter();
-    std::fprintf(t.out, "%d finalize\n", t.rank);
-    std::fclose(t.out);
-    std::free(t.buffer);
-    std::free(t.pending);
-    t.active = false;
-    long total[kSkipKinds];
-    PMPI_Reduce(t.skipped, total, kSkipKinds, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    // Compute actions come from wall-clock gaps: ranks that share cores wait for them, and the
-    // waits count as compute.
-    MPI_Comm host;
-    PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
-    int host_rank = 0, host_size = 1;
-    PMPI_Comm_rank(host, &host_rank);
-    PMPI_Comm_size(host, &host_size);
-    PMPI_Comm_free(&host);
-    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (host_rank == 0 && cores > 0 && host_size > cores && t.compute != Tracer::None)
-      std::fprintf(stderr,
-                   "mapsim-trace: warning: %d ranks ran on %ld cores of one host (oversubscribed): the compute times "
-                   "in the trace include time spent waiting for a core (MAPSIM_TRACE_COMPUTE=none leaves them out)\n",
-                   host_size, cores);
-    if (t.rank == 0) {
-      char path[4200];
-      std::snprintf(path, sizeof path, "%s/index.txt", t.dir);
-      char absolute[4096];
-      const char* base = realpath(t.dir, absolute) ? absolute : t.dir;  // absolute paths, as SMPI opens them
-      if (FILE* index = std::fopen(path, "w")) {
-        for (int r = 0; r < t.size; ++r) std::fprintf(index, "%s/rank-%d.txt\n", base, r);
-        std::fclose(index);
-      }
-      std::snprintf(path, sizeof path, "%s/skipped.txt", t.dir);
-      if (FILE* report = std::fopen(path, "w")) {
-        for (int k = 0; k < kSkipKinds; ++k) std::fprintf(report, "%ld %s\n", total[k], kSkipNames[k]);
-        std::fclose(report);
-      }
-      for (int k = 0; k < kSkipKinds; ++k)
-        if (total[k] > 0)
-          std::fprintf(stderr, "mapsim-trace: %ld %s could not be recorded (see %s/skipped.txt)\n", total[k],
-                       kSkipNames[k], t.dir);
-      std::fprintf(stderr, "mapsim-trace: %d ranks traced into %s/index.txt\n", t.size, t.dir);
-    }
+// Writes DIR/NAME new (support/created_file.h); false, with a warning, when it is refused.
+bool write_report(const char* name, const std::function<void(FILE*)>& write) {
+  const std::string path = t.dir + "/" + name;
+  std::string why;
+  const int fd = mapsim::create_partial_file(path, why);
+  FILE* out = fd >= 0 ? fdopen(fd, "w") : nullptr;
+  if (out) {
+    write(out);
+    if (std::fclose(out) != 0) why = path + ": " + std::strerror(errno);
+  } else if (fd >= 0) {
+    why = path + ": " + std::strerror(errno);
+    close(fd);
   }
+  if (why.empty() && mapsim::finish_partial_file(path, why)) return true;
+  std::fprintf(stderr, "mapsim-trace: cannot write %s\n", why.c_str());
+  return false;
+}
+
+// This rank's trace closed and moved into place; false, with a warning, when it is incomplete.
+bool finish_rank_file() {
+  enter();
+  std::fprintf(t.out, "%d finalize\n", t.rank);
+  std::string why;
+  if (std::fclose(t.out) != 0) why = t.rank_file + ".partial: " + std::strerror(errno);  // a full disk shows here
+  std::free(t.buffer);
+  std::free(t.pending);
+  t.active = false;
+  if (why.empty() && mapsim::finish_partial_file(t.rank_file, why)) return true;
+  std::fprintf(stderr, "mapsim-trace: cannot write %s\n", why.c_str());
+  return false;
+}
+
+// Collective over MPI_COMM_WORLD, the ranks that could not trace included (none waits for ever).
+void finish() {
+  if (!t.started) return;
+  t.started = false;
+  long total[kSkipKinds + 1], mine[kSkipKinds + 1];  // the skipped calls, and the ranks without a trace
+  std::copy(t.skipped, t.skipped + kSkipKinds, mine);
+  mine[kSkipKinds] = t.active ? !finish_rank_file() : 1;
+  PMPI_Reduce(mine, total, kSkipKinds + 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  // Compute actions come from wall-clock gaps: ranks that share cores wait for them, and the
+  // waits count as compute.
+  MPI_Comm host;
+  PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+  int host_rank = 0, host_size = 1;
+  PMPI_Comm_rank(host, &host_rank);
+  PMPI_Comm_size(host, &host_size);
+  PMPI_Comm_free(&host);
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (host_rank == 0 && cores > 0 && host_size > cores && t.compute != Tracer::None)
+    std::fprintf(stderr,
+                 "mapsim-trace: warning: %d ranks ran on %ld cores of one host (oversubscribed): the compute times "
+                 "in the trace include time spent waiting for a core (MAPSIM_TRACE_COMPUTE=none leaves them out)\n",
+                 host_size, cores);
+  if (t.rank != 0) return;
+  write_report("skipped.txt", [&](FILE* report) {
+    for (int k = 0; k < kSkipKinds; ++k) std::fprintf(report, "%ld %s\n", total[k], kSkipNames[k]);
+  });
+  for (int k = 0; k < kSkipKinds; ++k)
+    if (total[k] > 0)
+      std::fprintf(stderr, "mapsim-trace: %ld %s could not be recorded (see %s/skipped.txt)\n", total[k], kSkipNames[k],
+                   t.dir.c_str());
+  if (total[kSkipKinds] > 0) {  // an index naming missing or cut files would look complete
+    std::fprintf(stderr, "mapsim-trace: %ld of %d ranks could not write their trace: no %s/index.txt written\n",
+                 total[kSkipKinds], t.size, t.dir.c_str());
+    return;
+  }
+  char absolute[PATH_MAX];
+  const char* base = realpath(t.dir.c_str(), absolute) ? absolute : t.dir.c_str();  // absolute paths, as SMPI opens them
+  if (write_report("index.txt", [&](FILE* index) {
+        for (int r = 0; r < t.size; ++r) std::fprintf(index, "%s/rank-%d.txt\n", base, r);
+      }))
+    std::fprintf(stderr, "mapsim-trace: %d ranks traced into %s/index.txt\n", t.size, t.dir.c_str());
 }
 
 }  // namespace

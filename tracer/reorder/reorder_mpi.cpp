@@ -31,6 +31,7 @@ class Reordering {
     PMPI_Comm_rank(comm, &rank_);
     if (rank_ == 0) try {
         settings_ = settings_from_environment();
+        failure_ = settings_.problem;
       } catch (const std::exception& e) {
         failure_ = e.what();
       }
@@ -90,8 +91,10 @@ class Reordering {
       } catch (const std::exception& e) {
         plan = identity_plan(call_, tasks, e.what());
       }
-      if (!append_log(settings_.log, plan.log) && !log_warned) {
-        std::fprintf(stderr, "mapsim-reorder: warning: cannot write MAPSIM_REORDER_LOG=%s\n", settings_.log.c_str());
+      std::string why;
+      if (!append_log(settings_.log, plan.log, why) && !log_warned) {
+        std::fprintf(stderr, "mapsim-reorder: warning: MAPSIM_REORDER_LOG not written: %s; the run goes on without it\n",
+                     why.c_str());
         log_warned = true;
       }
       if (!plan.reordered && !warned)

@@ -1,6 +1,7 @@
 #include "tracer/reorder/reorder_plan.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <memory>
 #include <numeric>
 #include <sstream>
+#include <unistd.h>
 
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
@@ -15,6 +17,7 @@
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"
 #include "routing/routed_network.h"
+#include "support/created_file.h"
 #include "support/error.h"
 #include "support/input_file.h"
 #include "support/units.h"
@@ -28,14 +31,29 @@ std::string env(const char* name) {
   return value ? value : "";
 }
 
-long env_number(const char* name, long fallback, long least) {
+// The variable's integer, or `fallback` with the first malformed one said in `problem`.
+long env_number(const char* name, long fallback, long least, std::string& problem) {
   const std::string text = env(name);
   if (text.empty()) return fallback;
   char* end = nullptr;
+  errno = 0;
   const long value = std::strtol(text.c_str(), &end, 10);
-  if (*end != '\0' || value < least)
-    throw Error(std::string(name) + "='" + text + "': expected an integer >= " + std::to_string(least));
-  return value;
+  if (*end == '\0' && errno == 0 && value >= least) return value;
+  if (problem.empty()) problem = std::string(name) + "='" + text + "': expected an integer >= " + std::to_string(least);
+  return fallback;
+}
+
+// The files a network spec names (file:PATH, ibnet:PATH,lft=PATH), as inputs; nothing for a spec that
+// does not parse.
+void note_network_files(const std::string& text) {
+  try {
+    const SpecSyntax syntax = network_registry().syntax();
+    const Spec spec = syntax.parse(text);
+    if (syntax.path_valued.count(spec.name()) && spec.positional()) note_input(*spec.positional(), "MAPSIM_NETWORK file");
+    for (const auto& [key, value] : spec.values())
+      if (syntax.path_keys.count(key)) note_input(value, "MAPSIM_NETWORK file");
+  } catch (const std::exception&) {
+  }
 }
 
 // A spec whose generator takes a seed and was given none gets MAPSIM_SEED, as `mapsim map --seed`
@@ -190,10 +208,12 @@ Settings settings_from_environment() {
   s.network = env("MAPSIM_NETWORK");
   if (const std::string m = env("MAPSIM_MAPPER"); !m.empty()) s.mapper = m;
   if (const std::string r = env("MAPSIM_ROUTING"); !r.empty()) s.routing = r;
-  s.seed = static_cast<uint64_t>(env_number("MAPSIM_SEED", 1, 0));
+  s.seed = static_cast<uint64_t>(env_number("MAPSIM_SEED", 1, 0, s.problem));
   s.hostfile = env("MAPSIM_HOSTFILE");
   s.log = env("MAPSIM_REORDER_LOG");
-  s.max_edges = env_number("MAPSIM_REORDER_MAX_EDGES", s.max_edges, 0);
+  s.max_edges = env_number("MAPSIM_REORDER_MAX_EDGES", s.max_edges, 0, s.problem);
+  if (!s.hostfile.empty()) note_input(s.hostfile, "MAPSIM_HOSTFILE");
+  note_network_files(s.network);
   return s;
 }
 
@@ -238,11 +258,20 @@ std::vector<int> ranks_for_placement(const Placement& placement, const std::vect
   return new_rank;
 }
 
-bool append_log(const std::string& path, const std::string& text) {
+bool append_log(const std::string& path, const std::string& text, std::string& why) {
+  static std::string opened, refusal;  // the run's log, and why it was refused
+  static int fd = -1;
   if (path.empty()) return true;
-  std::ofstream out(path, std::ios::app);
-  out << text;
-  return static_cast<bool>(out.flush());
+  if (path != opened) {  // the first call (the variable is read again at each)
+    if (fd >= 0) ::close(fd);
+    opened = path;
+    fd = open_appended_file(path, refusal);
+  }
+  if (fd < 0) {
+    why = refusal;
+    return false;
+  }
+  return write_all(fd, text, path, why);
 }
 
 }  // namespace mapsim::reorder

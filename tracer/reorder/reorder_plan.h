@@ -21,8 +21,10 @@ struct Settings {
   std::string hostfile;        // MAPSIM_HOSTFILE: node of each MPI_COMM_WORLD rank, one per line
   std::string log;             // MAPSIM_REORDER_LOG: appended to by each call
   long max_edges = 1L << 22;   // MAPSIM_REORDER_MAX_EDGES: larger graphs keep the identity
+  std::string problem;         // a malformed number ("MAPSIM_SEED='x': expected ..."): the identity is kept
 };
-// Throws mapsim::Error on a malformed number.
+// Also notes the hostfile and the network's files as inputs (support/input_file.h) at once, so that the
+// log is never one of them, even when a call fails before reading them.
 Settings settings_from_environment();
 
 struct Request {
@@ -49,7 +51,9 @@ Plan identity_plan(const std::string& call, int processes, const std::string& re
 // rank order): new_rank[p]. process_node[p] is the node of process p.
 std::vector<int> ranks_for_placement(const Placement& placement, const std::vector<int>& process_node);
 
-// Appends `text` to the log file (nothing when path is empty); false when it cannot be written.
-bool append_log(const std::string& path, const std::string& text);
+// Appends `text` to the log file (nothing when path is empty). The file is opened at the first call of
+// the run, by open_appended_file (support/created_file.h): never a link, an input, a FIFO or a device.
+// False, with `why`, when it is refused or cannot be written; a refused log stays refused for the run.
+bool append_log(const std::string& path, const std::string& text, std::string& why);
 
 }  // namespace mapsim::reorder
