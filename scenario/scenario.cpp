@@ -193,6 +193,38 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
     for (const LinkParam& link : link_param_table()) keys.push_back(link.param.name);
     for (const ModelOption& option : builtin_model_options()) keys.push_back(option.param.name);
     std::vector<Param> own;  // beside the shared keys, the keys the chosen model declares (docs/components.md)
+// model: NAME:KEY=VALUE,... (the spec form every component takes: "flit:vcs=4,buffer=16"): the keys are
+// the options every model takes and the named model's own, read by their declarations. Returns the name.
+std::string read_model_spec(const YamlReader& reader, const YAML::Node& node, Scenario& s) {
+  try {
+    const Spec spec = Spec::parse(node.Scalar());
+    if (spec.positional()) throw Error("expected KEY=VALUE after '" + spec.name() + ":', got '" + *spec.positional() + "'");
+    const std::vector<Param> own = model_params(spec.name());
+    for (const auto& [key, value] : spec.values()) {
+      const auto shared = std::find_if(builtin_model_options().begin(), builtin_model_options().end(),
+                                       [&key = key](const ModelOption& o) { return o.param.name == key; });
+      const auto mine = std::find_if(own.begin(), own.end(), [&key = key](const Param& p) { return p.name == key; });
+      try {
+        if (mine != own.end()) s.sim.model_options[key] = read_param_text(*mine, value);
+        if (shared != builtin_model_options().end()) shared->set(s.sim, read_param_text(shared->param, value));
+      } catch (const Error& e) {
+        throw Error(key + ": " + e.what());
+      }
+      if (mine == own.end() && shared == builtin_model_options().end()) {
+        std::string known;
+        for (const Param& p : own) known += (known.empty() ? "" : ", ") + p.name;
+        for (const ModelOption& o : builtin_model_options())
+          if (std::find_if(own.begin(), own.end(), [&o](const Param& p) { return p.name == o.param.name; }) == own.end())
+            known += (known.empty() ? "" : ", ") + o.param.name;
+        throw Error("unknown key '" + key + "' for model " + spec.name() + " (expected one of " + known + ")");
+      }
+    }
+    return spec.name();
+  } catch (const Error& e) {
+    reader.fail(node, std::string("model: ") + e.what());
+  }
+}
+
     for (const Param& p : model_params(name))
       if (std::find(keys.begin(), keys.end(), p.name) == keys.end()) {
         keys.push_back(p.name);
@@ -201,9 +233,11 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, 
     reader.check_keys(node, keys);
     for (const LinkParam& link : link_param_table()) {  // the generator's own key names (link_params.h)
       const std::string& key = link.param.name;
+    if (name.find(':') != std::string::npos) name = read_model_spec(reader, node, s);
       if (const YAML::Node value = node[key]) {
         s.links.*link.override = reader.param(value, link.param, "model." + key).number;
         if (first_link.empty()) first_link = key + "=" + value.Scalar();
+    if (name.find(':') != std::string::npos) name = read_model_spec(reader, node["name"], s);
       }
     }
     for (const ModelOption& option : builtin_model_options()) {

@@ -16,6 +16,7 @@ struct PortLayout {
   int size() const { return 2 * nodes + channels; }
   bool is_channel(int port) const { return port >= 2 * nodes; }
   bool is_ejection(int port) const { return port >= nodes && port < 2 * nodes; }
+  int channel_of(int port) const { return port - 2 * nodes; }  // (is_channel(port))
   // The ports a route from node `from` over switch channels `route` to node `to` crosses, in order.
   void append(int from, const std::vector<int>& route, int to, std::vector<int>& ports) const {
     ports.push_back(injection(from));

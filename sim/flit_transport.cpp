@@ -1,0 +1,614 @@
+// The flit model: lossless input-queued switches with virtual channels and credit flow control, as
+// InfiniBand, Slingshot and Omni-Path fabrics build them. Packets of `mtu` bytes are cut into flits
+// of `flit` bytes; each switch input port keeps `vcs` virtual-channel buffers of `buffer` flits, and
+// the sender of every link counts the free slots of the buffers downstream (credits), so a full buffer
+// stops its upstream (backpressure, tree saturation). One cycle is one flit time at the fastest link:
+//   - a flit sent at cycle c is in the next switch's buffer after its link's serialisation and
+//     propagation (delay cycles), and may leave it `t_r` cycles later (router pipeline);
+//   - a packet's head takes a downstream VC of its routing's class that no other packet holds
+//     (wormhole), and with virtual cut-through (default) only if the VC has room for the whole packet;
+//   - switch allocation is separable, input first: each input port picks one of its VCs (round-robin),
+//     each output one of the inputs that picked it (round-robin, or the oldest packet), one flit per
+//     cycle per output at the link's bandwidth, `speedup` flits per cycle per input;
+//   - a credit returns upstream with the link's delay once its flit has left the buffer;
+//   - the NIC injects only with credits (source queueing, unbounded, one FIFO per node).
+// Only switches with a flit ready, NICs with flits to send and credits in flight are visited in a
+// cycle; a network without flits costs nothing. A configuration that deadlocks (a routing's VC classes
+// squeezed into too few VCs) stops with the cycle of blocked buffers named.
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <memory>
+
+#include "sim/internal/path_choice.h"
+#include "sim/transport.h"
+#include "support/error.h"
+#include "support/units.h"
+
+namespace mapsim::sim {
+namespace {
+
+constexpr uint32_t kNone = ~uint32_t{0};
+
+struct FlitParams {
+  double flit = 64;
+  int vcs = 2, buffer = 128, speedup = 1;
+  bool wormhole = false, age = false;
+};
+
+FlitParams read_flit_params(const SimOptions& options) {
+  FlitParams p;
+  p.flit = model_option(options, "flit").number;
+  p.vcs = static_cast<int>(model_option(options, "vcs").number);
+  p.buffer = static_cast<int>(model_option(options, "buffer").number);
+  p.speedup = static_cast<int>(model_option(options, "speedup").number);
+  const std::string switching = model_option(options, "switching").text;
+  if (switching != "vct" && switching != "wormhole")
+    throw Error("model.switching: expected vct or wormhole, got '" + switching + "'");
+  p.wormhole = switching == "wormhole";
+  const std::string arbitration = model_option(options, "arbitration").text;
+  if (arbitration != "round-robin" && arbitration != "age")
+    throw Error("model.arbitration: expected round-robin or age, got '" + arbitration + "'");
+  p.age = arbitration == "age";
+  return p;
+}
+
+class FlitTransport : public Transport, public TakenPaths {
+ public:
+  FlitTransport(const RoutedNetwork& routed, const SimOptions& options, std::vector<Message>& messages, Delivered delivered)
+      : routed_(routed),
+        net_(routed.network()),
+        routing_(routed.routing()),
+        messages_(messages),
+        delivered_(std::move(delivered)),
+        p_(read_flit_params(options)),
+        mtu_(options.mtu),
+        chooser_(routed, options.path_selection, options.seed ^ 0x5851F42D4C957F2Dull) {
+    use_event_queue_only();
+    const long packet_flits = static_cast<long>(std::ceil(mtu_ / p_.flit));
+    if (!p_.wormhole && packet_flits > p_.buffer)
+      throw Error("flit model: virtual cut-through needs a buffer of at least one packet (" + std::to_string(packet_flits) +
+                  " flits of " + format_size(p_.flit) + " for mtu " + format_size(mtu_) +
+                  "), got buffer=" + std::to_string(p_.buffer) + ": raise model.buffer, or use switching=wormhole");
+    classes_ = routing_.num_virtual_channels();
+    double fastest = 0;
+    for (const Node& n : net_.nodes()) fastest = std::max(fastest, n.bandwidth);
+    for (int l = 0; l < net_.num_links(); ++l) fastest = std::max(fastest, net_.link(l).bandwidth);
+    cycle_ = p_.flit / fastest;
+    const int N = net_.num_nodes(), ports = layout_.size(), V = p_.vcs;
+    out_.resize(ports);
+    target_.assign(ports, -1);
+    inputs_of_.resize(net_.num_switches());
+    router_cycles_.resize(net_.num_switches());
+    for (int s = 0; s < net_.num_switches(); ++s) router_cycles_[s] = cycles(net_.switch_at(s).router_delay);
+    for (int n = 0; n < N; ++n) {
+      const Node& node = net_.node(n);
+      set_port(layout_.injection(n), node.bandwidth, node.latency, node.switch_id);
+      set_port(layout_.ejection(n), node.bandwidth, node.latency, -1);
+      inputs_of_[node.switch_id].push_back(layout_.injection(n));
+    }
+    for (int c = 0; c < net_.num_channels(); ++c) {
+      const Link& link = net_.link(c / 2);
+      set_port(layout_.channel(c), link.bandwidth, link.latency, net_.channel_target(c));
+      inputs_of_[net_.channel_target(c)].push_back(layout_.channel(c));
+    }
+    credits_.assign(static_cast<size_t>(ports) * V, p_.buffer);
+    holder_.assign(static_cast<size_t>(ports) * V, kNone);
+    vcs_.resize(static_cast<size_t>(ports) * V);
+    rings_.resize(static_cast<size_t>(ports) * V);
+    in_rr_.assign(ports, 0);
+    out_rr_.assign(ports, 0);
+    request_.assign(ports, Request{});
+    nics_.resize(N);
+    visited_.assign(net_.num_switches(), -1);
+    nic_visited_.assign(N, -1);
+    int longest = 1;
+    for (int port = 0; port < ports; ++port)
+      longest = std::max(longest, out_[port].delay + (target_[port] >= 0 ? router_cycles_[target_[port]] : 0));
+    int wheel = 2;
+    while (wheel < longest + 2) wheel *= 2;
+    wheel_.resize(wheel);
+    // No flit moved for this long while flits wait: nothing will move again.
+    stall_limit_ = 16L * (2L * longest + 2) + 4L * p_.buffer + 1000;
+  }
+
+  void start(int id, Message& m, const std::vector<Leg>& path, double) override {
+    if (path.size() != 1 || path.front().circuit >= 0) throw Error("flit model: optical circuits need a port model (packet)");
+    const Leg& leg = path.front();
+    m.route.clear();
+    m.walked = leg.walked;
+    layout_.append(leg.from, leg.channels, leg.to, m.route);
+    if (routes_.size() <= static_cast<size_t>(id)) routes_.resize(id + 1);
+    std::vector<uint8_t>& classes = routes_[id];
+    classes.clear();
+    if (!m.walked) {
+      routing_.virtual_channels(leg.channels, vc_scratch_);
+      for (int vc : vc_scratch_) classes.push_back(static_cast<uint8_t>(vc));
+    }
+    const double count = m.wire > 0 ? std::ceil(m.wire / mtu_) : 1;
+    if (count > (1L << 24))
+      throw Error("a message of " + format_number(m.wire) + " bytes would be " + format_number(count, 3) + " packets of " +
+                  format_number(mtu_) + " bytes, above the limit of 16777216 per message: raise model.mtu (--mtu)");
+    m.pending_packets = static_cast<int>(count);
+    if (m.walked) {
+      if (taken_.size() <= static_cast<size_t>(id)) taken_.resize(id + 1);
+      taken_[id] = Taken{0, 0, static_cast<long>(count)};
+    }
+    at(now() + net_.startup, [this, id] {
+      ++events_;
+      const Message& msg = messages_[id];
+      nics_[msg.src_node].queue.push_back(id);
+      wake_nic(msg.src_node, cycle_at(now()));
+    });
+  }
+
+  long events() const override { return events_; }
+  TakenPath taken_path(int id) const override {
+    static const std::vector<int> kNoChannels;
+    const Message& m = messages_[id];
+    const Taken& t = taken_.at(id);
+    const double packets = static_cast<double>(std::max(t.packets, 1L));
+    return {t.hops / packets, routed_.route_latency(m.src_node, m.dst_node, kNoChannels) + t.latency / packets};
+  }
+  const std::vector<PortLoad>* walked_channel_loads() const override {
+    return walked_loads_.empty() ? nullptr : &walked_loads_;
+  }
+
+ private:
+  // The sending end of a directed link (PortLayout numbering): its bandwidth in cycles per flit, the
+  // cycles a flit takes to reach the buffer downstream (also a credit's way back), when the link can
+  // take the next flit.
+  struct Out {
+    double period = 1, next_free = 0;
+    int delay = 1;
+  };
+  struct Flit {
+    uint32_t packet;
+    uint32_t index;  // 0: the head
+    long ready;      // the first cycle it may leave this buffer
+  };
+  // A VC buffer (a ring in flits_) and where its head packet goes, once it holds a VC there.
+  struct InputVc {
+    uint32_t first = 0, count = 0;
+    int out_port = -1, out_vc = -1;
+  };
+  struct Packet {
+    uint32_t message;
+    uint32_t flits;
+    int hop = 0;            // index in the message's route of the port its head waits at or crosses
+    int sw = -1, state = 0;  // walked: the switch its head has reached, route state there
+    int vc_class = 0, previous = -1;  // walked: class and channel of the last switch hop
+    double bytes = 0;
+    double created = 0;  // for age arbitration
+  };
+  struct Nic {
+    std::deque<int> queue;  // messages, in start order
+    int next_packet = 0;    // of the queue's first message
+    uint32_t packet = kNone;
+    uint32_t next_flit = 0;
+    int vc = -1;
+  };
+  struct Request {
+    long stamp = -1;
+    int input = -1, vc = -1;
+    int rank = 0;  // round-robin distance or age rank of the current best
+    double created = 0;
+  };
+  struct WheelItem {
+    int kind;  // 0 credit (id = port * V + vc), 1 switch, 2 NIC
+    int id;
+  };
+  struct Taken {
+    double hops = 0, latency = 0;
+    long packets = 0;
+  };
+
+  int cycles(double seconds) const { return static_cast<int>(std::lround(seconds / cycle_)); }
+  long cycle_at(double t) const { return static_cast<long>(std::ceil(t / cycle_ - 1e-9)); }
+
+  void set_port(int port, double bandwidth, double latency, int target) {
+    Out& o = out_[port];
+    o.period = p_.flit / bandwidth / cycle_;
+    o.delay = static_cast<int>(std::ceil(o.period - 1e-9)) + cycles(latency);
+    target_[port] = target;
+  }
+
+  size_t slot(int port, int vc) const { return static_cast<size_t>(port) * p_.vcs + vc; }
+  // A VC's ring of `buffer` flits, allocated when the VC first holds one (most VCs of a large network never do).
+  Flit* ring(size_t vc_slot) {
+    auto& r = rings_[vc_slot];
+    if (!r) r = std::make_unique<Flit[]>(static_cast<size_t>(p_.buffer));
+    return r.get();
+  }
+  Flit& flit_at(size_t vc_slot, uint32_t i) {
+    return ring(vc_slot)[(vcs_[vc_slot].first + i) % static_cast<uint32_t>(p_.buffer)];
+  }
+
+  // ---- the cycle clock: a wheel of what each coming cycle must visit, one engine event per busy cycle.
+  void schedule(long cycle, WheelItem item) {
+    if (cycle <= current_) cycle = current_ + 1;
+    wheel_[static_cast<size_t>(cycle) & (wheel_.size() - 1)].push_back(item);
+    ++pending_;
+    if (!ticking_ || cycle < next_tick_) {
+      ticking_ = true;
+      next_tick_ = cycle;
+      at(static_cast<double>(cycle) * cycle_, [this, cycle] { tick(cycle); });
+    }
+  }
+  void wake_switch(int sw, long cycle) { schedule(cycle, {1, sw}); }
+  void wake_nic(int node, long cycle) { schedule(cycle, {2, node}); }
+
+  void tick(long cycle) {
+    if (!ticking_ || cycle != next_tick_) return;  // superseded by an earlier tick
+    ++events_;
+    current_ = cycle;
+    auto& items = wheel_[static_cast<size_t>(cycle) & (wheel_.size() - 1)];
+    std::vector<WheelItem>& todo = todo_;
+    todo.clear();
+    todo.swap(items);
+    pending_ -= static_cast<long>(todo.size());
+    for (const WheelItem& item : todo)
+      if (item.kind == 0) {
+        ++credits_[item.id];
+        const int port = static_cast<int>(item.id / p_.vcs);
+        if (layout_.is_channel(port)) wake_switch_now(net_.channel_source(layout_.channel_of(port)), cycle);
+        else nic_now(port, cycle);
+      }
+    for (const WheelItem& item : todo) {
+      if (item.kind == 1) wake_switch_now(item.id, cycle);
+      else if (item.kind == 2) nic_now(item.id, cycle);
+    }
+    for (size_t i = 0; i < active_.size(); ++i) route_and_send(active_[i], cycle);  // may grow: no iterator
+    active_.clear();
+    for (int node : active_nics_) inject(node, cycle);
+    active_nics_.clear();
+    if (flits_in_network_ > 0 && cycle - last_progress_ > stall_limit_) report_deadlock(cycle);
+    items.swap(todo);  // keep the slot's storage
+    items.clear();
+    ticking_ = false;
+    if (pending_ > 0) {
+      long next = cycle + 1;
+      while (wheel_[static_cast<size_t>(next) & (wheel_.size() - 1)].empty()) ++next;
+      ticking_ = true;
+      next_tick_ = next;
+      at(static_cast<double>(next) * cycle_, [this, next] { tick(next); });
+    }
+  }
+  void wake_switch_now(int sw, long cycle) {
+    if (visited_[sw] == cycle) return;
+    visited_[sw] = cycle;
+    active_.push_back(sw);
+  }
+  void nic_now(int port, long cycle) {
+    const int node = port;  // an injection port is its node's number
+    if (nic_visited_[node] == cycle) return;
+    nic_visited_[node] = cycle;
+    active_nics_.push_back(node);
+  }
+
+  // ---- a switch in one cycle: heads take output VCs, then separable input-first switch allocation.
+  void route_and_send(int sw, long c) {
+    bool waiting = false;
+    std::vector<int>& inputs = inputs_of_[sw];
+    const int V = p_.vcs, ninputs = static_cast<int>(inputs.size());
+    granted_.clear();
+    for (int k = 0; k < ninputs; ++k) {
+      const int in = inputs[k];
+      int picks = 0;
+      for (int j = 0; j < V && picks < p_.speedup; ++j) {
+        const int v = (in_rr_[in] + j) % V;
+        const size_t s = slot(in, v);
+        InputVc& ivc = vcs_[s];
+        if (ivc.count == 0) continue;
+        const Flit& f = flit_at(s, 0);
+        if (f.ready > c) continue;
+        waiting = true;
+        if (ivc.out_port < 0 && !allocate_vc(sw, in, ivc, f)) continue;
+        const int op = ivc.out_port;
+        if (out_[op].next_free > static_cast<double>(c) + 1e-9) continue;
+        if (target_[op] >= 0 && credits_[slot(op, ivc.out_vc)] <= 0) continue;
+        // This input asks output op for VC v's flit: the output keeps its best asker.
+        const Packet& pk = packets_[f.packet];
+        const int rank = (k - out_rr_[op] + ninputs) % ninputs;
+        Request& r = request_[op];
+        if (r.stamp != c || (p_.age ? pk.created < r.created || (pk.created == r.created && rank < r.rank) : rank < r.rank)) {
+          if (r.stamp != c) granted_.push_back(op);
+          r = Request{c, k, v, rank, pk.created};
+        }
+        ++picks;
+      }
+    }
+    for (int op : granted_) {
+      const Request r = request_[op];
+      const int in = inputs[r.input];
+      out_rr_[op] = (r.input + 1) % ninputs;
+      in_rr_[in] = (r.vc + 1) % V;
+      send(sw, in, r.vc, c);
+    }
+    if (waiting) wake_switch(sw, c + 1);
+  }
+
+  // The head of `ivc` takes a VC at its next port; false when none is free (it then waits there).
+  bool allocate_vc(int sw, int in, InputVc& ivc, const Flit& head) {
+    Packet& pk = packets_[head.packet];
+    const Message& m = messages_[pk.message];
+    int op, klass = 0, channel = -1, state = 0;
+    if (!m.walked) {
+      op = m.route[pk.hop + 1];
+      if (layout_.is_channel(op)) klass = routes_[pk.message][pk.hop];
+    } else {
+      (void)in;
+      if (sw == net_.node(m.dst_node).switch_id) {
+        op = layout_.ejection(m.dst_node);
+      } else {
+        if (pk.sw < 0) {  // the first switch: the routing may decide here (UGAL)
+          pk.sw = sw;
+          pk.state = chooser_.start_state(sw, m.dst_node, pk.bytes, backlog_);
+        }
+        const Routing::Hop hop = chooser_.next_hop(sw, pk.state, m.dst_node, backlog_);
+        channel = hop.channel;
+        state = hop.state;
+        op = layout_.channel(channel);
+        klass = pk.previous < 0 ? 0 : routing_.next_vc(pk.vc_class, pk.previous, channel);
+      }
+    }
+    int vc = 0;
+    if (target_[op] >= 0) {
+      vc = free_vc(op, klass, pk.flits);
+      if (vc < 0) return false;
+      holder_[slot(op, vc)] = head.packet;
+    }
+    ivc.out_port = op;
+    ivc.out_vc = vc;
+    if (channel >= 0) {  // a walked switch hop: taken now
+      pk.sw = net_.channel_target(channel);
+      pk.state = state;
+      pk.vc_class = klass;
+      pk.previous = channel;
+      if (walked_loads_.empty()) walked_loads_.resize(net_.num_channels());
+      PortLoad& load = walked_loads_[channel];
+      load.bytes += pk.bytes;
+      load.messages += pk.bytes / m.wire;
+      load.busy += pk.bytes / net_.link(channel / 2).bandwidth;
+      Taken& taken = taken_[pk.message];
+      taken.hops += 1;
+      taken.latency += net_.link(channel / 2).latency + net_.switch_at(pk.sw).router_delay;
+    }
+    return true;
+  }
+
+  // A VC of class `klass` at port op that no packet holds and (cut-through) has room for `flits`; -1 if none.
+  // The classes share the VCs out evenly; with fewer VCs than classes, classes share VCs (and may deadlock).
+  int free_vc(int op, int klass, uint32_t flits) {
+    const int V = p_.vcs;
+    int lo = 0, hi = V;
+    if (layout_.is_channel(op) && classes_ > 1) {
+      if (V >= classes_) lo = klass * V / classes_, hi = (klass + 1) * V / classes_;
+      else lo = klass % V, hi = lo + 1;
+    }
+    const int need = p_.wormhole ? 1 : static_cast<int>(flits);
+    for (int w = lo; w < hi; ++w)
+      if (holder_[slot(op, w)] == kNone && credits_[slot(op, w)] >= need) return w;
+    return -1;
+  }
+
+  // Input VC (in, v)'s first flit leaves now over its output.
+  void send(int sw, int in, int v, long c) {
+    const size_t s = slot(in, v);
+    InputVc& ivc = vcs_[s];
+    const Flit f = flit_at(s, 0);
+    ivc.first = (ivc.first + 1) % static_cast<uint32_t>(p_.buffer);
+    --ivc.count;
+    schedule(c + out_[in].delay, {0, static_cast<int>(s)});  // the slot's credit, back upstream
+    if (ivc.count > 0 && flit_at(s, 0).ready > c + 1) wake_switch(sw, flit_at(s, 0).ready);
+    const int op = ivc.out_port, w = ivc.out_vc;
+    Packet& pk = packets_[f.packet];
+    const bool tail = f.index + 1 == pk.flits;
+    if (tail) {
+      if (target_[op] >= 0) holder_[slot(op, w)] = kNone;
+      ivc.out_port = ivc.out_vc = -1;
+    }
+    if (f.index == 0 && !messages_[pk.message].walked) ++pk.hop;
+    forward(op, w, f, c, tail);
+  }
+
+  // Flit f enters port op now (a switch output or a NIC's injection link) on downstream VC w.
+  void forward(int op, int w, const Flit& f, long c, bool tail) {
+    Out& o = out_[op];
+    o.next_free = std::max(o.next_free, static_cast<double>(c)) + o.period;
+    last_progress_ = c;
+    ++flit_moves_;
+    const long arrival = c + o.delay;
+    const int down = target_[op];
+    if (down < 0) {  // into the destination's NIC
+      --flits_in_network_;
+      if (tail) finish_packet(f.packet, static_cast<double>(arrival) * cycle_);
+      return;
+    }
+    --credits_[slot(op, w)];
+    const size_t s = slot(op, w);
+    InputVc& ivc = vcs_[s];
+    Flit& into = flit_at(s, ivc.count);
+    ++ivc.count;
+    into = Flit{f.packet, f.index, arrival + router_cycles_[down]};
+    if (ivc.count == 1) wake_switch(down, into.ready);
+  }
+
+  void finish_packet(uint32_t id, double when) {
+    const uint32_t message = packets_[id].message;
+    packets_[id].flits = 0;
+    free_packets_.push_back(id);
+    if (--messages_[message].pending_packets > 0) return;
+    at(when, [this, message] {
+      ++events_;
+      delivered_(static_cast<int>(message));
+    });
+  }
+
+  // ---- a NIC in one cycle: its current packet's next flit, if the link and a credit allow.
+  void inject(int node, long c) {
+    Nic& nic = nics_[node];
+    const int port = layout_.injection(node);
+    if (nic.packet == kNone) {
+      if (nic.queue.empty()) return;
+      const int id = nic.queue.front();
+      const Message& m = messages_[id];
+      const double bytes = std::min(mtu_, m.wire - nic.next_packet * mtu_);
+      const uint32_t flits = static_cast<uint32_t>(std::max(1.0, std::ceil(bytes / p_.flit)));
+      const int vc = free_vc(port, 0, flits);
+      if (vc < 0) return;  // a credit's return wakes it
+      uint32_t pid;
+      if (!free_packets_.empty()) pid = free_packets_.back(), free_packets_.pop_back();
+      else pid = static_cast<uint32_t>(packets_.size()), packets_.emplace_back();
+      packets_[pid] = Packet{static_cast<uint32_t>(id), flits, 0, -1, 0, 0, -1, bytes, m.started};
+      holder_[slot(port, vc)] = pid;
+      nic.packet = pid;
+      nic.next_flit = 0;
+      nic.vc = vc;
+      if (++nic.next_packet * mtu_ >= m.wire) {
+        nic.queue.pop_front();
+        nic.next_packet = 0;
+      }
+    }
+    Out& o = out_[port];
+    if (o.next_free > static_cast<double>(c) + 1e-9) return wake_nic(node, static_cast<long>(std::ceil(o.next_free - 1e-9)));
+    if (credits_[slot(port, nic.vc)] <= 0) return;
+    const Packet& pk = packets_[nic.packet];
+    const bool tail = nic.next_flit + 1 == pk.flits;
+    ++flits_in_network_;
+    forward(port, nic.vc, Flit{nic.packet, nic.next_flit, 0}, c, tail);
+    if (tail) {
+      holder_[slot(port, nic.vc)] = kNone;
+      nic.packet = kNone;
+    } else {
+      ++nic.next_flit;
+    }
+    if (nic.packet != kNone || !nic.queue.empty()) wake_nic(node, c + 1);
+  }
+
+  // ---- deadlock: follow the waits from a blocked buffer until one repeats, and name that cycle.
+  [[noreturn]] void report_deadlock(long c) {
+    std::vector<int> seen(static_cast<size_t>(layout_.size()) * p_.vcs, -1);
+    std::vector<size_t> chain;
+    for (size_t s = 0; s < vcs_.size(); ++s) {
+      if (vcs_[s].count == 0) continue;
+      chain.clear();
+      size_t at_slot = s;
+      while (at_slot != kNoSlot && seen[at_slot] < 0) {
+        seen[at_slot] = static_cast<int>(s);
+        chain.push_back(at_slot);
+        at_slot = waits_for(at_slot);
+      }
+      if (at_slot == kNoSlot || seen[at_slot] != static_cast<int>(s)) continue;
+      std::string names;
+      const auto from = std::find(chain.begin(), chain.end(), at_slot);
+      for (auto it = from; it != chain.end(); ++it) names += (names.empty() ? "" : ", ") + vc_name(*it);
+      throw Error("flit model: deadlock at " + format_time(static_cast<double>(c) * cycle_) + ": " +
+                  std::to_string(flits_in_network_) + " flits stopped; these full buffers wait on each other in a cycle: " +
+                  names + " (routing " + routing_.name() + " needs " + std::to_string(classes_) +
+                  " VC classes; model.vcs = " + std::to_string(p_.vcs) + ")");
+    }
+    throw Error("flit model: no flit moved for " + std::to_string(stall_limit_) + " cycles at " +
+                format_time(static_cast<double>(c) * cycle_) + " with " + std::to_string(flits_in_network_) +
+                " flits in the network (a deadlock; routing " + routing_.name() + ", model.vcs = " + std::to_string(p_.vcs) + ")");
+  }
+  static constexpr size_t kNoSlot = ~size_t{0};
+  // The buffer that input VC slot s's head waits for: its held VC's, or (no VC yet) the first full one it may take.
+  size_t waits_for(size_t s) const {
+    const InputVc& ivc = vcs_[s];
+    if (ivc.count == 0) return kNoSlot;
+    if (ivc.out_port >= 0) return target_[ivc.out_port] >= 0 ? slot(ivc.out_port, ivc.out_vc) : kNoSlot;
+    const Flit& f = rings_[s][ivc.first];
+    const Packet& pk = packets_[f.packet];
+    const Message& m = messages_[pk.message];
+    if (m.walked) return kNoSlot;
+    const int op = m.route[pk.hop + 1];
+    if (target_[op] < 0) return kNoSlot;
+    const int klass = layout_.is_channel(op) ? routes_[pk.message][pk.hop] : 0;
+    const int V = p_.vcs;
+    const int vc = classes_ > 1 && layout_.is_channel(op) ? (V >= classes_ ? klass * V / classes_ : klass % V) : 0;
+    return slot(op, vc);
+  }
+  std::string vc_name(size_t s) const {
+    const int port = static_cast<int>(s / p_.vcs), vc = static_cast<int>(s % p_.vcs);
+    std::string link;
+    if (layout_.is_channel(port)) {
+      const int ch = layout_.channel_of(port);
+      link = net_.switch_at(net_.channel_source(ch)).name + "->" + net_.switch_at(net_.channel_target(ch)).name;
+    } else {
+      link = net_.node(port).name + "->" + net_.switch_at(net_.node(port).switch_id).name;
+    }
+    return link + " vc " + std::to_string(vc);
+  }
+
+  const RoutedNetwork& routed_;
+  const Network& net_;
+  const Routing& routing_;
+  const PortLayout layout_{routed_.network()};
+  std::vector<Message>& messages_;
+  Delivered delivered_;
+  FlitParams p_;
+  double mtu_;
+  PathChooser chooser_;
+  PathChooser::Backlog backlog_ = [this](int channel) {  // the flits a channel's downstream buffers hold
+    const int port = layout_.channel(channel);
+    double used = 0;
+    for (int v = 0; v < p_.vcs; ++v) used += p_.buffer - credits_[slot(port, v)];
+    return used * p_.flit;
+  };
+  int classes_ = 1;
+  double cycle_ = 1;
+  std::vector<Out> out_;
+  std::vector<int> target_;                // per port: the switch downstream, -1 for a node
+  std::vector<std::vector<int>> inputs_of_;  // per switch: the ports into it
+  std::vector<int> router_cycles_;
+  std::vector<int> credits_;
+  std::vector<uint32_t> holder_;  // per (port, vc): the packet holding it, or kNone
+  std::vector<InputVc> vcs_;
+  std::vector<std::unique_ptr<Flit[]>> rings_;  // per (port, vc)
+  std::vector<int> in_rr_, out_rr_;
+  std::vector<Request> request_;
+  std::vector<int> granted_;
+  std::vector<Packet> packets_;
+  std::vector<uint32_t> free_packets_;
+  std::vector<Nic> nics_;
+  std::vector<std::vector<uint8_t>> routes_;  // per message: the VC class of each switch hop
+  std::vector<int> vc_scratch_;
+  std::vector<std::vector<WheelItem>> wheel_;
+  std::vector<WheelItem> todo_;
+  std::vector<int> active_, active_nics_;
+  std::vector<long> visited_, nic_visited_;
+  long pending_ = 0, current_ = -1, next_tick_ = 0;
+  bool ticking_ = false;
+  long flits_in_network_ = 0, last_progress_ = 0, stall_limit_ = 0, flit_moves_ = 0;
+  std::vector<PortLoad> walked_loads_;
+  std::vector<Taken> taken_;
+  long events_ = 0;
+};
+
+ModelComponent flit_model() {
+  ModelComponent model;
+  model.walks_packets = true;
+  model.make = [](const RoutedNetwork& routed, const SimOptions& options, const std::vector<Circuit>&,
+                  std::vector<Message>& messages, Transport::Delivered delivered) -> std::unique_ptr<Transport> {
+    return std::make_unique<FlitTransport>(routed, options, messages, std::move(delivered));
+  };
+  return model;
+}
+
+}  // namespace
+
+MAPSIM_REGISTER(model_registry(),
+                {"flit",
+                 "lossless input-queued switches: flits, credit flow control, finite VC buffers (VCT or wormhole)",
+                 {builtin_model_option("mtu").param,
+                  size_param("flit", 64, "flit size: the unit of buffers, credits and switch allocation", 1),
+                  integer_param("vcs", 2, "virtual channels per port (the routing's VC classes share them out)", 1, 64),
+                  integer_param("buffer", 128, "buffer per virtual channel, in flits", 1, 1 << 20),
+                  text_param("switching", "vct", "vct (a head needs room for its whole packet) or wormhole"),
+                  text_param("arbitration", "round-robin", "switch allocation among inputs: round-robin or age"),
+                  integer_param("speedup", 1, "flits an input port may send per cycle (to different outputs)", 1, 16)},
+                 flit_model()});
+
+}  // namespace mapsim::sim

@@ -1,0 +1,135 @@
+// The flit model against closed forms: zero-load latency over H hops (cut-through and wormhole), one
+// flow's throughput with and without buffers that cover the credit round trip, round-robin sharing of
+// an output, and a ring that deadlocks without its dateline VC and completes with it.
+#include <doctest/doctest.h>
+
+#include "sim/simulate.h"
+#include "support/error.h"
+#include "support/spec.h"
+#include "test_files.h"
+#include "topologies/network_factory.h"
+
+using namespace mapsim;
+
+namespace {
+
+// 16-byte flits at 16 GB/s: one cycle is 1 ns. A hop costs the link's cycle plus t_r = 3 cycles (as
+// BookSim's 3-stage router over a 1-cycle channel).
+const std::string kLinks = ",link_bandwidth=16GB/s,node_bandwidth=16GB/s,t_s=1ns,t_p=0ns,t_r=3ns,node_latency=0ns";
+constexpr double kCycle = 1e-9;
+
+SimOptions flit_options(double mtu, const std::string& extra = "") {
+  SimOptions options;
+  options.model = "flit";
+  options.envelope = 0;
+  options.mtu = mtu;
+  options.eager_threshold = 1e15;  // every message eager: flows start together
+  options.record_messages = true;
+  set_model_option(options, "flit", "16B");
+  set_model_option(options, "mtu", std::to_string(static_cast<long>(mtu)));
+  if (!extra.empty()) {
+    const Spec spec = Spec::parse("x:" + extra);
+    for (const auto& [key, value] : spec.values()) set_model_option(options, key, value);
+  }
+  return options;
+}
+
+// Rank 0 sends `bytes` to rank 1.
+Trace one_message(double bytes) {
+  const std::string b = std::to_string(static_cast<long>(bytes));
+  return read_ti_trace(temp_file("flit-one.txt", "0 init\n0 send 1 0 " + b + "\n1 init\n1 recv 0 0 " + b + "\n"));
+}
+
+double one_message_time(const std::string& network, int dst_node, double bytes, const SimOptions& options) {
+  const RoutedNetwork routed(make_network(network + kLinks));
+  return simulate(routed, {0, dst_node}, one_message(bytes), options).makespan / kCycle;
+}
+
+}  // namespace
+
+TEST_CASE("flit model: zero-load latency of one packet over H hops, cut-through and wormhole") {
+  // t_s + injection link + (H + 1) routers + H links + ejection link, then the other P - 1 flits
+  // one cycle apart behind the head.
+  for (const char* switching : {"vct", "wormhole"})
+    for (int hops : {1, 3, 6})
+      for (int flits : {1, 4, 32}) {
+        CAPTURE(switching);
+        CAPTURE(hops);
+        CAPTURE(flits);
+        const SimOptions options = flit_options(16.0 * flits, std::string("switching=") + switching + ",buffer=64");
+        const double expected = 1 + 1 + (hops + 1) * 3 + hops * 1 + 1 + (flits - 1);
+        CHECK(one_message_time("mesh:7x1", hops, 16.0 * flits, options) == doctest::Approx(expected).epsilon(1e-9));
+      }
+}
+
+TEST_CASE("flit model: one flow runs at link bandwidth when the buffer covers the credit round trip, else at buffer/RTT") {
+  // Round trip of a credit over one link: the flit's link cycle, the router's 3 cycles, the credit's
+  // link cycle back = 5 cycles. 1-flit packets, F flits: the makespan grows by F / rate cycles.
+  const double rtt = 5;
+  for (int buffer : {1, 2, 3, 4, 5, 8}) {
+    CAPTURE(buffer);
+    const SimOptions options = flit_options(16, "vcs=1,buffer=" + std::to_string(buffer));
+    const double small = one_message_time("mesh:3x1", 2, 16.0 * 600, options);
+    const double large = one_message_time("mesh:3x1", 2, 16.0 * 1200, options);
+    const double rate = std::min(1.0, buffer / rtt);  // flits per cycle
+    CHECK((large - small) == doctest::Approx(600 / rate).epsilon(1e-9));
+  }
+  // Multi-flit packets in wormhole mode follow the same rule.
+  const SimOptions options = flit_options(16 * 8, "vcs=1,buffer=2,switching=wormhole");
+  const double small = one_message_time("mesh:3x1", 2, 16.0 * 800, options);
+  const double large = one_message_time("mesh:3x1", 2, 16.0 * 1600, options);
+  CHECK((large - small) == doctest::Approx(800 * rtt / 2).epsilon(1e-9));
+  // Cut-through refuses a buffer smaller than a packet.
+  CHECK_THROWS_WITH_AS(one_message_time("mesh:3x1", 2, 16, flit_options(16 * 8, "buffer=4")),
+                       doctest::Contains("virtual cut-through needs a buffer of at least one packet"), Error);
+}
+
+TEST_CASE("flit model: two flows into one output share it evenly under round-robin") {
+  // Nodes 0 and 1 of a 3-switch line both send F flits to node 2 over link s1 -> s2: each gets half.
+  const RoutedNetwork routed(make_network("mesh:3x1" + kLinks));
+  const long flits = 2000;
+  const std::string b = std::to_string(16 * flits);
+  const Trace trace = read_ti_trace(temp_file("flit-share.txt", "0 init\n0 send 2 0 " + b + "\n1 init\n1 send 2 1 " + b +
+                                                                    "\n2 init\n2 irecv 0 0 " + b + "\n2 irecv 1 1 " + b +
+                                                                    "\n2 waitall\n"));
+  for (const char* arbitration : {"round-robin", "age"}) {
+    CAPTURE(arbitration);
+    const SimResult r = simulate(routed, {0, 1, 2}, trace, flit_options(16, std::string("arbitration=") + arbitration));
+    REQUIRE(r.message_log.size() == 2);
+    const double a = r.message_log[0].delivered / kCycle, b2 = r.message_log[1].delivered / kCycle;
+    if (std::string(arbitration) == "round-robin") {
+      CHECK(std::abs(a - b2) <= 5);  // together, but for flow 0's one more hop (4 cycles)
+      CHECK(std::max(a, b2) == doctest::Approx(2.0 * flits).epsilon(0.01));  // the shared link was never idle
+    } else {
+      CHECK(std::max(a, b2) == doctest::Approx(2.0 * flits).epsilon(0.01));
+    }
+  }
+}
+
+TEST_CASE("flit model: a ring deadlocks without its dateline VC and completes with it") {
+  // An 8-node ring, each node sending 3 hops ahead in one direction: the dateline routing needs two VC
+  // classes. With one VC the ring of full buffers is found and named; with two every message arrives.
+  const RoutedNetwork routed(make_network("torus:8" + kLinks));
+  std::string text;
+  for (int r = 0; r < 8; ++r) text += std::to_string(r) + " init\n";
+  for (int r = 0; r < 8; ++r) text += std::to_string(r) + " send " + std::to_string((r + 3) % 8) + " 0 16000\n";
+  for (int r = 0; r < 8; ++r) text += std::to_string(r) + " recv " + std::to_string((r + 5) % 8) + " 0 16000\n";
+  const Trace trace = read_ti_trace(temp_file("flit-ring.txt", text));
+  std::vector<int> placement(8);
+  for (int r = 0; r < 8; ++r) placement[r] = r;
+  CHECK_THROWS_WITH_AS(simulate(routed, placement, trace, flit_options(128, "switching=wormhole,buffer=2,vcs=1")),
+                       doctest::Contains("deadlock"), Error);
+  const SimResult ok = simulate(routed, placement, trace, flit_options(128, "switching=wormhole,buffer=2,vcs=2"));
+  CHECK(ok.messages == 8);
+  CHECK(ok.makespan > 0);
+}
+
+TEST_CASE("flit model: options are read as a spec, and bad ones are refused") {
+  SimOptions options;
+  options.model = "flit";
+  CHECK_THROWS_WITH_AS(set_model_option(options, "vcs", "0"), doctest::Contains("must be 1..64"), Error);
+  CHECK_THROWS_WITH_AS(set_model_option(options, "credits", "4"), doctest::Contains("unknown key 'credits' for model flit"),
+                       Error);
+  set_model_option(options, "switching", "store");
+  CHECK_THROWS_WITH_AS(one_message_time("mesh:2x1", 1, 16, options), doctest::Contains("expected vct or wormhole"), Error);
+}
