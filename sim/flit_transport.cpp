@@ -102,6 +102,7 @@ class FlitTransport : public Transport, public TakenPaths {
     request_.assign(ports, Request{});
     nics_.resize(N);
     visited_.assign(net_.num_switches(), -1);
+    va_rr_.assign(net_.num_switches(), 0);
     nic_visited_.assign(N, -1);
     int longest = 1;
     for (int port = 0; port < ports; ++port)
@@ -293,7 +294,10 @@ class FlitTransport : public Transport, public TakenPaths {
     std::vector<int>& inputs = inputs_of_[sw];
     const int V = p_.vcs, ninputs = static_cast<int>(inputs.size());
     granted_.clear();
-    for (int k = 0; k < ninputs; ++k) {
+    // Heads compete for output VCs in the order of the scan: its start turns round, for fairness.
+    const int first = va_rr_[sw] = (va_rr_[sw] + 1) % ninputs;
+    for (int i = 0; i < ninputs; ++i) {
+      const int k = (first + i) % ninputs;
       const int in = inputs[k];
       int picks = 0;
       for (int j = 0; j < V && picks < p_.speedup; ++j) {
@@ -567,7 +571,7 @@ class FlitTransport : public Transport, public TakenPaths {
   std::vector<uint32_t> holder_;  // per (port, vc): the packet holding it, or kNone
   std::vector<InputVc> vcs_;
   std::vector<std::unique_ptr<Flit[]>> rings_;  // per (port, vc)
-  std::vector<int> in_rr_, out_rr_;
+  std::vector<int> in_rr_, out_rr_, va_rr_;
   std::vector<Request> request_;
   std::vector<int> granted_;
   std::vector<Packet> packets_;
