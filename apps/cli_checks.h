@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <system_error>
 
 #include "support/error.h"
 
@@ -59,6 +60,25 @@ inline void require_output_folder(const std::string& option, const std::string& 
   const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
   if (!std::filesystem::is_directory(folder))
     throw Error(option + " " + path + ": the folder " + folder.string() + " does not exist");
+}
+
+// Throws "OPTION_A and OPTION_B name the same file PATH" when two outputs of one command are one file
+// (written as two paths: `f` and `./f`, a link, a hard link): the second would overwrite the first.
+inline void refuse_same_output(const std::string& option_a, const std::string& a, const std::string& option_b,
+                               const std::string& b) {
+  namespace fs = std::filesystem;
+  if (a.empty() || b.empty()) return;
+  // Where writing `path` lands: through links, also one to a file not there yet (written through).
+  const auto target = [](fs::path path, std::error_code& ec) {
+    path = fs::absolute(path);
+    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(path, ec)); ++hops)
+      path = (path.parent_path() / fs::read_symlink(path, ec)).lexically_normal();
+    return fs::weakly_canonical(path, ec);
+  };
+  std::error_code ec, ec2, ec3;
+  const fs::path target_a = target(a, ec), target_b = target(b, ec2);
+  const bool same = (!ec && !ec2 && target_a == target_b) || fs::equivalent(a, b, ec3);
+  if (same) throw Error(option_a + " and " + option_b + " name the same file " + b);
 }
 
 }  // namespace mapsim

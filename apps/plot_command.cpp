@@ -23,6 +23,7 @@ struct PlotCommandOptions {
 void plot(const PlotCommandOptions& o) {
   if (o.output.empty() && !o.table) throw Error("plot: give -o FIGURE (.svg, .png, .pdf) and/or --table");
   if (!o.output.empty()) require_output_folder("-o", o.output);  // before anything is printed
+  refuse_same_output("-o", o.output, "--script", o.script);
   const PlotData data = collect_plot(o.csvs, o.plot);
   if (o.table) std::cout << markdown_table(data, o.plot);
   if (o.output.empty()) return;

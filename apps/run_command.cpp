@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 #include <spdlog/spdlog.h>
 #include <utility>
 
@@ -18,6 +19,7 @@
 #include "sim/report.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
+#include "support/folder_lock.h"
 #include "support/input_file.h"
 #include "support/interrupt.h"
 #include "support/message.h"
@@ -33,23 +35,33 @@ struct RunCommandOptions {
   bool resume = false, timeline = false, output_given = false;
 };
 
-// net.svg for one mapper; net-switch.svg, net-binary.svg, ... for several.
-std::string draw_path(const std::string& path, const std::string& mapper, bool several) {
-  if (!several) return path;
-  std::string tag;
-  for (char c : mapper) tag += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+// net.svg for one mapper; net-switch.svg, net-binary.svg, ... for several. Mappers whose names differ
+// only in characters a file name does not keep (annealing:moves=10, annealing:moves_10) get -2, -3, ...
+// after the first: one picture each ('-' is never kept, so no suffixed name is another mapper's).
+std::vector<std::string> draw_paths(const std::string& path, const std::vector<std::string>& mappers) {
+  if (mappers.size() < 2) return std::vector<std::string>(mappers.size(), path);
   const std::filesystem::path p(path);
-  return (p.parent_path() / (p.stem().string() + "-" + tag + p.extension().string())).string();
+  std::vector<std::string> paths;
+  std::set<std::string> tags;
+  for (const std::string& mapper : mappers) {
+    std::string tag;
+    for (char c : mapper) tag += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    std::string unique = tag;
+    for (int n = 2; !tags.insert(unique).second; ++n) unique = tag + "-" + std::to_string(n);
+    paths.push_back((p.parent_path() / (p.stem().string() + "-" + unique + p.extension().string())).string());
+  }
+  return paths;
 }
 
 void draw(const std::string& path, const std::vector<RunRow>& rows) {
-  size_t mappers = 0;
-  for (const RunRow& row : rows) mappers += row.replicate == 0;
-  for (const RunRow& row : rows) {
-    if (row.replicate != 0) continue;
-    const std::string out = draw_path(path, row.mapper, mappers > 1);
-    write_picture(out, row.network_dot);
-    std::cerr << "picture: " << out << "\n";
+  std::vector<const RunRow*> drawn;
+  std::vector<std::string> mappers;
+  for (const RunRow& row : rows)
+    if (row.replicate == 0) drawn.push_back(&row), mappers.push_back(row.mapper);
+  const std::vector<std::string> paths = draw_paths(path, mappers);
+  for (size_t i = 0; i < drawn.size(); ++i) {
+    write_picture(paths[i], drawn[i]->network_dot);
+    std::cerr << "picture: " << paths[i] << "\n";
   }
 }
 
@@ -106,7 +118,7 @@ void refuse_inputs_as_outputs(const Scenario& scenario, const std::string& draw,
     for (const fs::directory_entry& entry : fs::directory_iterator(dir / "partial", ec)) refuse_input_as_output(entry.path().string());
   if (draw.empty()) return;
   refuse_input_as_output(draw);
-  for (const std::string& mapper : scenario.mappers) refuse_input_as_output(draw_path(draw, mapper, true));
+  for (const std::string& path : draw_paths(draw, scenario.mappers)) refuse_input_as_output(path);
 }
 
 // Exit status: 0 every mapper ran, 2 some failed (failed.csv), 130 interrupted (finished
@@ -135,11 +147,17 @@ int run(const RunCommandOptions& o) {
   }
   const std::vector<std::string> launch = launch_paths(scenario, o);
   refuse_inputs_as_outputs(scenario, o.draw, launch);
+  const FolderLock lock(scenario.output, "the run's results");  // a second run into it is refused, not mixed in
   if (draw_in_output) make_output_folder(std::filesystem::absolute(o.draw).parent_path().string(), "the --draw pictures");
   const std::filesystem::path dir = scenario.output;
   std::filesystem::remove(dir / "summary.json");  // the completeness marker goes until this run is complete
+  RunOptions options;
+  options.draw = !o.draw.empty();
+  options.draw_shared_scale = o.draw_scale == "shared";
+  options.draw_view = o.draw_view;
+  options.timeline = o.timeline;
   RunCheckpoint kept;
-  if (o.resume) kept = load_checkpoint(scenario.output, scenario);
+  if (o.resume) kept = load_checkpoint(scenario.output, scenario, options);
   else remove_checkpoint(scenario.output);
   if (!kept.replicates.empty())
     spdlog::info("resuming: {} of {} replicates done before", kept.replicates.size(), scenario.replicates);
@@ -148,11 +166,6 @@ int run(const RunCommandOptions& o) {
   const InterruptGuard interrupts;
   std::vector<RunFailure> failures = kept.failures;
   size_t saved = kept.replicates.size();
-  RunOptions options;
-  options.draw = !o.draw.empty();
-  options.draw_shared_scale = o.draw_scale == "shared";
-  options.draw_view = o.draw_view;
-  options.timeline = o.timeline;
   options.failures = &failures;
   options.skip_replicates = kept.replicates;
   options.stop = InterruptGuard::interrupted;

@@ -1,6 +1,7 @@
 #include "scenario/jobs_run.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 
@@ -48,6 +49,61 @@ std::vector<double> simulate_together(const Scenario& s, const RoutedNetwork& ro
   for (size_t m = 0; m < members.size(); ++m) {
     const auto first = result.rank_finish.begin() + spans[m].first_rank;
     makespans.push_back(*std::max_element(first, first + spans[m].ranks) - result.job_start[m]);
+  }
+  return makespans;
+}
+
+// simulate_together, each member's makespan counted from its own start: the engine's clock is absolute,
+// and a job starting at 999999 s would have its microseconds rounded at that magnitude (slowdowns of
+// 1.00006 for jobs alone in their time). The members fall into groups whose run times overlap; a group
+// starting after time 0 is simulated again on its own, from 0 (members outside it are not running
+// then). With background traffic (running from time 0) every member is left as simulated.
+std::vector<double> simulate_from_own_starts(const Scenario& s, const RoutedNetwork& routed, const SimOptions& options,
+                                             const std::vector<JobRun>& runs, const std::vector<int>& members,
+                                             const BackgroundTraffic* background = nullptr) {
+  std::vector<double> makespans = simulate_together(s, routed, options, runs, members, background);
+  if (background && background->trace.num_ranks() > 0) return makespans;
+  const size_t n = members.size();
+  auto member_of = [&](int job) { return static_cast<size_t>(std::find(members.begin(), members.end(), job) - members.begin()); };
+  std::vector<double> start(n, -1);  // as simulated: a start, or the end of the member waited for plus the delay
+  for (size_t left = n; left > 0;)
+    for (size_t m = 0; m < n; ++m) {
+      if (start[m] >= 0) continue;
+      const ScenarioJob& job = s.jobs[members[m]];
+      const size_t after = member_of(job.after);
+      if (after == n) start[m] = job.start;
+      else if (start[after] >= 0) start[m] = start[after] + makespans[after] + job.start;
+      else continue;
+      --left;
+    }
+  std::vector<int> group(n, -1);  // members whose run times overlap, through others too
+  int groups = 0;
+  for (size_t m = 0; m < n; ++m) {
+    if (group[m] >= 0) continue;
+    std::vector<size_t> reach{m};
+    group[m] = groups;
+    for (size_t at = 0; at < reach.size(); ++at)
+      for (size_t k = 0; k < n; ++k)
+        if (group[k] < 0 && start[k] < start[reach[at]] + makespans[reach[at]] && start[reach[at]] < start[k] + makespans[k])
+          group[k] = groups, reach.push_back(k);
+    ++groups;
+  }
+  for (int g = 0; g < groups; ++g) {
+    double origin = HUGE_VAL;
+    for (size_t m = 0; m < n; ++m)
+      if (group[m] == g) origin = std::min(origin, start[m]);
+    if (origin == 0) continue;
+    Scenario shifted = s;  // the group's own timeline: waits inside it kept, other starts counted from its first
+    std::vector<int> inside;
+    for (size_t m = 0; m < n; ++m) {
+      if (group[m] != g) continue;
+      inside.push_back(members[m]);
+      ScenarioJob& job = shifted.jobs[members[m]];
+      const size_t after = member_of(job.after);
+      if (after == n || group[after] != g) job.start = start[m] - origin, job.after = -1;
+    }
+    const std::vector<double> own = simulate_together(shifted, routed, options, runs, inside);
+    for (size_t i = 0; i < inside.size(); ++i) makespans[member_of(inside[i])] = own[i];
   }
   return makespans;
 }
@@ -106,6 +162,11 @@ std::vector<RunRow> run_jobs(const Scenario& s, const RunOptions& options) {
       for (int node : parts[j].problem.nodes) taken[node] = 1, owner[node] = j;
       parts[j].problem.slots.assign(parts[j].problem.nodes.size(), js.slots);
     }
+    if (const long free = std::count(taken.begin(), taken.end(), 0); !s.background.empty() && free < 2)
+      at_key(s, "background", [&] {  // its messages go between free nodes: none would be sent
+        throw Error("needs at least 2 nodes that no job holds; the jobs leave " + std::to_string(free) + " of the " +
+                    std::to_string(taken.size()) + " free");
+      });
     int at = 0;  // the job mapped, for a failure
     try {
       for (int j = 0; j < jobs && !stopped(); ++j) {
@@ -129,7 +190,7 @@ std::vector<RunRow> run_jobs(const Scenario& s, const RunOptions& options) {
         });
       }
       if (s.simulate) {
-        together = simulate_together(s, routed, parts.front().sim, runs, all, background ? &*background : nullptr);
+        together = simulate_from_own_starts(s, routed, parts.front().sim, runs, all, background ? &*background : nullptr);
         shared = shared_link_bytes(runs);
       }
       std::vector<std::vector<double>> slowdown;  // [i][k]: job i next to job k
@@ -137,7 +198,7 @@ std::vector<RunRow> run_jobs(const Scenario& s, const RunOptions& options) {
         slowdown.assign(jobs, std::vector<double>(jobs, 1));
         for (int i = 0; i < jobs && !stopped(); ++i)
           for (int k = i + 1; k < jobs; ++k) {
-            const std::vector<double> pair = jobs == 2 && !background ? together : simulate_together(s, routed, parts.front().sim, runs, {i, k});
+            const std::vector<double> pair = jobs == 2 && !background ? together : simulate_from_own_starts(s, routed, parts.front().sim, runs, {i, k});
             slowdown[i][k] = pair[0] / runs[i].run.simulated->makespan;
             slowdown[k][i] = pair[1] / runs[k].run.simulated->makespan;
           }

@@ -58,6 +58,16 @@ SimResult static_loads(const LinkVolumes& loads, const Network& net) {
   return r;
 }
 
+// Whether `network` routes with `routing` (an error of the failures' making is said at the failures).
+bool routes(Network network, const std::string& routing) {
+  try {
+    RoutedNetwork(std::move(network), routing);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 std::vector<double> channel_bytes(const SimResult& r) {
   std::vector<double> load;
   for (const PortLoad& p : r.channels) load.push_back(p.bytes);
@@ -100,6 +110,7 @@ const ReplicateParts& RunPipeline::replicate(int r) {
         failure.routed = std::make_shared<const RoutedNetwork>(std::move(left), s.routing);
         failed_ = std::move(failure);
       });
+    std::string failures_broke;  // the routing's error when the network routes without the failures
     at_key(s, "routing", [&] {
       try {
         routed_ = std::make_shared<const RoutedNetwork>(std::move(network), s.routing);
@@ -107,8 +118,13 @@ const ReplicateParts& RunPipeline::replicate(int r) {
         if (!s.failures_given || s.failures_time > 0) throw;
         throw NotApplicable(std::string(e.what()) + " (with failures the network is routed as an irregular fabric: "
                                                     "use updn, minhop, updown or shortest)");
+      } catch (const Error& e) {
+        if (!s.failures_given || s.failures_time > 0 || !routes(make_network(spec, s.links), s.routing)) throw;
+        failures_broke = e.what();
       }
     });
+    if (!failures_broke.empty())  // the failures are the key to change, not the routing
+      at_key(s, "failures", [&] { throw Error("the network left cannot be routed: " + failures_broke); });
   }
   parts_.replicate = r;
   parts_.seed = s.replicate_seed(r);
@@ -117,6 +133,10 @@ const ReplicateParts& RunPipeline::replicate(int r) {
   parts_.sim.seed = parts_.seed;
   parts_.sim.link_failure = failed_;
   if (!s.traffic.empty()) {  // open-loop traffic: the network is all it needs
+    if (const int nodes = routed_->network().num_nodes(); nodes < 2)  // no message could be sent: accepted 0, not a result
+      at_key(s, "network", [&] {
+        throw Error("open-loop traffic needs a network of at least 2 nodes, got " + std::to_string(nodes));
+      });
     at_key(s, "workload.traffic", [&] { make_traffic_pattern(routed_->network(), parse_traffic(s.traffic).pattern); });
     return parts_;
   }
@@ -270,8 +290,8 @@ RunRow make_row(const Scenario& s, const ReplicateParts& parts, MappingRun run, 
   return row;
 }
 
+}  // namespace
 
-// Graphviz pictures of one replicate's rows, on one load scale when shared.
 void draw_rows(const Scenario& s, const ReplicateParts& parts, const RunOptions& options, std::vector<RunRow>& rows,
                const std::vector<std::vector<double>>& loads) {
   const Network& net = parts.routed->network();
@@ -290,8 +310,6 @@ void draw_rows(const Scenario& s, const ReplicateParts& parts, const RunOptions&
     rows[i].network_dot = out.str();
   }
 }
-
-}  // namespace
 
 std::vector<RunRow> run_scenario(const Scenario& s, const RunOptions& options) {
   if (!s.jobs.empty()) return run_jobs(s, options);

@@ -122,4 +122,9 @@ struct RunOptions {
 
 std::vector<RunRow> run_scenario(const Scenario& scenario, const RunOptions& options = {});
 
+// The Graphviz pictures of one replicate's rows (RunRow::network_dot) from each row's bytes per switch
+// channel (`loads[i]`), on one load scale when options.draw_shared_scale; also for replicates read back.
+void draw_rows(const Scenario& scenario, const ReplicateParts& parts, const RunOptions& options, std::vector<RunRow>& rows,
+               const std::vector<std::vector<double>>& loads);
+
 }  // namespace mapsim

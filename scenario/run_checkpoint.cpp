@@ -6,14 +6,17 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "scenario/checkpoint_rows.h"
 #include "sim/report.h"
 #include "sim/timeline.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
 #include "support/json_text.h"
+#include "support/message.h"
 
 namespace mapsim {
 namespace {
@@ -30,8 +33,7 @@ std::string kind_of(const fs::file_status& status) {
 Json row_json(const RunRow& row) {
   Json j{{"replicate", row.replicate}, {"seed", row.seed},         {"mapper", row.mapper},
          {"values", row.values},       {"map_seconds", row.map_seconds}, {"sim_seconds", row.sim_seconds},
-         {"placement", row.placement}, {"links_csv", row.links_csv}, {"network_dot", row.network_dot},
-         {"timeline_csv", row.timeline_csv}};
+         {"placement", row.placement}, {"links_csv", row.links_csv}, {"timeline_csv", row.timeline_csv}};
   if (!row.job.empty()) j["job"] = row.job;
   if (!row.cores.empty()) j["cores"] = row.cores;
   return j;
@@ -47,10 +49,8 @@ RunRow json_row(const Json& j) {
   row.map_seconds = j.at("map_seconds");
   row.sim_seconds = j.at("sim_seconds");
   row.placement = j.at("placement").get<Placement>();
-  if (j.contains("cores")) row.cores = j.at("cores").get<std::vector<int>>();
   row.links_csv = j.at("links_csv");
-  row.network_dot = j.at("network_dot");
-  row.timeline_csv = j.at("timeline_csv");
+  row.timeline_csv = j.at("timeline_csv");  // (cores and pictures are made again: CheckpointRows)
   return row;
 }
 
@@ -77,7 +77,7 @@ bool lines_fit(const std::string& text, const std::string& header) {
 // Why checkpoint `j` cannot be replicate r of the scenario (empty when it can); `columns` are the
 // value names of the checkpoints accepted before (empty: none yet).
 std::string checkpoint_mismatch(const Json& j, const Scenario& scenario, int r, RunCheckpoint& out,
-                                std::vector<std::string>& columns, std::set<std::string>& dropped) {
+                                std::vector<std::string>& columns, std::set<std::string>& dropped, CheckpointRows& fields) {
   if (j.at("replicate") != r) return "holds replicate " + j.at("replicate").dump() + ", not " + std::to_string(r);
   std::vector<RunRow> rows;
   std::vector<RunFailure> failures;
@@ -90,7 +90,7 @@ std::string checkpoint_mismatch(const Json& j, const Scenario& scenario, int r, 
       return "a row's links or timeline lines do not have their columns";
   }
   for (const Json& f : j.at("failures")) {
-    failures.push_back({r, f.at("mapper"), f.at("error")});
+    failures.push_back({r, f.at("mapper"), printable(f.at("error").get<std::string>())});
     keys.push_back({r, 0, failures.back().mapper, true});
   }
   if (std::string why = rows_mismatch(scenario, keys, r, dropped); !why.empty()) return why;
@@ -101,6 +101,7 @@ std::string checkpoint_mismatch(const Json& j, const Scenario& scenario, int r, 
       if (value_names(row) != names || (!columns.empty() && names != columns)) return "its rows' columns differ";
     columns = names;
   }
+  if (std::string why = fields.check(r, rows); !why.empty()) return why;
   for (RunRow& row : rows) out.rows.push_back(std::move(row));
   for (const RunFailure& f : failures) dropped.insert(f.mapper);  // may be left out of the next replicates
   out.failures.insert(out.failures.end(), failures.begin(), failures.end());
@@ -120,7 +121,7 @@ void save_replicate(const std::string& dir, const Scenario& scenario, int replic
   write_file_atomically(path, [&](std::ostream& out) { out << json_text(j) << "\n"; });
 }
 
-RunCheckpoint load_checkpoint(const std::string& dir, const Scenario& scenario) {
+RunCheckpoint load_checkpoint(const std::string& dir, const Scenario& scenario, const RunOptions& options) {
   RunCheckpoint checkpoint;
   std::error_code ec;
   if (!fs::exists(fs::status(partial_dir(dir), ec))) return checkpoint;
@@ -130,6 +131,7 @@ RunCheckpoint load_checkpoint(const std::string& dir, const Scenario& scenario) 
   std::set<std::string> dropped;  // mappers that failed in a replicate kept
   std::string damaged;  // the first checkpoint that is run again, and why
   int more = 0;
+  std::unique_ptr<CheckpointRows> fields;  // built for the first checkpoint of this scenario
   for (int r = 0; r < scenario.replicates; ++r) {
     const std::string path = (partial_dir(dir) / ("replicate-" + std::to_string(r) + ".json")).string();
     const fs::file_status status = fs::status(path, ec);
@@ -143,7 +145,8 @@ RunCheckpoint load_checkpoint(const std::string& dir, const Scenario& scenario) 
     try {
       const Json j = Json::parse(in);
       if (j.at("hash") != hash) continue;  // another scenario's: run again
-      why = checkpoint_mismatch(j, scenario, r, checkpoint, columns, dropped);
+      if (!fields) fields = std::make_unique<CheckpointRows>(scenario, options);
+      why = checkpoint_mismatch(j, scenario, r, checkpoint, columns, dropped, *fields);
     } catch (const Json::parse_error&) {
       why = "does not parse (truncated?)";
     } catch (const Json::exception&) {

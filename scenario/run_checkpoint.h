@@ -1,7 +1,8 @@
 // Checkpoints of a run: each finished replicate's rows and failures in DIR/partial/, so that an
 // interrupted `mapsim run` keeps them and `--resume` goes on from there. A checkpoint belongs to
 // the scenario whose document hash it records; others are ignored, and one that does not parse or
-// whose rows cannot be that scenario's replicate is run again. Also the checks that run and sweep
+// whose rows cannot be that scenario's replicate (down to a placement's nodes and a link line) is run
+// again. A picture is never kept: it is drawn again from the loads. Also the checks that run and sweep
 // make of what they read back (rows) and of the folders they write to.
 #pragma once
 #include <string>
@@ -19,8 +20,10 @@ struct RunCheckpoint {
 
 void save_replicate(const std::string& dir, const Scenario& scenario, int replicate, const std::vector<RunRow>& rows,
                     const std::vector<RunFailure>& failures);
-// A folder or a checkpoint file that is not one (a file, a device) is an Error naming it.
-RunCheckpoint load_checkpoint(const std::string& dir, const Scenario& scenario);
+// A folder or a checkpoint file that is not one (a file, a device) is an Error naming it. Every row
+// kept is held against its replicate as the scenario builds it (scenario/checkpoint_rows.h), with
+// `options` (the run's: with draw, replicate 0's pictures are drawn again).
+RunCheckpoint load_checkpoint(const std::string& dir, const Scenario& scenario, const RunOptions& options = {});
 void remove_checkpoint(const std::string& dir);
 
 // An output folder (-o, output:) must be absent or a folder: an empty name, a file or a device, at

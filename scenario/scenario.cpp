@@ -106,6 +106,21 @@ std::string resolve_spec_path(const std::string& text, const SpecSyntax& field, 
   return resolved;
 }
 
+// A generator's node file (`node=PATH`, any network takes it: topologies/network_factory.cpp) is
+// found beside the scenario, as every other path in it is.
+std::string resolve_node_file(const std::string& network, const std::string& source) {
+  const Spec spec = syntax_at("network").parse(network);
+  if (!spec.has("node") || syntax_at("network").path_valued.count(spec.name())) return network;
+  const std::string& path = spec.values().at("node");
+  for (const char* before : {":", ","}) {
+    const std::string given = before + std::string("node=") + path;
+    const size_t at = network.find(given);
+    if (at != std::string::npos && (at + given.size() == network.size() || network[at + given.size()] == ','))
+      return network.substr(0, at) + before + "node=" + resolve_path(path, source) + network.substr(at + given.size());
+  }
+  return network;
+}
+
 // A copy without source marks: a value from --set or a sweep must not be reported at a line of
 // the scenario file it never was on.
 YAML::Node unmarked(const YAML::Node& node) {
@@ -349,6 +364,9 @@ void check_combinations(const YamlReader& reader, const YAML::Node& document, co
                                 "tables: deterministic or ecmp, not " + path_selection_name(s.sim.path_selection));
   if (s.failures_time > 0 && document["ocs"])
     reader.fail(document["ocs"], "ocs: optical circuits with links failing during the run (failures.at) are not available");
+  if (s.failures_time > 0 && !s.simulate)
+    reader.fail(document["failures"]["at"], "failures.at: links failing during the run need a simulation model, not none "
+                                            "(leave out at to fail them before the run)");
   if (!s.background.empty() && !s.simulate)
     reader.fail(document["background"], "background: background traffic needs a simulation model, not none");
   if (!s.traffic.empty() && !s.simulate)
@@ -567,7 +585,7 @@ Scenario parse_scenario(const YAML::Node& document, const std::string& source, Y
   s.name = document["name"] ? reader.scalar(document["name"], "name") : stem;
   if (!document["network"]) reader.fail(document, "missing 'network' (a generator spec, a map, or file:PATH)");
   const SpecSyntax network = syntax_at("network");
-  s.network = resolve_spec_path(spec_text(reader, document["network"], network, "network"), network, source);
+  s.network = resolve_node_file(resolve_spec_path(spec_text(reader, document["network"], network, "network"), network, source), source);
   if (document["failures"]) parse_failures(reader, document["failures"], s);
   if (document["routing"]) s.routing = reader.scalar(document["routing"], "routing");
 

@@ -248,4 +248,64 @@ check "run SIGTERM: within a second" test $(( ($(date +%s%N) - start) / 1000000 
 check "run SIGTERM: no simulation left running" test -z "$(ps -s $pid -o stat=,pid= 2>/dev/null | grep -v '^ *Z')"
 pkill -KILL -s $pid 2>/dev/null
 
+# Issue 46, item 6: silent wrong results and unclear messages.
+# (a) node: paths are relative to the scenario, wherever mapsim runs.
+(cd / && "$mapsim" run "$src/configs/nodes/two-socket-run.yaml" -o "$OLDPWD/ts" --set model=none --set 'mapping=[default]' >/dev/null 2>err.txt)
+check "node: beside the scenario, run from another folder" test -s ts/results.csv
+# (b) Two runs into one folder: the second is refused while the first holds it; no lock file is left.
+printf 'network: irregular:nodes=256,switches=64\nworkload: {process: mesh:16x16, pattern: "exchange:iterations=4000"}\nmodel: store-and-forward\n' >busy.yaml
+setsid "$mapsim" run busy.yaml -o shared --no-progress >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do [ -e shared/.mapsim.lock ] && break; sleep 0.05; done
+refused "a second run into a folder in use" "^mapsim: error: shared: another mapsim command is writing this folder" run s.yaml -o shared
+kill -TERM $pid
+wait $pid
+check "the first run goes on to its interrupt (130)" test $? -eq 130
+check "no lock file left" test ! -e shared/.mapsim.lock
+"$mapsim" run s.yaml -o shared >/dev/null 2>&1
+check "a run after it takes the folder" test $? -eq 0 -a -s shared/summary.json -a ! -e shared/.mapsim.lock
+# (c) Mappers whose names make one file name: one picture each.
+printf '0 0\n1 1\n2 2\n3 3\n' >p.1
+printf '0 3\n1 2\n2 1\n3 0\n' >p-1
+printf 'network: mesh:2x2\nworkload: {process: ring:4, pattern: exchange:size=64}\nmapping: ["placement:p.1", "placement:p-1"]\nmodel: none\n' >pics.yaml
+"$mapsim" run pics.yaml -o pics --draw pics/net.dot >/dev/null 2>err.txt
+check "--draw: two pictures announced" test "$(grep -c '^picture: ' err.txt)" -eq 2 -a "$(grep '^picture: ' err.txt | sort -u | wc -l)" -eq 2
+check "--draw: two pictures written" test "$(ls pics/net-*.dot | wc -l)" -eq 2
+# (d) Jobs late in time: makespans counted from each job's start (exact slowdowns of 1 for jobs alone in time).
+cat >late.yaml <<'YAML'
+network: fattree:k=4,levels=2
+jobs:
+  - {name: a, workload: {process: ring:4, pattern: "exchange:size=64KiB"}, start: 999999s}
+  - {name: b, workload: {process: ring:4, pattern: "exchange:size=64KiB"}, after: a}
+model: flow
+YAML
+"$mapsim" run late.yaml -o late >/dev/null 2>&1
+check "jobs at 999999 s, one after the other: slowdowns exactly 1" python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open('late/results.csv')))
+assert len(rows) == 2
+for r in rows:
+    for k in ('sim_slowdown', 'sim_slowdown_with_a', 'sim_slowdown_with_b'):
+        assert float(r[k]) == 1.0, (k, r[k])
+"
+# (e) Keys that would do nothing.
+printf 'network: mesh:4x4\nfailures: {links: 1, at: 1us}\nworkload: {process: ring:4, pattern: exchange:size=64}\nmodel: none\n' >fat.yaml
+refused "failures.at without a model" "^mapsim: error: fat.yaml:2:26: failures.at: links failing during the run need a simulation model" run fat.yaml -o fat
+printf 'network: mesh:2x2\njobs:\n  - {workload: {process: ring:4, pattern: exchange:size=64}}\nbackground: uniform:load=0.5\n' >nofree.yaml
+refused "background with no free node" "^mapsim: error: nofree.yaml:4:13: background: needs at least 2 nodes that no job holds; the jobs leave 0 of the 4 free" run nofree.yaml -o nofree
+check "no folder left by a refused run" test ! -e nofree
+# (f) A routing failure the failures cause is said at the failures (the intact network routes).
+printf 'network: irregular:nodes=16,switches=12,ports=6,seed=58\nfailures: {links: 1, seed: 58}\nworkload: {process: ring:4, pattern: exchange:size=64}\nmodel: none\n' >unrouted.yaml
+refused "failures that leave the network unroutable" "^mapsim: error: unrouted.yaml:2:11: failures: the network left cannot be routed: updn: " run unrouted.yaml -o unrouted
+# (g) libhwloc's own lines stay out of stderr: mapsim's one line says it.
+printf '<?xml version="1.0"?>\n<topology version="2.0">\n<object type="Machine" os_index="0" cpuset="0x1" complete_cpuset="0x1" gp_index="1">\n<object type="Core" os_index="0" cpuset="0x1" complete_cpuset="0x1" gp_index="2"><object type="PU" os_index="0" cpuset="0x1" complete_cpuset="0x1" gp_index="3"/></object>\n</object>\n</topology>\n' >nonuma.xml
+printf 'hwloc: nonuma.xml\nlevels:\n  - {name: machine, bandwidth: 10GB/s, latency: 400ns}\n  - {name: core}\n' >nonuma.yaml
+refused "an hwloc file hwloc aborts on" "^mapsim: error: nonuma.yaml:1:1: nonuma.xml: not an hwloc XML topology" topo mesh:2x1,node=nonuma.yaml
+# (h) plot's figure and script on one file.
+refused "plot --script onto -o" "^mapsim: error: -o and --script name the same file \./fig\.svg$" plot late/results.csv --x replicate --y sim_makespan -o fig.svg --script ./fig.svg
+ln -sf fig2.svg figlink.svg
+refused "plot --script through a link onto -o" "^mapsim: error: -o and --script name the same file figlink\.svg$" plot late/results.csv --x replicate --y sim_makespan -o fig2.svg --script figlink.svg
+# (i) Open-loop traffic on a network of one node.
+refused "traffic on one node" "^mapsim: error: --topology: network: open-loop traffic needs a network of at least 2 nodes, got 1$" traffic --topology mesh:1
+
 finish

@@ -180,4 +180,47 @@ refused "partial/ is a file" "e/partial: is a file, not a folder; expected a fol
 rm -rf e && cp -r cut e && rm e/partial/replicate-1.json && mkdir e/partial/replicate-1.json
 refused "a folder for a checkpoint" "e/partial/replicate-1.json: is a folder; expected a checkpoint file" run long.yaml -o e --resume
 
+# Issue 46, item 4: every field read back is held against its replicate; launch files and pictures come
+# from checked placements and loads, never from a checkpoint's text.
+"$mapsim" run long.yaml -o fullx --launch rankfile --draw fullx/net.dot >/dev/null 2>&1
+resumed_launch() {  # resumed_launch NAME PYTHON [WARN]: replicate 0's checkpoint edited, then --launch and --draw
+  rm -rf e && cp -r cut e
+  python3 - "$2" e/partial/replicate-0.json e/partial/replicate-1.json <<'PY'
+import json, sys
+code, f, f0 = sys.argv[1], sys.argv[2], sys.argv[3]
+text = open(f).read()
+exec(code)
+PY
+  timeout 120 "$mapsim" run long.yaml -o e --resume --launch rankfile --draw e/net.dot >/dev/null 2>err.txt
+  check "$1: exit 2 (adjacency)" test $? -eq 2
+  if [ -n "${3-}" ]; then
+    check "$1: one warning names the file and the field" \
+      test "$(grep -c "^mapsim: warning: e/partial/replicate-0.json: $3.*; replicate 0 runs again" err.txt)" -eq 1
+  else
+    check "$1: the checkpoint kept" test "$(grep -c 'warning: e/partial' err.txt)" -eq 0
+  fi
+  check "$1: the scenario's rows" cmp -s e/results.csv fullx/results.csv
+  for f in default.rankfile random.rankfile net-default.dot net-random.dot; do
+    check "$1: $f as an uninterrupted run's" cmp -s "e/$f" "fullx/$f"
+  done
+}
+resumed_launch "checkpoint: a placement on node 10^9" "$J; j['rows'][0]['placement'][3] = 10**9; $W" "rows.0.placement: task 3 is placed on node 1000000000"
+resumed_launch "checkpoint: a placement on node -5" "$J; j['rows'][0]['placement'][3] = -5; $W" "rows.0.placement: task 3 is placed on node -5"
+resumed_launch "checkpoint: 3 ranks placed of 64" "$J; j['rows'][0]['placement'] = j['rows'][0]['placement'][:3]; $W" \
+  "rows.0.placement: placement has 3 entries for 64 tasks"
+resumed_launch "checkpoint: two ranks swapped onto one node" "$J; p = j['rows'][1]['placement']; p[1] = p[0]; $W" "rows.1.placement: task 1 overfills"
+resumed_launch "checkpoint: a link line another link's" \
+  "$J; l = j['rows'][0]['links_csv'].split('\\n'); l[0], l[1] = l[1], l[0]; j['rows'][0]['links_csv'] = '\\n'.join(l); $W" \
+  "rows.0.links_csv line 1: expected the link"
+resumed_launch "checkpoint: a formula for a load" \
+  "$J; l = j['rows'][0]['links_csv'].split('\\n'); g = l[2].split(','); g[5] = '=1+1'; l[2] = ','.join(g); j['rows'][0]['links_csv'] = '\\n'.join(l); $W" \
+  "rows.0.links_csv line 3: field 6 is not a number"
+resumed_launch "checkpoint: a timeline of rank 99" "$J; j['rows'][0]['timeline_csv'] = '99,compute,0,1\\n'; $W" \
+  "rows.0.timeline_csv line 1: rank 99 is not one of the job's 0..63"
+resumed_launch "checkpoint: a negative time" "$J; j['rows'][1]['map_seconds'] = -1; $W" "rows.1: map_seconds and sim_seconds"
+# A stored picture is not read: a hostile one (links to run, files to show) is drawn again from the loads.
+resumed_launch "checkpoint: a picture of its own" \
+  "$J; j['rows'][0]['network_dot'] = 'digraph { a [URL=\"javascript:alert(1)\", image=\"/etc/passwd\"] }'; $W"
+check "a checkpoint holds no picture" test "$(grep -c network_dot cut/partial/replicate-0.json)" -eq 0
+
 finish

@@ -1,6 +1,10 @@
 #include "topologies/hwloc_node.h"
 
+#include <fcntl.h>
 #include <hwloc.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include <map>
 #include <memory>
@@ -47,6 +51,31 @@ hwloc_obj_type_t type_of(const std::string& path, const std::string& name) {
 
 using Topology = std::unique_ptr<hwloc_topology, void (*)(hwloc_topology_t)>;
 
+// libhwloc (and libxml2 under it) print their own lines ("...: XML component discovery failed",
+// "aborting!") on stderr when a file does not load; mapsim's one error line says it. Stderr goes to
+// /dev/null while this lives.
+class QuietStderr {
+ public:
+  QuietStderr() {
+    std::fflush(stderr);
+    saved_ = dup(STDERR_FILENO);
+    const int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved_ >= 0 && null >= 0) dup2(null, STDERR_FILENO);
+    if (null >= 0) close(null);
+  }
+  ~QuietStderr() {
+    std::fflush(stderr);
+    if (saved_ < 0) return;
+    dup2(saved_, STDERR_FILENO);
+    close(saved_);
+  }
+  QuietStderr(const QuietStderr&) = delete;
+  QuietStderr& operator=(const QuietStderr&) = delete;
+
+ private:
+  int saved_ = -1;
+};
+
 // The object of `type` holding `slot`: its ancestor of that type, or for a NUMA domain (a memory child in
 // hwloc 2, not an ancestor) the first domain whose CPUs include the slot's.
 hwloc_obj_t holder(hwloc_topology_t topology, hwloc_obj_type_t type, hwloc_obj_t slot) {
@@ -82,8 +111,12 @@ NodeHierarchy import_hwloc(const std::string& path, std::vector<NodeLevel> level
   hwloc_topology_t raw = nullptr;
   if (hwloc_topology_init(&raw) != 0) throw InternalError("hwloc_topology_init failed");
   Topology topology(raw, hwloc_topology_destroy);
-  if (hwloc_topology_set_xml(raw, path.c_str()) != 0 || hwloc_topology_load(raw) != 0)
-    throw Error(path + ": not an hwloc XML topology (expected the output of lstopo --of xml)");
+  bool loaded = false;
+  {
+    const QuietStderr quiet;
+    loaded = hwloc_topology_set_xml(raw, path.c_str()) == 0 && hwloc_topology_load(raw) == 0;
+  }
+  if (!loaded) throw Error(path + ": not an hwloc XML topology (expected the output of lstopo --of xml)");
 
   const int slots = hwloc_get_nbobjs_by_type(raw, types.back());
   if (slots < 1) throw Error(path + ": no " + levels.back().name + " objects");
