@@ -103,6 +103,12 @@ class FlitTransport : public Transport, public TakenPaths {
     nics_.resize(N);
     visited_.assign(net_.num_switches(), -1);
     va_rr_.assign(net_.num_switches(), 0);
+    blocked_cycles_.assign(ports, 0);
+    blocked_stamp_.assign(ports, -1);
+    held_.assign(ports, 0);
+    held_max_.assign(ports, 0);
+    held_since_.assign(ports, 0);
+    held_area_.assign(ports, 0);
     nic_visited_.assign(N, -1);
     int longest = 1;
     for (int port = 0; port < ports; ++port)
@@ -155,6 +161,40 @@ class FlitTransport : public Transport, public TakenPaths {
   const std::vector<PortLoad>* walked_channel_loads() const override {
     return walked_loads_.empty() ? nullptr : &walked_loads_;
   }
+  Congestion congestion() const override {
+    Congestion c;
+    c.packets = packets_done_;
+    if (packets_done_ > 0) c.queueing = queueing_sum_ / packets_done_, c.network = network_sum_ / packets_done_;
+    c.channel_blocked.resize(net_.num_channels());
+    for (int ch = 0; ch < net_.num_channels(); ++ch)
+      c.channel_blocked[ch] = static_cast<double>(blocked_cycles_[layout_.channel(ch)]) * cycle_;
+    // Levels: switches with nodes are 0, the others by hops from the nearest of them.
+    std::vector<int> level(net_.num_switches(), -1), queue;
+    for (int sw = 0; sw < net_.num_switches(); ++sw)
+      if (!net_.nodes_of(sw).empty()) level[sw] = 0, queue.push_back(sw);
+    for (size_t i = 0; i < queue.size(); ++i)
+      for (int ch = 0; ch < net_.num_channels(); ++ch)  // (once per run: a scan of the channels is fine)
+        if (net_.channel_source(ch) == queue[i] && level[net_.channel_target(ch)] < 0)
+          level[net_.channel_target(ch)] = level[queue[i]] + 1, queue.push_back(net_.channel_target(ch));
+    const double span = static_cast<double>(std::max(current_, 1L));
+    for (int sw = 0; sw < net_.num_switches(); ++sw) {
+      if (level[sw] < 0) continue;
+      if (static_cast<int>(c.levels.size()) <= level[sw]) c.levels.resize(level[sw] + 1);
+      BufferLevel& l = c.levels[level[sw]];
+      l.level = level[sw];
+      for (int in : inputs_of_[sw]) {
+        const double area = held_area_[in] + static_cast<double>(held_[in]) * static_cast<double>(current_ - held_since_[in]);
+        l.mean_flits += area / span;
+        l.max_flits = std::max(l.max_flits, static_cast<double>(held_max_[in]));
+      }
+    }
+    std::vector<int> ports_at(c.levels.size(), 0);
+    for (int sw = 0; sw < net_.num_switches(); ++sw)
+      if (level[sw] >= 0) ports_at[level[sw]] += static_cast<int>(inputs_of_[sw].size());
+    for (size_t l = 0; l < c.levels.size(); ++l)
+      if (ports_at[l] > 0) c.levels[l].mean_flits /= ports_at[l];
+    return c;
+  }
 
  private:
   // The sending end of a directed link (PortLayout numbering): its bandwidth in cycles per flit, the
@@ -181,7 +221,9 @@ class FlitTransport : public Transport, public TakenPaths {
     int sw = -1, state = 0;  // walked: the switch its head has reached, route state there
     int vc_class = 0, previous = -1;  // walked: class and channel of the last switch hop
     double bytes = 0;
-    double created = 0;  // for age arbitration
+    double created = 0;   // for age arbitration
+    double queued = 0;    // reached its NIC's queue
+    double injected = 0;  // its head left the NIC
   };
   struct Nic {
     std::deque<int> queue;  // messages, in start order
@@ -213,6 +255,19 @@ class FlitTransport : public Transport, public TakenPaths {
     o.period = p_.flit / bandwidth / cycle_;
     o.delay = static_cast<int>(std::ceil(o.period - 1e-9)) + cycles(latency);
     target_[port] = target;
+  }
+
+  // Input port `port` holds `delta` more flits from cycle c on.
+  void hold(int port, int delta, long c) {
+    held_area_[port] += static_cast<double>(held_[port]) * static_cast<double>(c - held_since_[port]);
+    held_since_[port] = c;
+    held_[port] += delta;
+    held_max_[port] = std::max(held_max_[port], held_[port]);
+  }
+  void refused(int op, long c) {
+    if (blocked_stamp_[op] == c) return;
+    blocked_stamp_[op] = c;
+    ++blocked_cycles_[op];
   }
 
   size_t slot(int port, int vc) const { return static_cast<size_t>(port) * p_.vcs + vc; }
@@ -308,10 +363,16 @@ class FlitTransport : public Transport, public TakenPaths {
         const Flit& f = flit_at(s, 0);
         if (f.ready > c) continue;
         waiting = true;
-        if (ivc.out_port < 0 && !allocate_vc(sw, in, ivc, f)) continue;
+        if (ivc.out_port < 0 && !allocate_vc(sw, in, ivc, f)) {
+          refused(refused_port_, c);
+          continue;
+        }
         const int op = ivc.out_port;
         if (out_[op].next_free > static_cast<double>(c) + 1e-9) continue;
-        if (target_[op] >= 0 && credits_[slot(op, ivc.out_vc)] <= 0) continue;
+        if (target_[op] >= 0 && credits_[slot(op, ivc.out_vc)] <= 0) {
+          refused(op, c);
+          continue;
+        }
         // This input asks output op for VC v's flit: the output keeps its best asker.
         const Packet& pk = packets_[f.packet];
         const int rank = (k - out_rr_[op] + ninputs) % ninputs;
@@ -360,7 +421,10 @@ class FlitTransport : public Transport, public TakenPaths {
     int vc = 0;
     if (target_[op] >= 0) {
       vc = free_vc(op, klass, pk.flits);
-      if (vc < 0) return false;
+      if (vc < 0) {
+        refused_port_ = op;
+        return false;
+      }
       holder_[slot(op, vc)] = head.packet;
     }
     ivc.out_port = op;
@@ -404,6 +468,7 @@ class FlitTransport : public Transport, public TakenPaths {
     const Flit f = flit_at(s, 0);
     ivc.first = (ivc.first + 1) % static_cast<uint32_t>(p_.buffer);
     --ivc.count;
+    hold(in, -1, c);
     schedule(c + out_[in].delay, {0, static_cast<int>(s)});  // the slot's credit, back upstream
     if (ivc.count > 0 && flit_at(s, 0).ready > c + 1) wake_switch(sw, flit_at(s, 0).ready);
     const int op = ivc.out_port, w = ivc.out_vc;
@@ -436,11 +501,15 @@ class FlitTransport : public Transport, public TakenPaths {
     Flit& into = flit_at(s, ivc.count);
     ++ivc.count;
     into = Flit{f.packet, f.index, arrival + router_cycles_[down]};
+    hold(op, 1, c);  // from the credit's use: the slot is the flit's from now
     if (ivc.count == 1) wake_switch(down, into.ready);
   }
 
   void finish_packet(uint32_t id, double when) {
     const uint32_t message = packets_[id].message;
+    ++packets_done_;
+    queueing_sum_ += packets_[id].injected - packets_[id].queued;
+    network_sum_ += when - packets_[id].injected;
     packets_[id].flits = 0;
     free_packets_.push_back(id);
     if (--messages_[message].pending_packets > 0) return;
@@ -465,7 +534,7 @@ class FlitTransport : public Transport, public TakenPaths {
       uint32_t pid;
       if (!free_packets_.empty()) pid = free_packets_.back(), free_packets_.pop_back();
       else pid = static_cast<uint32_t>(packets_.size()), packets_.emplace_back();
-      packets_[pid] = Packet{static_cast<uint32_t>(id), flits, 0, -1, 0, 0, -1, bytes, m.started};
+      packets_[pid] = Packet{static_cast<uint32_t>(id), flits, 0, -1, 0, 0, -1, bytes, m.started, m.started + net_.startup, 0};
       holder_[slot(port, vc)] = pid;
       nic.packet = pid;
       nic.next_flit = 0;
@@ -480,6 +549,7 @@ class FlitTransport : public Transport, public TakenPaths {
     if (credits_[slot(port, nic.vc)] <= 0) return;
     const Packet& pk = packets_[nic.packet];
     const bool tail = nic.next_flit + 1 == pk.flits;
+    if (nic.next_flit == 0) packets_[nic.packet].injected = static_cast<double>(c) * cycle_;
     ++flits_in_network_;
     forward(port, nic.vc, Flit{nic.packet, nic.next_flit, 0}, c, tail);
     if (tail) {
@@ -572,6 +642,7 @@ class FlitTransport : public Transport, public TakenPaths {
   std::vector<InputVc> vcs_;
   std::vector<std::unique_ptr<Flit[]>> rings_;  // per (port, vc)
   std::vector<int> in_rr_, out_rr_, va_rr_;
+  int refused_port_ = 0;  // the port allocate_vc found no VC at
   std::vector<Request> request_;
   std::vector<int> granted_;
   std::vector<Packet> packets_;
@@ -589,6 +660,14 @@ class FlitTransport : public Transport, public TakenPaths {
   std::vector<PortLoad> walked_loads_;
   std::vector<Taken> taken_;
   long events_ = 0;
+  // What congestion() reports: cycles each port's sender was refused downstream (stamped once a cycle),
+  // flits held per input port (now, integrated over cycles, the most), packets' source and network times.
+  std::vector<long> blocked_cycles_, blocked_stamp_;
+  std::vector<int> held_, held_max_;
+  std::vector<long> held_since_;
+  std::vector<double> held_area_;
+  long packets_done_ = 0;
+  double queueing_sum_ = 0, network_sum_ = 0;
 };
 
 ModelComponent flit_model() {

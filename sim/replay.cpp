@@ -495,6 +495,7 @@ SimResult Replay::result(double wall_seconds) const {
   out.events = local_events_ + transport_->events();
   out.wall_seconds = wall_seconds;
   out.solver_seconds = transport_->solver_seconds();
+  out.congestion = transport_->congestion();
   return out;
 }
 

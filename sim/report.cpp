@@ -1,5 +1,6 @@
 #include "sim/report.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "support/units.h"
@@ -9,6 +10,28 @@ namespace {
 
 nlohmann::ordered_json latency_json(const LatencyStats& s) {
   return {{"count", s.count}, {"mean", s.mean}, {"p50", s.p50}, {"p99", s.p99}, {"max", s.max}};
+}
+
+// The flit model's congestion: packets' queueing and network time, buffers per level, and the channels
+// whose senders waited longest for credits (all of them, busiest first, those that waited at all).
+nlohmann::ordered_json congestion_json(const Congestion& c, const Network& net) {
+  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+  for (const BufferLevel& l : c.levels)
+    levels.push_back({{"level", l.level}, {"mean_flits", l.mean_flits}, {"max_flits", l.max_flits}});
+  std::vector<int> order;
+  for (size_t ch = 0; ch < c.channel_blocked.size(); ++ch)
+    if (c.channel_blocked[ch] > 0) order.push_back(static_cast<int>(ch));
+  std::stable_sort(order.begin(), order.end(), [&c](int a, int b) { return c.channel_blocked[a] > c.channel_blocked[b]; });
+  nlohmann::ordered_json blocked = nlohmann::ordered_json::array();
+  for (int ch : order)
+    blocked.push_back({{"from", net.switch_at(net.channel_source(ch)).name},
+                       {"to", net.switch_at(net.channel_target(ch)).name},
+                       {"blocked_seconds", c.channel_blocked[ch]}});
+  return {{"packets", c.packets},
+          {"queueing_latency", c.queueing},
+          {"network_latency", c.network},
+          {"buffers_by_level", levels},
+          {"blocked_channels", blocked}};
 }
 
 }  // namespace
@@ -56,6 +79,7 @@ nlohmann::ordered_json summary_json(const SimResult& r, const RoutedNetwork& rou
       {"rank_finish", r.rank_finish},
       {"switch_bytes", r.switch_bytes},
   };
+  if (r.congestion.packets > 0) j["congestion"] = congestion_json(r.congestion, net);
   return j;
 }
 
@@ -116,6 +140,14 @@ void print_summary(const SimResult& r, std::ostream& out) {
     print("optical circuits", std::to_string(r.circuits.size()) + " carrying " + std::to_string(r.optical_messages) +
                                   " messages; run time " + format_number(r.makespan / r.eps_only_makespan, 4) +
                                   " x the EPS alone (" + format_time(r.eps_only_makespan) + ")");
+  if (const Congestion& c = r.congestion; c.packets > 0) {
+    print("packet latency", format_time(c.queueing) + " queued at the source + " + format_time(c.network) +
+                                " in the network (means over " + std::to_string(c.packets) + " packets)");
+    const long waited = std::count_if(c.channel_blocked.begin(), c.channel_blocked.end(), [](double t) { return t > 0; });
+    const double longest = c.channel_blocked.empty() ? 0 : *std::max_element(c.channel_blocked.begin(), c.channel_blocked.end());
+    print("credit waits", std::to_string(waited) + " channels waited for credits, the longest " + format_time(longest) +
+                              " (--json: congestion)");
+  }
   print("events", std::to_string(r.events) + " in " + format_number(r.wall_seconds, 3) + " s wall");
 }
 

@@ -153,6 +153,21 @@ struct LatencyStats {
   double mean = 0, p50 = 0, p99 = 0, max = 0;
 };
 
+// The flit model's congestion (empty for the other models): per directed switch channel (Network::channel),
+// the seconds its sender had a flit ready but no credit or no free VC downstream; buffer occupancy per
+// switch level (0: switches with nodes, then by hops from them); packets' time queued at the source NIC
+// and in the network (injection of the head to delivery of the tail), means over all packets.
+struct BufferLevel {
+  int level = 0;
+  double mean_flits = 0, max_flits = 0;  // per input port of the level's switches
+};
+struct Congestion {
+  std::vector<double> channel_blocked;
+  std::vector<BufferLevel> levels;
+  long packets = 0;
+  double queueing = 0, network = 0;
+};
+
 struct SimResult {
   std::string model;
   double makespan = 0;                 // simulated seconds until the last rank finished
@@ -183,6 +198,7 @@ struct SimResult {
   long peak_memory_kb = 0;             // of the simulating process
   std::vector<MessageRecord> message_log;
   std::vector<RankInterval> timeline;  // with record_timeline, in the order the intervals ended
+  Congestion congestion;               // the flit model's
 };
 
 // The field tables of the results (JSON / MessagePack), written once.
@@ -190,11 +206,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PortLoad, bytes, messages, busy)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MessageRecord, src, dst, tag, bytes, posted, started, delivered, hops, distant, collective)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LatencyStats, count, mean, p50, p99, max)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RankInterval, rank, state, start, end)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BufferLevel, level, mean_flits, max_flits)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Congestion, channel_blocked, levels, packets, queueing, network)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimResult, model, makespan, rank_finish, job_start, messages, bytes, latency, neighbour_latency,
                                    distant_latency, zero_load_latency, channels, node_out, node_in, switch_bytes, circuits,
                                    circuit_loads, circuit_bandwidth, optical_messages, setup_wait, eps_only_makespan,
                                    max_link_load, max_link_utilisation, events, wall_seconds, solver_seconds, peak_memory_kb, message_log,
-                                   timeline)
+                                   timeline, congestion)
 
 // Whether a simulation draws on options.seed (random Valiant groups, spraying, adaptive ties, ECMP
 // walks); false: the result depends on the network, placement and trace alone.

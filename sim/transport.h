@@ -69,6 +69,8 @@ class Transport {
   virtual const std::vector<PortLoad>* walked_channel_loads() const { return nullptr; }
   // Wall-clock seconds spent sharing bandwidth (a fluid model's max-min solver; simulate --profile).
   virtual double solver_seconds() const { return 0; }
+  // Where the network congested, for a model with finite buffers (flit), up to now; else empty.
+  virtual Congestion congestion() const { return {}; }
 };
 
 // A simulation model: the transport it builds, registered in model_registry() from its own file.
