@@ -92,7 +92,7 @@ void run_map(const MapOptions& o) {
   // With node insides the ranks go to the cores the metrics cost them on.
   const RankSites sites = rank_sites(placement, net, net.node_insides.empty() ? std::vector<int>{} : place_on_cores(parts.problem, placement));
   for (const LaunchOutput& file : launch)
-    write_file_atomically(file.path, [&](std::ostream& out) { write_launch_file(file.format, sites, out); });
+    write_file_atomically(file.path, [&](std::ostream& out) { write_launch_file(file.format, sites, out, file.path); });
 
   if (!o.graph_file.empty())
     write_file_atomically(o.graph_file, [&](std::ostream& out) { write_metis_graph(graph, out); });

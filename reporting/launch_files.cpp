@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "support/consumer_quoting.h"
 #include "support/error.h"
 #include "support/input_file.h"
 #include "support/message.h"
@@ -18,12 +19,11 @@ namespace {
 constexpr size_t kMaxLine = 1 << 16;
 constexpr long kMaxRanks = 1 << 24;  // a machinefile count beyond this is a typo, not a job
 
-// Characters a format's readers take as syntax, so no host name may hold them.
-std::string reserved_characters(const std::string& format) {
-  if (format == "rankfile") return "=";
-  if (format == "hostlist" || format == "machinefile") return ":#";
-  if (format == "slurm-hostfile") return ",";
-  return "";
+// Why the format's launcher would not read `host` as one host name ("" when it would).
+std::string host_problem(const std::string& format, const std::string& host) {
+  if (format == "rankfile") return open_mpi_rankfile_host_problem(host);
+  if (format == "hostlist" || format == "machinefile") return hydra_host_problem(host);
+  return slurm_host_problem(host);  // slurm-hostfile, cpu-bind
 }
 
 std::string trimmed(const std::string& text) {
@@ -195,12 +195,12 @@ RankSites rank_sites(const Placement& placement, const Network& network, const s
   return sites;
 }
 
-void write_launch_file(const std::string& format, const RankSites& sites, std::ostream& out) {
+void write_launch_file(const std::string& format, const RankSites& sites, std::ostream& out, const std::string& file) {
   check_launch_format(format);
-  const std::string reserved = reserved_characters(format);
-  for (const RankSite& site : sites)
-    if (const size_t at = site.host.find_first_of(reserved); at != std::string::npos)
-      throw Error(format + ": node name '" + site.host + "' holds '" + site.host[at] + "', which the launcher reads as syntax; rename the node");
+  for (size_t rank = 0; rank < sites.size(); ++rank)
+    if (const std::string problem = host_problem(format, sites[rank].host); !problem.empty())
+      throw Error(file + ": " + format + ": node '" + sites[rank].host + "' (rank " + std::to_string(rank) + ") " + problem +
+                  "; rename the node");
   if (format == "rankfile") {  // mpirun --rankfile F (Open MPI 5: --map-by rankfile:file=F)
     for (size_t rank = 0; rank < sites.size(); ++rank)
       out << "rank " << rank << "=" << sites[rank].host << " slot=" << sites[rank].core << "\n";

@@ -28,9 +28,10 @@ void check_launch_format(const std::string& format);
 
 // Each rank's node name and core: cores[rank], or without cores the node's k-th rank (in rank order) core k.
 RankSites rank_sites(const Placement& placement, const Network& network, const std::vector<int>& cores = {});
-// Throws Error when a host name holds a character the format's readers take as syntax (':' for
-// Hydra, ',' for Slurm), before anything is written.
-void write_launch_file(const std::string& format, const RankSites& sites, std::ostream& out);
+// Throws Error naming `file` and the node when the format's launcher would read a host name as syntax
+// (support/consumer_quoting.h: a leading '-' that ssh takes as an option, ':' for Hydra, '*' or ',' for
+// Slurm, '=' or '#' in a rankfile, ...), before anything is written.
+void write_launch_file(const std::string& format, const RankSites& sites, std::ostream& out, const std::string& file);
 
 // Reads a launch file back; errors name "PATH:LINE: ..." and what was expected. A cpu-bind file holds
 // cores only: it is laid on `hosts` (each rank's host, as the slurm-hostfile gives them) as srun does,

@@ -287,7 +287,7 @@ std::vector<std::string> write_run_launch_files(const std::string& dir, const st
     const RankSites sites = rank_sites(row.placement, network, row.cores);
     for (const std::string& format : formats) {
       written.push_back(launch_file_path(dir, row_label(row), format));
-      write_file_atomically(written.back(), [&](std::ostream& out) { write_launch_file(format, sites, out); });
+      write_file_atomically(written.back(), [&](std::ostream& out) { write_launch_file(format, sites, out, written.back()); });
     }
   }
   return written;

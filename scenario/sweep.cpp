@@ -6,7 +6,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/consumer_quoting.h"
 #include "support/error.h"
+#include "support/message.h"
 #include "support/units.h"
 #include "support/yaml_reader.h"
 
@@ -169,6 +171,11 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
   sweep.assignments = assignments;
   const std::string stem = std::filesystem::path(path).stem().string();
   sweep.name = doc["name"] ? reader.scalar(doc["name"], "name") : stem;
+  // The name and the folder are written into job scripts (--emit), where a newline would start a command.
+  for (const char* key : {"name", "output"})
+    if (doc[key] && !control_character(doc[key].Scalar()).empty())
+      reader.fail(doc[key], std::string(key) + ": expected text without control characters, got " +
+                                excerpt(doc[key].Scalar()) + " (it holds " + control_character(doc[key].Scalar()) + ")");
   if (!doc["scenario"]) reader.fail(doc, "missing 'scenario': the base scenario's file or an inline map");
   if (doc["scenario"].IsScalar()) {
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();

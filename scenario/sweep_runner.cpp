@@ -18,6 +18,7 @@
 #include "scenario/run_checkpoint.h"
 #include "support/statistics.h"
 #include "support/atomic_file.h"
+#include "support/consumer_quoting.h"
 #include "support/error.h"
 #include "support/interrupt.h"
 #include "support/units.h"
@@ -243,12 +244,6 @@ void count(const Json& outcome, SweepStatus& status) {
   status.mapper_failures += static_cast<int>(outcome.value("failed", Json::array()).size());
 }
 
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 // "0-3,7,9-10" for Slurm's --array.
 std::string index_ranges(const std::vector<int>& indexes) {
   std::string text;
@@ -428,24 +423,28 @@ std::string emit_sweep_jobs(const Sweep& sweep, const std::string& format, const
     if (!(file == PointFile::read && outcome["status"] == "ok")) indexes.push_back(point.index);
   });
   damaged.warn("its point is in the job list again");
-  const std::string cwd = std::filesystem::current_path().string();
-  std::string command = shell_quote(mapsim) + " sweep " + shell_quote(std::filesystem::absolute(sweep.source).string());
+  // Every text from input enters the script through its consumer's quoting (support/consumer_quoting.h).
+  const std::string cwd = bash_word(std::filesystem::current_path().string(), "the working folder");
   const std::filesystem::path dir = std::filesystem::absolute(sweep.output);
-  command += " -o " + shell_quote(dir.string());
-  for (const std::string& a : assignments) command += " --set " + shell_quote(a);
-  make_output_folder((dir / "logs").string(), "the job array's logs");
+  std::string command = bash_word(mapsim, "mapsim's path") + " sweep " +
+                        bash_word(std::filesystem::absolute(sweep.source).string(), "the sweep file's path");
+  command += " -o " + bash_word(dir.string(), "the sweep's output folder");
+  for (const std::string& a : assignments) command += " --set " + bash_word(a, "--set");
   const std::string path = (dir / (format == "slurm" ? "sweep.slurm" : "jobs.txt")).string();
-  write_file_atomically(path, [&](std::ostream& out) {
-    if (format == "parallel") {
-      for (int i : indexes) out << "cd " << shell_quote(cwd) << " && " << command << " --point " << i << "\n";
-      return;
-    }
-    out << "#!/bin/bash\n# mapsim sweep '" << sweep.name << "': " << indexes.size() << " of " << sweep.size
-        << " points, one per array task.\n# Submit: sbatch " << path << "\n# Then:   " << command << " --merge\n"
-        << "#SBATCH --job-name=mapsim-" << sweep.name << "\n#SBATCH --array=" << (indexes.empty() ? "0" : index_ranges(indexes))
-        << "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=" << (dir / "logs" / "point-%a.log").string()
-        << "\nset -euo pipefail\ncd " << shell_quote(cwd) << "\nexec " << command << " --point \"$SLURM_ARRAY_TASK_ID\"\n";
-  });
+  std::string text;
+  if (format == "parallel") {
+    for (int i : indexes) text += parallel_job("cd " + cwd + " && " + command + " --point " + std::to_string(i));
+  } else {
+    const std::string logs = sbatch_filename(dir.string(), "the sweep's output folder") + "/logs/point-%a.log";
+    text = "#!/bin/bash\n# mapsim sweep " + bash_word(sweep.name, "the sweep's name") + ": " + std::to_string(indexes.size()) +
+           " of " + std::to_string(sweep.size) + " points, one per array task.\n# Submit: sbatch " + bash_word(path, "the script's path") +
+           "\n# Then:   " + command + " --merge\n" + sbatch_directive("job-name", "mapsim-" + sweep.name, "the sweep's name") +
+           "\n#SBATCH --array=" + (indexes.empty() ? "0" : index_ranges(indexes)) + "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n" +
+           sbatch_directive("output", logs, "the sweep's output folder") + "\nset -euo pipefail\ncd " + cwd + "\nexec " + command +
+           " --point \"$SLURM_ARRAY_TASK_ID\"\n";
+  }
+  make_output_folder((dir / "logs").string(), "the job array's logs");
+  write_file_atomically(path, [&](std::ostream& out) { out << text; });
   return path;
 }
 

@@ -8,6 +8,7 @@
 
 #include "mappers/mapper.h"
 #include "reporting/launch_files.h"
+#include "consumer_readers.h"
 #include "test_files.h"
 #include "topologies/network_factory.h"
 #include "topologies/node_list.h"
@@ -16,9 +17,9 @@ using namespace mapsim;
 
 namespace {
 
-std::string written(const std::string& format, const RankSites& sites) {
+std::string written(const std::string& format, const RankSites& sites, const std::string& file = "F") {
   std::ostringstream out;
-  write_launch_file(format, sites, out);
+  write_launch_file(format, sites, out, file);
   return out.str();
 }
 
@@ -118,16 +119,82 @@ TEST_CASE("launch files: cores other than the slot order, read back through the 
 
 TEST_CASE("launch files: a host name a format reads as syntax is refused before writing") {
   std::ostringstream out;
-  CHECK(error_of([&] { write_launch_file("machinefile", {{"n:1", 0}}, out); }) ==
-        "machinefile: node name 'n:1' holds ':', which the launcher reads as syntax; rename the node");
-  CHECK(error_of([&] { write_launch_file("hostlist", {{"n#1", 0}}, out); }).find("holds '#'") != std::string::npos);
-  CHECK(error_of([&] { write_launch_file("slurm-hostfile", {{"a,b", 0}}, out); }).find("holds ','") != std::string::npos);
-  CHECK(error_of([&] { write_launch_file("rankfile", {{"a=b", 0}}, out); }).find("holds '='") != std::string::npos);
+  CHECK(error_of([&] { write_launch_file("machinefile", {{"a", 0}, {"n:1", 0}}, out, "app.hosts"); }) ==
+        "app.hosts: machinefile: node 'n:1' (rank 1) holds ':', which every launch file reserves (Hydra's HOST:COUNT); rename the node");
+  CHECK(error_of([&] { write_launch_file("machinefile", {{"-oProxyCommand=id", 0}}, out, "F"); }) ==
+        "F: machinefile: node '-oProxyCommand=id' (rank 0) begins with '-', which ssh (started with the host as an "
+        "argument) reads as an option; rename the node");
+  CHECK(error_of([&] { write_launch_file("hostlist", {{"n#1", 0}}, out, "F"); }).find("holds '#'") != std::string::npos);
+  CHECK(error_of([&] { write_launch_file("slurm-hostfile", {{"gpu*4", 0}}, out, "F"); }).find("holds '*', which every launch file reserves (Slurm's HOST*COUNT)") != std::string::npos);
+  CHECK(error_of([&] { write_launch_file("slurm-hostfile", {{"a,b", 0}}, out, "F"); }).find("holds ','") != std::string::npos);
+  CHECK(error_of([&] { write_launch_file("slurm-hostfile", {{"n[1-4]", 0}}, out, "F"); }).find("holds '['") != std::string::npos);
+  CHECK(error_of([&] { write_launch_file("rankfile", {{"a=b", 0}}, out, "F"); }).find("holds '='") != std::string::npos);
+  CHECK(error_of([&] { write_launch_file("rankfile", {{"+n0", 0}}, out, "F"); }).find("relative node") != std::string::npos);
+  CHECK(error_of([&] { write_launch_file("rankfile", {{"n#1", 0}}, out, "F"); }).find("holds '#'") != std::string::npos);
+  CHECK(error_of([&] { write_launch_file("rankfile", {{"slot", 0}}, out, "F"); }).find("keyword") != std::string::npos);
+  CHECK(error_of([&] { write_launch_file("cpu-bind", {{"a b", 0}}, out, "F"); }).find("whitespace") != std::string::npos);
   CHECK(out.str().empty());
-  CHECK(written("rankfile", {{"n:1", 0}}) == "rank 0=n:1 slot=0\n");  // ':' is no syntax there
   CHECK(error_of([] { check_launch_format("machinefle"); }) ==
         "unknown launch format 'machinefle' (did you mean 'machinefile'?): expected one of rankfile, hostlist, "
         "machinefile, slurm-hostfile, cpu-bind");
+}
+
+namespace {
+
+// The host of each rank as the format's launcher reads the written file (consumer_readers.h).
+std::vector<std::string> launcher_hosts(const std::string& format, const std::string& text) {
+  if (format == "slurm-hostfile") return consumer::slurm_hostfile_hosts(text);
+  std::vector<std::string> hosts;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (format == "rankfile") {
+      hosts.push_back(consumer::open_mpi_rankfile_host(line));
+      continue;
+    }
+    const std::string host = consumer::hydra_host(line);
+    if (host.empty()) continue;
+    const size_t colon = line.find(':');
+    hosts.insert(hosts.end(), colon == std::string::npos ? 1 : std::stoi(line.substr(colon + 1)), host);
+  }
+  return hosts;
+}
+
+}  // namespace
+
+TEST_CASE("launch files: each launcher reads every written host as that host, or the writer refuses it, naming node and file") {
+  // The issue's probes (an ssh option through Hydra, a Slurm repeat, an Open MPI comment and relative
+  // node), every reserved character, and names that are fine.
+  const std::vector<std::string> refused_everywhere = {"-oProxyCommand=touch /tmp/x", "+n0", "n#1", "gpu*4", "a:2", "a=b", "a,b",
+                                                       "root@h", "a b", "a\tb", "", "caf\xc3\xa9"};
+  const std::vector<std::string> others = {"node-0", "n.1", "gpu_2", "10.0.0.1", "Node7", "x-1.y", "007", "1.x", "slots",
+                                           "a/b", "a//b", "n[1-2]", "_n", "q\"", "a\\b", "$(id)", "a%b", "-", "."};
+  for (const char* format : {"rankfile", "hostlist", "machinefile", "slurm-hostfile"}) {
+    for (const std::string& name : refused_everywhere) {
+      CAPTURE(format);
+      CAPTURE(name);
+      const std::string e = error_of([&] { written(format, {{"node-0", 0}, {name, 0}}, "out/app.hosts"); });
+      CHECK(e.rfind("out/app.hosts: " + std::string(format) + ": node '" + name + "' (rank 1) ", 0) == 0);
+    }
+    for (const std::string& name : others) {
+      CAPTURE(format);
+      CAPTURE(name);
+      const RankSites sites = {{"node-0", 0}, {name, 0}, {"node-0", 1}};
+      std::string text;
+      const std::string e = error_of([&] { text = written(format, sites); });
+      if (!e.empty()) {
+        CHECK(e.find("node '" + name + "' (rank 1) ") != std::string::npos);
+        CHECK(e.find('\n') == std::string::npos);
+        continue;
+      }
+      std::vector<std::string> hosts;
+      try {
+        hosts = launcher_hosts(format, text);
+      } catch (const std::exception& read) {
+        FAIL_CHECK("written, but the launcher reads: " << read.what());
+      }
+      CHECK(hosts == std::vector<std::string>{"node-0", name, "node-0"});
+    }
+  }
 }
 
 TEST_CASE("launch files: malformed files are one-line errors naming file and line") {
