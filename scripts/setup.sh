@@ -3,12 +3,12 @@
 #   bash scripts/setup.sh           what building and running mapsim need
 #   bash scripts/setup.sh --tests   also what only some tests need: MPI (the PMPI tracer and its test; it
 #                                   comes with libsimgrid-dev anyway), pajeng (reads timelines back) and
-#                                   chromium (report screenshots)
+#                                   chromium (report screenshots), GNU Parallel (runs an emitted jobs.txt)
 set -euo pipefail
 packages=(g++ cmake make pkg-config libsimgrid-dev libboost-dev libyaml-cpp-dev libspdlog-dev libfmt-dev doctest-dev
           libcli11-dev nlohmann-json3-dev libscotch-dev libmetis-dev libqhull-dev libotf2-trace-dev graphviz
           libcsv-dev gnuplot-nox libhwloc-dev)
-if [ "${1:-}" = --tests ]; then packages+=(libopenmpi-dev openmpi-bin pajeng chromium); fi  # MPI: already there with libsimgrid-dev
+if [ "${1:-}" = --tests ]; then packages+=(libopenmpi-dev openmpi-bin pajeng chromium parallel); fi  # MPI: already there with libsimgrid-dev
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
