@@ -200,7 +200,12 @@ int run(const RunCommandOptions& o) {
       bar.update(runs_done + static_cast<double>(p.actions_done) / std::max(1L, p.actions_total), runs,
                  "simulating: " + progress_detail(p));
     };
-  std::vector<RunRow> rows = run_scenario(scenario, options);
+  std::vector<RunRow> rows;
+  try {
+    rows = run_scenario(scenario, options);
+  } catch (const Error&) {  // a long reading or drawing stopped by the interrupt: said below
+    if (!InterruptGuard::interrupted()) throw;
+  }
   bar.finish();
   std::stable_sort(failures.begin(), failures.end(), [](const RunFailure& a, const RunFailure& b) { return a.replicate < b.replicate; });
   // When no mapper ran, the first failure is the error, said once with a count of those alike.

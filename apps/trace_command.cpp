@@ -12,6 +12,7 @@
 #include "sim/workload.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
+#include "support/interrupt.h"
 #include "support/units.h"
 #include "traces/trace_tools.h"
 #include "support/json_text.h"
@@ -71,7 +72,18 @@ void matrix(const TraceOptions& o) {
   std::cout << o.output << ": " << cells.size() << " communicating rank pairs, " << messages << " messages\n";
 }
 
-void convert(const TraceOptions& o) { std::cout << convert_ti_trace(o.path, o.legacy, o.output, o.shared) << "\n"; }
+// An interrupt (Ctrl-C, SIGTERM) removes the partial output, then ends the process as the signal would.
+void convert(const TraceOptions& o) {
+  const InterruptGuard interrupts;
+  std::string written;
+  try {
+    written = convert_ti_trace(o.path, o.legacy, o.output, o.shared);
+  } catch (const Error&) {
+    if (InterruptGuard::interrupted()) end_by_interrupt();
+    throw;
+  }
+  std::cout << written << "\n";
+}
 
 }  // namespace
 

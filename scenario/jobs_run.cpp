@@ -19,28 +19,32 @@ struct JobRun {
 };
 
 // The jobs `members` together: their traces one after another, each its own world, started as the
-// scenario says (`after` kept only between members), and the background, if any, from time 0.
-// Returns each member's makespan.
+// scenario says (`after` kept only between members), and the background, if any, from time 0. The
+// jobs' traces stream as a single job's does (none is held whole). Returns each member's makespan.
 std::vector<double> simulate_together(const Scenario& s, const RoutedNetwork& routed, const SimOptions& options,
                                       const std::vector<JobRun>& runs, const std::vector<int>& members,
                                       const BackgroundTraffic* background = nullptr) {
-  Trace trace;
+  std::vector<const TraceSource*> traces;
   Placement placement;
   std::vector<JobSpan> spans;
-  for (int j : members) {  // (the jobs' traces are held whole here)
+  int ranks = 0;
+  for (int j : members) {
     const ScenarioJob& job = s.jobs[j];
     const auto after = std::find(members.begin(), members.end(), job.after);
-    spans.push_back({trace.num_ranks(), runs[j].trace->num_ranks(), job.start,
+    spans.push_back({ranks, runs[j].trace->num_ranks(), job.start,
                      after == members.end() ? -1 : static_cast<int>(after - members.begin())});
-    Trace whole = materialize(*runs[j].trace);
-    trace.ranks.insert(trace.ranks.end(), std::make_move_iterator(whole.ranks.begin()), std::make_move_iterator(whole.ranks.end()));
+    ranks += runs[j].trace->num_ranks();
+    traces.push_back(runs[j].trace);
     placement.insert(placement.end(), runs[j].run.placement.begin(), runs[j].run.placement.end());
   }
-  if (background && background->trace.num_ranks() > 0) {
-    spans.push_back({trace.num_ranks(), background->trace.num_ranks(), 0, -1});
-    trace.ranks.insert(trace.ranks.end(), background->trace.ranks.begin(), background->trace.ranks.end());
+  const std::optional<TraceView> background_trace =
+      background && background->trace.num_ranks() > 0 ? std::optional<TraceView>(background->trace) : std::nullopt;
+  if (background_trace) {
+    spans.push_back({ranks, background->trace.num_ranks(), 0, -1});
+    traces.push_back(&*background_trace);
     placement.insert(placement.end(), background->placement.begin(), background->placement.end());
   }
+  const JoinedSources trace(traces);
   SimOptions o = options;
   o.record_messages = o.record_timeline = false;
   o.progress = nullptr;

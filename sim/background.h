@@ -10,8 +10,11 @@
 
 namespace mapsim {
 
-// Messages the background of one simulation may hold (each is two trace actions).
-constexpr long kMaxBackgroundMessages = 1L << 24;
+// Messages the background of one simulation may hold (each is three trace actions, 168 bytes: 700 MB
+// at the bound), and destinations it may draw (those to the sender itself or a job's node are drawn,
+// then not sent).
+constexpr long kMaxBackgroundMessages = 1L << 22;
+constexpr long kMaxBackgroundDraws = 1L << 26;
 
 struct BackgroundTraffic {
   Trace trace;
@@ -20,8 +23,10 @@ struct BackgroundTraffic {
 };
 
 // `taken[n] != 0`: node n belongs to a job. The message size is traffic.message, else `mtu`. Throws
-// mapsim::Error for an unknown pattern or a load outside (0, 1], and for more than
-// kMaxBackgroundMessages messages (naming the duration to shorten).
+// mapsim::Error for an unknown pattern or a load outside (0, 1], for more than kMaxBackgroundMessages
+// messages or kMaxBackgroundDraws draws (naming the duration to shorten; an expected count above it
+// before drawing, the others after a counting pass, before the actions are built), and for a pattern
+// that sent nothing although it drew (every destination the sender itself or a job's node).
 BackgroundTraffic background_traffic(const Network& network, const std::vector<char>& taken, const TrafficOptions& traffic,
                                      double duration, double mtu, uint64_t seed);
 

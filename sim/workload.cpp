@@ -9,6 +9,7 @@
 
 #include "traces/action_ops.h"
 #include "support/error.h"
+#include "support/interrupt.h"
 #include "support/units.h"
 #include "support/random.h"
 #include "support/spec.h"
@@ -169,7 +170,7 @@ class SyntheticStream final : public ActionStream {
     }
     while (c.iteration < iterations) {
       if (generate_(c.iteration, r, c.index++, c.current)) return &c.current;
-      ++c.iteration;
+      if (++c.iteration % 1024 == 0) stop_if_interrupted();  // a reading in a guarded process (the mappers' pass)
       c.index = 0;
     }
     if (c.iteration == iterations) {  // finalize

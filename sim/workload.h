@@ -18,7 +18,9 @@
 namespace mapsim {
 
 constexpr long kMaxWorkloadActions = 1L << 26;  // about 3 GiB of actions: a workload built whole (make_workload)
-constexpr long kMaxStreamedWorkloadActions = 1L << 33;  // generated as read: a bound on the run's length, not memory
+// Generated as read, a bound on the run's length, not memory: the replay runs about 10^6 actions a
+// second, so that a workload at the bound simulates for about 5 minutes (docs/simulation.md).
+constexpr long kMaxStreamedWorkloadActions = 1L << 28;
 
 // A synthetic workload generated one action at a time: generate(iteration, rank, j, out) sets `out`
 // to action j of the rank's iteration and returns true, or returns false after the iteration's last.

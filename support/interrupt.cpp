@@ -1,5 +1,9 @@
 #include "support/interrupt.h"
 
+#include <unistd.h>
+
+#include "support/error.h"
+
 namespace mapsim {
 namespace {
 
@@ -35,6 +39,21 @@ void restore_default_interrupts() {
   g_interrupted = 0;
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
+}
+
+void stop_if_interrupted() {
+  if (g_guards > 0 && g_interrupted != 0) throw Error("interrupted");
+}
+
+void end_by_interrupt() {
+  const int signal = g_interrupted != 0 ? static_cast<int>(g_interrupted) : SIGTERM;
+  std::signal(signal, SIG_DFL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, signal);
+  sigprocmask(SIG_UNBLOCK, &one, nullptr);
+  raise(signal);
+  _exit(128 + signal);
 }
 
 }  // namespace mapsim

@@ -23,4 +23,13 @@ class InterruptGuard {
 
 void restore_default_interrupts();  // in a forked child: the signals end it again (no guard lives in it)
 
+// For long loops (reading, generating, writing): throws mapsim::Error once a signal came while a guard
+// lives, so that the stack unwinds -- partial outputs are removed on the way -- within a second. Does
+// nothing without a guard (the signals then end the process themselves) and in a forked child.
+void stop_if_interrupted();
+
+// For a command that keeps nothing of an interrupted run: the signal that came takes its default
+// effect now (the process ends as if killed by it, exit status 128 + N), after the unwinding.
+[[noreturn]] void end_by_interrupt();
+
 }  // namespace mapsim

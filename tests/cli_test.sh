@@ -448,7 +448,7 @@ sed 's/4xEDR$/4xZZZ/' "$src/configs/networks/example.ibnet" >"$tmp/speed.ibnet"
 expect_error "ibnet: unknown link rate" "speed.ibnet:11: unknown link rate '4xZZZ'" topo "ibnet:$tmp/speed.ibnet"
 sed 's/^\[2\]\t"H-248a0703009c0020"/[99]\t"H-248a0703009c0020"/' "$src/configs/networks/example.ibnet" >"$tmp/port.ibnet"
 expect_error "ibnet: a port the switch does not have" "port.ibnet:12: port 99 of S-7cfe900300a1b2c0, which has ports 1..36" topo "ibnet:$tmp/port.ibnet"
-expect_error "a workload too large to build" "about 1.44e+10 actions, above the limit of 8589934592" simulate --topology mesh:4x4 --process mesh:4x4 --workload exchange:iterations=100000000
+expect_error "a workload too large to build" "about 1.44e+10 actions, above the limit of 268435456" simulate --topology mesh:4x4 --process mesh:4x4 --workload exchange:iterations=100000000
 expect_error "table routing limit, reported before any work" "updown routing keeps S x S distances; 64000 switches need 16.384 GB, over its limit of 8 GB" topo irregular:nodes=64000,switches=64000,ports=4 --routing updown
 printf 'x,mapper,y\n1,a,2\n2,a,3\n' >"$tmp/small-plot.csv"
 expect_error "plot into a missing folder" "the folder /nonexistent-dir does not exist" plot "$tmp/small-plot.csv" --x x --y y -o /nonexistent-dir/fig.svg

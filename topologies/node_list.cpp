@@ -25,19 +25,39 @@ namespace {
 
 constexpr size_t kMaxHosts = 1 << 20;
 
+// The names of one hostlist and what they take, bounded as they are made.
+struct Names {
+  std::vector<std::string>& out;
+  size_t max_bytes;
+  size_t& bytes;
+  // Appends prefix + digits + tail after checking the bounds; `entry` names the hostlist in errors.
+  void add(const std::string& prefix, const std::string& digits, const std::string& tail, const std::string& entry) {
+    if (out.size() >= kMaxHosts) throw HostlistTooLarge("hostlist " + excerpt(entry) + " names over a million hosts");
+    const size_t size = name_bytes(prefix.size() + digits.size() + tail.size());
+    if (size > max_bytes || bytes > max_bytes - size)
+      throw HostlistTooLarge("hostlist " + excerpt(entry) + " names over " + std::to_string(max_bytes >> 20) +
+                             " MiB of host names (at name " + std::to_string(out.size() + 1) + ", of " +
+                             std::to_string(prefix.size() + digits.size() + tail.size()) + " bytes)");
+    bytes += size;
+    out.push_back(prefix + digits + tail);
+  }
+};
+
 // One entry (no top-level comma): the prefix, the first bracket's names, the rest expanded again.
-void expand_entry(const std::string& entry, std::vector<std::string>& out) {
+void expand_entry(const std::string& entry, Names& names) {
   const size_t open = entry.find('[');
   if (open == std::string::npos) {
     if (entry.find(']') != std::string::npos) throw Error("']' without '[' in " + excerpt(entry));
-    out.push_back(entry);
+    names.add(entry, "", "", entry);
     return;
   }
   const size_t close = entry.find(']', open);
   if (close == std::string::npos) throw Error("'[' without ']' in " + excerpt(entry));
   const std::string prefix = entry.substr(0, open), ranges = entry.substr(open + 1, close - open - 1);
   std::vector<std::string> rest;
-  expand_entry(entry.substr(close + 1), rest);
+  size_t rest_bytes = 0;
+  Names tails{rest, names.max_bytes, rest_bytes};
+  expand_entry(entry.substr(close + 1), tails);
   std::stringstream items(ranges);
   for (std::string item; std::getline(items, item, ',');) {
     const size_t dash = item.find('-');
@@ -52,18 +72,17 @@ void expand_entry(const std::string& entry, std::vector<std::string>& out) {
     for (long i = from; i <= to; ++i) {
       std::string digits = std::to_string(i);
       if (digits.size() < first.size()) digits.insert(0, first.size() - digits.size(), '0');
-      for (const std::string& tail : rest) {
-        if (out.size() >= kMaxHosts) throw Error("hostlist " + excerpt(entry) + " names over a million hosts");
-        out.push_back(prefix + digits + tail);
-      }
+      for (const std::string& tail : rest) names.add(prefix, digits, tail, entry);
     }
   }
 }
 
 }  // namespace
 
-std::vector<std::string> expand_hostlist(const std::string& text) {
-  std::vector<std::string> names;
+std::vector<std::string> expand_hostlist(const std::string& text, size_t max_bytes, size_t* used) {
+  std::vector<std::string> out;
+  size_t bytes = used ? *used : 0;
+  Names names{out, max_bytes, bytes};
   int depth = 0;
   size_t start = 0;
   for (size_t i = 0; i <= text.size(); ++i) {
@@ -74,7 +93,8 @@ std::vector<std::string> expand_hostlist(const std::string& text) {
       start = i + 1;
     }
   }
-  return names;
+  if (used) *used = bytes;
+  return out;
 }
 
 std::vector<int> read_node_list(const std::string& path, const Network& net) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "support/error.h"
 #include "topologies/network.h"
 
 namespace mapsim {
@@ -23,9 +24,22 @@ class NodeLookup {
 // ("cn[000-015,020],gpu[1-2]"); throws "FILE:LINE: ..." on an unknown or repeated node.
 std::vector<int> read_node_list(const std::string& path, const Network& network);
 
+// The memory a hostlist's names may take (their characters and each string's own bytes): a short
+// line of long names multiplied out by a range must be refused before it takes gigabytes.
+constexpr size_t kMaxHostlistBytes = size_t{64} << 20;
+// What expand_hostlist throws for a hostlist over its limits (a valid one, too large).
+class HostlistTooLarge : public Error {
+ public:
+  using Error::Error;
+};
+
 // Expands a Slurm hostlist: top-level commas separate entries; "[a-b,c]" ranges keep the width of
 // their first number ("cn[08-10]" -> cn08 cn09 cn10); several brackets multiply out. Throws
-// mapsim::Error on an unbalanced bracket, a reversed range or over a million names.
-std::vector<std::string> expand_hostlist(const std::string& text);
+// mapsim::Error on an unbalanced bracket or a reversed range, HostlistTooLarge over a million names or
+// `max_bytes` (names_bytes), each checked before the name is made. `used` (if given) is the bytes
+// taken by names expanded before (several hostlists of one file share a budget), and is updated.
+std::vector<std::string> expand_hostlist(const std::string& text, size_t max_bytes = kMaxHostlistBytes, size_t* used = nullptr);
+// The bytes one name takes, in the unit of expand_hostlist's bound.
+inline size_t name_bytes(size_t characters) { return characters + sizeof(std::string); }
 
 }  // namespace mapsim

@@ -23,6 +23,9 @@ namespace {
 
 // topology.conf lines hold hostlists, normally compressed; a longer line is refused as it is read.
 constexpr size_t kMaxLineBytes = 1 << 20;
+// The names all its hostlists expand to (node_list.h's unit): a short line of long names times a
+// range is refused before it takes the memory.
+constexpr size_t kMaxNameBytes = 4 * kMaxHostlistBytes;
 
 struct SwitchLine {
   std::string name;
@@ -54,6 +57,7 @@ Network load_slurm_topology(const std::string& path, const LinkDefaults& d) {
   std::unordered_map<std::string, int> switch_index;  // name -> index in lines
   std::unordered_map<std::string, int> node_switch;    // node name -> index of the switch listing it
   long total_nodes = 0, total_links = 0;
+  size_t name_bytes_used = 0;  // by the expanded hostlists so far
   std::string text;
   int line = 1;
   for (; read_bounded_line(in, text, kMaxLineBytes, path, line, "a topology.conf line 'SwitchName=NAME [Switches=HOSTLIST] [Nodes=HOSTLIST]'"); ++line) {
@@ -94,7 +98,10 @@ Network load_slurm_topology(const std::string& path, const LinkDefaults& d) {
         std::vector<std::string> names;
         try {
           if (value.find("[]") != std::string::npos) throw Error("empty brackets in " + excerpt(value));
-          names = expand_hostlist(value);
+          names = expand_hostlist(value, kMaxNameBytes, &name_bytes_used);
+        } catch (const HostlistTooLarge& e) {
+          throw Error(where + key + ": " + e.what() + "; expected a cluster's hostlists (at most " +
+                      std::to_string(kMaxNameBytes >> 20) + " MiB of names in one file, these lines' included)");
         } catch (const Error& e) {
           throw Error(where + "malformed hostlist in " + key + ": " + e.what() + "; expected a hostlist such as node[01-16,20],gpu[1-2]");
         }

@@ -15,6 +15,7 @@
 
 #include "support/atomic_file.h"
 #include "support/error.h"
+#include "support/interrupt.h"
 #include "support/input_file.h"
 #include "support/message.h"
 #include "support/units.h"
@@ -353,6 +354,32 @@ long shared_file_rank(const std::vector<std::string>& tokens, const std::string&
   return r;
 }
 
+// The ranks a shared file's lines name. A trace has ranks 0..the largest, and a rank without a line
+// would still cost its table entry, file and simulated process: a 27-byte line naming rank 4194303
+// must not cost 4 million of them, so every rank needs a line (checked after the first pass, before
+// anything is sized by the ranks).
+class SharedFileRanks {
+ public:
+  void add(long rank, int line) {
+    if (static_cast<size_t>(rank) >= seen_.size()) seen_.resize(rank + 1, false);  // a bit per rank, 512 KB at most
+    seen_[rank] = true;
+    if (rank > max_) max_ = rank, max_line_ = line;
+  }
+  long max() const { return max_; }
+  void check(const std::string& path) const {
+    for (size_t r = 0; r < seen_.size(); ++r)
+      if (!seen_[r])
+        throw Error(path + ":" + std::to_string(max_line_) + ": rank " + std::to_string(max_) + " makes a trace of " +
+                    std::to_string(max_ + 1) + " ranks, but rank " + std::to_string(r) +
+                    " has no line; expected a line for every rank up to the largest (an idle rank: 'R init')");
+  }
+
+ private:
+  std::vector<bool> seen_;
+  long max_ = -1;
+  int max_line_ = 0;
+};
+
 // What parsing a rank's lines carries from one line to the next.
 struct RankState {
   int default_type = 1;  // bytes per count of a size without a datatype (init decides)
@@ -403,6 +430,7 @@ void parse_file(const std::string& path, int only_rank, std::vector<RankTrace>& 
   const int n = static_cast<int>(ranks.size());
   auto state = [&](int r) { return std::make_pair(&ranks[r], &states[r]); };
   for (int line = 1; std::getline(in, text); ++line) {
+    if (line % 4096 == 0) stop_if_interrupted();
     Action a;
     int r = -1;
     if (parse_line(path, line, text, only_rank, n, named_by, quoted, legacy, state, a, r)) sink(r, std::move(a), ranks[r]);
@@ -480,16 +508,17 @@ void read_into(std::string path, bool legacy, Trace& trace, const Sink& sink) {
   // One shared file: the ranks are 0..max rank seen.
   std::ifstream in = open(path, "");
   const std::string named_by = outer.empty() ? "" : outer.back();  // a one-line index named it
-  long max_rank = -1;
+  SharedFileRanks ranks;
   std::string text;
   for (int line = 1; std::getline(in, text); ++line) {
+    if (line % 4096 == 0) stop_if_interrupted();
     auto tokens = split(text);
     if (tokens.empty() || tokens[0][0] == '#') continue;
-    const long r = shared_file_rank(tokens, text, path, line, named_by, max_rank < 0);
-    max_rank = std::max(max_rank, r);
+    ranks.add(shared_file_rank(tokens, text, path, line, named_by, ranks.max() < 0), line);
   }
-  if (max_rank < 0) throw Error(path + ": empty trace: expected 'RANK ACTION ...' lines");
-  trace.ranks.resize(max_rank + 1);
+  if (ranks.max() < 0) throw Error(path + ": empty trace: expected 'RANK ACTION ...' lines");
+  ranks.check(path);
+  trace.ranks.resize(ranks.max() + 1);
   for (auto& rank : trace.ranks) rank.file = path;
   parse_file(path, -1, trace.ranks, "", named_by, legacy, sink);
 }
@@ -712,6 +741,7 @@ std::string write_ti_trace(const Trace& trace, const std::string& directory) {
   StagedTrace staged(directory);
   const int n = trace.num_ranks();
   for (int r = 0; r < n; ++r) {
+    stop_if_interrupted();
     std::ofstream out(staged.file(r));
     for (const Action& a : trace.ranks[r].actions) write_action(out, r, a, trace.ranks[r], n);
     check_written(out, staged.file(r).string());
@@ -723,9 +753,13 @@ std::string convert_ti_trace(const std::string& input, bool legacy, const std::s
   if (output.empty())
     throw Error(std::string("trace convert -o: expected ") + (shared ? "a file name" : "a folder") + " for the converted trace, got an empty name");
   refuse_in_place(input, output, shared);
+  // Every action polls the interrupt: the unwinding removes the partial output.
   if (shared) {  // one file, written atomically
     write_file_atomically(output, [&](std::ostream& out) {
-      visit_ti_trace(input, legacy, [&](int r, const Action& a, const RankTrace& context, int n) { write_action(out, r, a, context, n); });
+      visit_ti_trace(input, legacy, [&](int r, const Action& a, const RankTrace& context, int n) {
+        stop_if_interrupted();
+        write_action(out, r, a, context, n);
+      });
     });
     return output;
   }
@@ -737,10 +771,14 @@ std::string convert_ti_trace(const std::string& input, bool legacy, const std::s
   };
   int ranks = 0;
   visit_ti_trace(input, legacy, [&](int r, const Action& a, const RankTrace& context, int n) {
+    stop_if_interrupted();
     if (ranks == 0) {  // first action: create the outputs
       ranks = n;
       staged.emplace(output);
-      for (int k = 0; k < n; ++k) std::ofstream(staged->file(k), std::ios::trunc);
+      for (int k = 0; k < n; ++k) {
+        if (k % 1024 == 0) stop_if_interrupted();
+        std::ofstream(staged->file(k), std::ios::trunc);
+      }
     }
     auto it = open_files.find(r);
     if (it == open_files.end()) {
@@ -848,6 +886,7 @@ class TiFileStream final : public ActionStream {
   };
 
   void refill(int r) {
+    stop_if_interrupted();  // a reading in a guarded process (the mappers' pass over a long trace)
     Reader& reader = readers_[r];
     RankTrace& context = contexts_[r];
     const std::vector<LineRun>* runs = source_.runs(r);
@@ -908,26 +947,29 @@ std::unique_ptr<ActionStream> TiFileSource::open() const { return std::make_uniq
 // action, as reading it whole would first (an error there does not quote a file an index named).
 std::vector<std::vector<LineRun>> index_shared_file(const std::string& path, const std::string& named_by, bool legacy) {
   std::ifstream in = open(path, "");
-  std::vector<std::vector<LineRun>> runs;
-  long max_rank = -1, previous = -1;
+  std::vector<std::pair<long, LineRun>> in_order;  // each run with its rank, as they come
+  SharedFileRanks ranks;
   std::streamoff first_offset = -1;
   int first_line = 0;
   std::string text;
   std::streamoff offset = in.tellg();  // past a byte-order mark
   for (int line = 1; std::getline(in, text); ++line) {
+    if (line % 4096 == 0) stop_if_interrupted();
     const std::streamoff at = offset;
     offset = in.tellg();
     auto tokens = split(text);
     if (tokens.empty() || tokens[0][0] == '#') continue;
-    const long r = shared_file_rank(tokens, text, path, line, named_by, max_rank < 0);
+    const long r = shared_file_rank(tokens, text, path, line, named_by, ranks.max() < 0);
     if (first_offset < 0) first_offset = at, first_line = line;
-    max_rank = std::max(max_rank, r);
-    if (static_cast<long>(runs.size()) <= r) runs.resize(r + 1);
-    if (r == previous) ++runs[r].back().count;
-    else runs[r].push_back({at, line, 1});
-    previous = r;
+    if (!in_order.empty() && in_order.back().first == r) ++in_order.back().second.count;
+    else in_order.push_back({r, {at, line, 1}});
+    ranks.add(r, line);
   }
-  if (max_rank < 0) throw Error(path + ": empty trace: expected 'RANK ACTION ...' lines");
+  if (ranks.max() < 0) throw Error(path + ": empty trace: expected 'RANK ACTION ...' lines");
+  ranks.check(path);
+  std::vector<std::vector<LineRun>> runs(ranks.max() + 1);
+  for (const auto& [r, run] : in_order) runs[r].push_back(run);
+  std::vector<std::pair<long, LineRun>>().swap(in_order);
   std::ifstream again = open(path, "");
   again.seekg(first_offset);
   std::getline(again, text);

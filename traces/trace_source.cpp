@@ -6,6 +6,27 @@
 namespace mapsim {
 namespace {
 
+class JoinedStream final : public ActionStream {
+ public:
+  JoinedStream(const std::vector<const TraceSource*>& parts, const std::vector<int>& first_rank) : first_rank_(first_rank) {
+    for (const TraceSource* part : parts) streams_.push_back(part->open());
+    for (size_t k = 0; k < parts.size(); ++k) part_of_.insert(part_of_.end(), parts[k]->num_ranks(), static_cast<int>(k));
+  }
+  const Action* next(int rank) override {
+    const int k = part_of_[rank];
+    return streams_[k]->next(rank - first_rank_[k]);
+  }
+  const RankTrace& context(int rank) const override {
+    const int k = part_of_[rank];
+    return streams_[k]->context(rank - first_rank_[k]);
+  }
+
+ private:
+  std::vector<std::unique_ptr<ActionStream>> streams_;
+  std::vector<int> part_of_;  // rank -> part
+  const std::vector<int>& first_rank_;
+};
+
 class TraceViewStream final : public ActionStream {
  public:
   explicit TraceViewStream(const Trace& trace) : trace_(trace), next_(trace.ranks.size(), 0) {}
@@ -27,6 +48,18 @@ std::unique_ptr<ActionStream> TraceView::open() const { return std::make_unique<
 long TraceView::total_actions() const {
   long total = 0;
   for (const RankTrace& rank : trace_->ranks) total += static_cast<long>(rank.actions.size());
+  return total;
+}
+
+JoinedSources::JoinedSources(std::vector<const TraceSource*> parts) : parts_(std::move(parts)), first_rank_{0} {
+  for (const TraceSource* part : parts_) first_rank_.push_back(first_rank_.back() + part->num_ranks());
+}
+
+std::unique_ptr<ActionStream> JoinedSources::open() const { return std::make_unique<JoinedStream>(parts_, first_rank_); }
+
+long JoinedSources::total_actions() const {
+  long total = 0;
+  for (const TraceSource* part : parts_) total += part->total_actions();
   return total;
 }
 

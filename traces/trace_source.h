@@ -54,6 +54,21 @@ class TraceView final : public TraceSource {
   const Trace* trace_;
 };
 
+// Several sources one after another (not owned: each must outlive the view and its streams): rank r of
+// the k-th is rank (the ranks of those before it) + r here, with its own context, so that several
+// jobs replay together each from its own stream, none held whole.
+class JoinedSources final : public TraceSource {
+ public:
+  explicit JoinedSources(std::vector<const TraceSource*> parts);
+  int num_ranks() const override { return static_cast<int>(first_rank_.back()); }
+  std::unique_ptr<ActionStream> open() const override;
+  long total_actions() const override;
+
+ private:
+  std::vector<const TraceSource*> parts_;
+  std::vector<int> first_rank_;  // of each part, and the total last
+};
+
 // The actions a stream parses per rank at a time: `requested` if positive, else 8 to 256, about 2^19
 // in all (29 MB of actions), whatever the number of ranks.
 size_t stream_window(int requested, int ranks);
