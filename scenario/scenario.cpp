@@ -193,21 +193,6 @@ YAML::Node locate(const YAML::Node& document, const std::string& path) {
   return chain.back();
 }
 
-// Reads model: as a name or a map. Every key of the map is a declared parameter read by its
-// declaration (YamlReader::param): the link parameters (link_params.h) into s.links, the options
-// every model takes (builtin_model_options) into s.sim, the chosen model's own into
-// s.sim.model_options. `first_link` gets the first link key given, as written ("t_s=1us").
-void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, std::string& first_link) {
-  std::string name = "flow";
-  if (node.IsScalar()) {
-    name = node.Scalar();
-  } else {
-    reader.expect_map(node, "model");
-    if (node["name"]) name = reader.scalar(node["name"], "model.name");
-    std::vector<std::string> keys = {"name"};
-    for (const LinkParam& link : link_param_table()) keys.push_back(link.param.name);
-    for (const ModelOption& option : builtin_model_options()) keys.push_back(option.param.name);
-    std::vector<Param> own;  // beside the shared keys, the keys the chosen model declares (docs/components.md)
 // model: NAME:KEY=VALUE,... (the spec form every component takes: "flit:vcs=4,buffer=16"): the keys are
 // the options every model takes and the named model's own, read by their declarations. Returns the name.
 std::string read_model_spec(const YamlReader& reader, const YAML::Node& node, Scenario& s) {
@@ -240,6 +225,23 @@ std::string read_model_spec(const YamlReader& reader, const YAML::Node& node, Sc
   }
 }
 
+// Reads model: as a name or a map. Every key of the map is a declared parameter read by its
+// declaration (YamlReader::param): the link parameters (link_params.h) into s.links, the options
+// every model takes (builtin_model_options) into s.sim, the chosen model's own into
+// s.sim.model_options. `first_link` gets the first link key given, as written ("t_s=1us").
+void parse_model(const YamlReader& reader, const YAML::Node& node, Scenario& s, std::string& first_link) {
+  std::string name = "flow";
+  if (node.IsScalar()) {
+    name = node.Scalar();
+    if (name.find(':') != std::string::npos) name = read_model_spec(reader, node, s);
+  } else {
+    reader.expect_map(node, "model");
+    if (node["name"]) name = reader.scalar(node["name"], "model.name");
+    if (name.find(':') != std::string::npos) name = read_model_spec(reader, node["name"], s);
+    std::vector<std::string> keys = {"name"};
+    for (const LinkParam& link : link_param_table()) keys.push_back(link.param.name);
+    for (const ModelOption& option : builtin_model_options()) keys.push_back(option.param.name);
+    std::vector<Param> own;  // beside the shared keys, the keys the chosen model declares (docs/components.md)
     for (const Param& p : model_params(name))
       if (std::find(keys.begin(), keys.end(), p.name) == keys.end()) {
         keys.push_back(p.name);
@@ -248,11 +250,9 @@ std::string read_model_spec(const YamlReader& reader, const YAML::Node& node, Sc
     reader.check_keys(node, keys);
     for (const LinkParam& link : link_param_table()) {  // the generator's own key names (link_params.h)
       const std::string& key = link.param.name;
-    if (name.find(':') != std::string::npos) name = read_model_spec(reader, node, s);
       if (const YAML::Node value = node[key]) {
         s.links.*link.override = reader.param(value, link.param, "model." + key).number;
         if (first_link.empty()) first_link = key + "=" + value.Scalar();
-    if (name.find(':') != std::string::npos) name = read_model_spec(reader, node["name"], s);
       }
     }
     for (const ModelOption& option : builtin_model_options()) {

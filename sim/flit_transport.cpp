@@ -150,7 +150,8 @@ class FlitTransport : public Transport, public TakenPaths {
     });
   }
 
-  long events() const override { return events_; }
+  // Every flit's move over a link is an event, as in a cycle-level simulator, besides the busy cycles.
+  long events() const override { return events_ + flit_moves_; }
   TakenPath taken_path(int id) const override {
     static const std::vector<int> kNoChannels;
     const Message& m = messages_[id];
