@@ -481,7 +481,7 @@ expect_error "ibnet: a self-loop at its line" "self.ibnet:13: link from switch '
 sed 's/"leaf-a" enhanced/"leaf-\xffa" enhanced/' "$src/configs/networks/example.ibnet" >"$tmp/binary.ibnet"
 "$mapsim" topo "ibnet:$tmp/binary.ibnet" --json >"$tmp/binary.json" 2>"$tmp/err"
 check "ibnet: a description that is not a plain word gives the GUID as name" grep -q 'S-7cfe900300a1b2c0->leaf-b' "$tmp/binary.json"
-expect_error "simulate --model none" "--model: simulate needs a simulation model, not none: expected one of flow, packet, store-and-forward" \
+expect_error "simulate --model none" "--model: simulate needs a simulation model, not none: expected one of flit, flow, packet, store-and-forward" \
   simulate --topology mesh:2x2 --process ring:4 --model none
 python3 -c "print('# ' + 'x' * 40000)" >"$tmp/long.ibnet"
 expect_error "ibnet: a 40 KB line" "long.ibnet:1: line longer than 4096 bytes; expected ibnetdiscover output" topo "ibnet:$tmp/long.ibnet"

@@ -118,7 +118,7 @@ TEST_CASE("bad scenarios: one line naming file, line, column and what was expect
         f + ":3:22: model.flow_solver: unknown flow solver 'lmm': expected mapsim or simgrid");
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nslots: two\n") == f + ":3:8: expected slots to be an integer, got 'two'");
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4}\nmodel: warp\n") ==
-        f + ":3:8: model: unknown model 'warp': expected one of flow, packet, store-and-forward (or none: mapping metrics only)");
+        f + ":3:8: model: unknown model 'warp': expected one of flit, flow, packet, store-and-forward (or none: mapping metrics only)");
   CHECK(bad("workload: {process: ring:4}\n").rfind(f + ":1:1: missing 'network'", 0) == 0);
   CHECK(bad("network: mesh:2x2\nworkload: {process: ring:4, trace: t.txt}\n").find("either trace or process") != std::string::npos);
   CHECK(bad("network: file:x.yaml\nworkload: {process: ring:4}\nmodel: {t_s: 1us}\n").find("cannot override the link values") !=
