@@ -34,6 +34,7 @@ constexpr uint32_t kNone = ~uint32_t{0};
 struct FlitParams {
   double flit = 64;
   int vcs = 2, buffer = 128, speedup = 1;
+  double credit_delay = 0;  // seconds
   bool wormhole = false, age = false;
 };
 
@@ -43,6 +44,7 @@ FlitParams read_flit_params(const SimOptions& options) {
   p.vcs = static_cast<int>(model_option(options, "vcs").number);
   p.buffer = static_cast<int>(model_option(options, "buffer").number);
   p.speedup = static_cast<int>(model_option(options, "speedup").number);
+  p.credit_delay = model_option(options, "credit_delay").number;
   const std::string switching = model_option(options, "switching").text;
   if (switching != "vct" && switching != "wormhole")
     throw Error("model.switching: expected vct or wormhole, got '" + switching + "'");
@@ -76,6 +78,7 @@ class FlitTransport : public Transport, public TakenPaths {
     for (const Node& n : net_.nodes()) fastest = std::max(fastest, n.bandwidth);
     for (int l = 0; l < net_.num_links(); ++l) fastest = std::max(fastest, net_.link(l).bandwidth);
     cycle_ = p_.flit / fastest;
+    credit_cycles_ = cycles(p_.credit_delay);
     const int N = net_.num_nodes(), ports = layout_.size(), V = p_.vcs;
     out_.resize(ports);
     target_.assign(ports, -1);
@@ -98,6 +101,7 @@ class FlitTransport : public Transport, public TakenPaths {
     vcs_.resize(static_cast<size_t>(ports) * V);
     rings_.resize(static_cast<size_t>(ports) * V);
     in_rr_.assign(ports, 0);
+    in_free_.assign(ports, 0);
     out_rr_.assign(ports, 0);
     request_.assign(ports, Request{});
     nics_.resize(N);
@@ -111,13 +115,18 @@ class FlitTransport : public Transport, public TakenPaths {
     held_area_.assign(ports, 0);
     nic_visited_.assign(N, -1);
     int longest = 1;
-    for (int port = 0; port < ports; ++port)
-      longest = std::max(longest, out_[port].delay + (target_[port] >= 0 ? router_cycles_[target_[port]] : 0));
-    int wheel = 2;
-    while (wheel < longest + 2) wheel *= 2;
+    double slowest = 1;  // cycles per flit
+    for (int port = 0; port < ports; ++port) {
+      longest = std::max(longest, out_[port].delay + credit_cycles_ + (target_[port] >= 0 ? router_cycles_[target_[port]] : 0));
+      slowest = std::max(slowest, out_[port].period);
+    }
+    // The wheel reaches as far as anything is scheduled: a hop, and a train's tail (a cut-through packet).
+    const long train = p_.wormhole ? 1 : static_cast<long>(std::ceil(packet_flits * slowest)) + 1;
+    long wheel = 2;
+    while (wheel < longest + train + 2) wheel *= 2;
     wheel_.resize(wheel);
     // No flit moved for this long while flits wait: nothing will move again.
-    stall_limit_ = 16L * (2L * longest + 2) + 4L * p_.buffer + 1000;
+    stall_limit_ = 16L * (2L * longest + 2 + train) + 4L * p_.buffer + 1000;
   }
 
   void start(int id, Message& m, const std::vector<Leg>& path, double) override {
@@ -205,10 +214,15 @@ class FlitTransport : public Transport, public TakenPaths {
     double period = 1, next_free = 0;
     int delay = 1;
   };
+  // What a VC buffer holds: flits of one packet that move together -- one flit in wormhole mode, the
+  // whole packet with cut-through (a packet holds its output and its input's crossbar port until its
+  // tail has passed, so its flits never interleave with others: one entry and one move per hop).
   struct Flit {
     uint32_t packet;
-    uint32_t index;  // 0: the head
-    long ready;      // the first cycle it may leave this buffer
+    uint32_t index;   // of the first flit (0: the head)
+    uint32_t count;   // flits
+    long ready;       // the first cycle the first flit may leave this buffer
+    long tail_ready;  // the cycle the last may (it leaves no earlier, so a train never waits on its tail)
   };
   // A VC buffer (a ring in flits_) and where its head packet goes, once it holds a VC there.
   struct InputVc {
@@ -240,8 +254,9 @@ class FlitTransport : public Transport, public TakenPaths {
     double created = 0;
   };
   struct WheelItem {
-    int kind;  // 0 credit (id = port * V + vc), 1 switch, 2 NIC
+    int kind;  // 0 credits (id = port * V + vc), 1 switch, 2 NIC
     int id;
+    int count = 1;  // credits
   };
   struct Taken {
     double hops = 0, latency = 0;
@@ -284,7 +299,10 @@ class FlitTransport : public Transport, public TakenPaths {
 
   // ---- the cycle clock: a wheel of what each coming cycle must visit, one engine event per busy cycle.
   void schedule(long cycle, WheelItem item) {
+    if (pending_ == 0 && !ticking_) current_ = std::max(current_, cycle - 1);  // idle: the wheel starts here
     if (cycle <= current_) cycle = current_ + 1;
+    if (cycle - current_ > static_cast<long>(wheel_.size()))
+      throw InternalError("flit model: an event " + std::to_string(cycle - current_) + " cycles ahead, past its wheel");
     wheel_[static_cast<size_t>(cycle) & (wheel_.size() - 1)].push_back(item);
     ++pending_;
     if (!ticking_ || cycle < next_tick_) {
@@ -307,7 +325,7 @@ class FlitTransport : public Transport, public TakenPaths {
     pending_ -= static_cast<long>(todo.size());
     for (const WheelItem& item : todo)
       if (item.kind == 0) {
-        ++credits_[item.id];
+        credits_[item.id] += item.count;
         const int port = static_cast<int>(item.id / p_.vcs);
         if (layout_.is_channel(port)) wake_switch_now(net_.channel_source(layout_.channel_of(port)), cycle);
         else nic_now(port, cycle);
@@ -346,7 +364,7 @@ class FlitTransport : public Transport, public TakenPaths {
 
   // ---- a switch in one cycle: heads take output VCs, then separable input-first switch allocation.
   void route_and_send(int sw, long c) {
-    bool waiting = false;
+    long wake = kNever;  // the next cycle something here may move
     std::vector<int>& inputs = inputs_of_[sw];
     const int V = p_.vcs, ninputs = static_cast<int>(inputs.size());
     granted_.clear();
@@ -362,18 +380,27 @@ class FlitTransport : public Transport, public TakenPaths {
         InputVc& ivc = vcs_[s];
         if (ivc.count == 0) continue;
         const Flit& f = flit_at(s, 0);
-        if (f.ready > c) continue;
-        waiting = true;
+        if (f.ready > c) continue;  // its arrival (or the send before it) wakes the switch then
+        if (in_free_[in] > c) {     // the input's crossbar port still passes a packet
+          wake = std::min(wake, in_free_[in]);
+          continue;
+        }
         if (ivc.out_port < 0 && !allocate_vc(sw, in, ivc, f)) {
           refused(refused_port_, c);
+          wake = std::min(wake, c + 1);  // a credit's return may free a VC: try again
           continue;
         }
         const int op = ivc.out_port;
-        if (out_[op].next_free > static_cast<double>(c) + 1e-9) continue;
-        if (target_[op] >= 0 && credits_[slot(op, ivc.out_vc)] <= 0) {
-          refused(op, c);
+        const long start = std::max(free_at(op), f.tail_ready - tail_offset(op, f.count));
+        if (start > c) {
+          wake = std::min(wake, start);
           continue;
         }
+        if (target_[op] >= 0 && credits_[slot(op, ivc.out_vc)] < static_cast<int>(f.count)) {
+          refused(op, c);  // a credit's return wakes the switch
+          continue;
+        }
+        wake = std::min(wake, c + 1);  // lost arbitration, or more behind it
         // This input asks output op for VC v's flit: the output keeps its best asker.
         const Packet& pk = packets_[f.packet];
         const int rank = (k - out_rr_[op] + ninputs) % ninputs;
@@ -392,7 +419,13 @@ class FlitTransport : public Transport, public TakenPaths {
       in_rr_[in] = (r.vc + 1) % V;
       send(sw, in, r.vc, c);
     }
-    if (waiting) wake_switch(sw, c + 1);
+    if (wake != kNever) wake_switch(sw, wake);
+  }
+  static constexpr long kNever = std::numeric_limits<long>::max();
+  long free_at(int op) const { return static_cast<long>(std::ceil(out_[op].next_free - 1e-9)); }
+  // Cycles from a train's first flit to its last on port op.
+  long tail_offset(int op, uint32_t count) const {
+    return static_cast<long>(std::ceil((count - 1) * out_[op].period - 1e-9));
   }
 
   // The head of `ivc` takes a VC at its next port; false when none is free (it then waits there).
@@ -469,12 +502,14 @@ class FlitTransport : public Transport, public TakenPaths {
     const Flit f = flit_at(s, 0);
     ivc.first = (ivc.first + 1) % static_cast<uint32_t>(p_.buffer);
     --ivc.count;
-    hold(in, -1, c);
-    schedule(c + out_[in].delay, {0, static_cast<int>(s)});  // the slot's credit, back upstream
-    if (ivc.count > 0 && flit_at(s, 0).ready > c + 1) wake_switch(sw, flit_at(s, 0).ready);
     const int op = ivc.out_port, w = ivc.out_vc;
+    const long last = c + tail_offset(op, f.count);  // the train's last flit leaves the buffer
+    in_free_[in] = c + (last + 1 - c + p_.speedup - 1) / p_.speedup;
+    hold(in, -static_cast<int>(f.count), c);
+    schedule(last + out_[in].delay + credit_cycles_, {0, static_cast<int>(s), static_cast<int>(f.count)});  // the slots' credits
+    if (ivc.count > 0 && flit_at(s, 0).ready > c + 1) wake_switch(sw, flit_at(s, 0).ready);
     Packet& pk = packets_[f.packet];
-    const bool tail = f.index + 1 == pk.flits;
+    const bool tail = f.index + f.count == pk.flits;
     if (tail) {
       if (target_[op] >= 0) holder_[slot(op, w)] = kNone;
       ivc.out_port = ivc.out_vc = -1;
@@ -486,23 +521,23 @@ class FlitTransport : public Transport, public TakenPaths {
   // Flit f enters port op now (a switch output or a NIC's injection link) on downstream VC w.
   void forward(int op, int w, const Flit& f, long c, bool tail) {
     Out& o = out_[op];
-    o.next_free = std::max(o.next_free, static_cast<double>(c)) + o.period;
+    const long arrival = c + o.delay, tail_arrival = arrival + tail_offset(op, f.count);
+    o.next_free = std::max(o.next_free, static_cast<double>(c)) + f.count * o.period;
     last_progress_ = c;
-    ++flit_moves_;
-    const long arrival = c + o.delay;
+    flit_moves_ += f.count;
     const int down = target_[op];
     if (down < 0) {  // into the destination's NIC
-      --flits_in_network_;
-      if (tail) finish_packet(f.packet, static_cast<double>(arrival) * cycle_);
+      flits_in_network_ -= f.count;
+      if (tail) finish_packet(f.packet, static_cast<double>(tail_arrival) * cycle_);
       return;
     }
-    --credits_[slot(op, w)];
     const size_t s = slot(op, w);
+    credits_[s] -= static_cast<int>(f.count);
     InputVc& ivc = vcs_[s];
     Flit& into = flit_at(s, ivc.count);
     ++ivc.count;
-    into = Flit{f.packet, f.index, arrival + router_cycles_[down]};
-    hold(op, 1, c);  // from the credit's use: the slot is the flit's from now
+    into = Flit{f.packet, f.index, f.count, arrival + router_cycles_[down], tail_arrival + router_cycles_[down]};
+    hold(op, static_cast<int>(f.count), c);  // from the credits' use: the slots are the flits' from now
     if (ivc.count == 1) wake_switch(down, into.ready);
   }
 
@@ -545,21 +580,21 @@ class FlitTransport : public Transport, public TakenPaths {
         nic.next_packet = 0;
       }
     }
-    Out& o = out_[port];
-    if (o.next_free > static_cast<double>(c) + 1e-9) return wake_nic(node, static_cast<long>(std::ceil(o.next_free - 1e-9)));
-    if (credits_[slot(port, nic.vc)] <= 0) return;
+    if (free_at(port) > c) return wake_nic(node, free_at(port));
     const Packet& pk = packets_[nic.packet];
-    const bool tail = nic.next_flit + 1 == pk.flits;
+    const uint32_t count = p_.wormhole ? 1 : pk.flits;  // cut-through: the packet as one train
+    if (credits_[slot(port, nic.vc)] < static_cast<int>(count)) return;  // a credit's return wakes it
+    const bool tail = nic.next_flit + count == pk.flits;
     if (nic.next_flit == 0) packets_[nic.packet].injected = static_cast<double>(c) * cycle_;
-    ++flits_in_network_;
-    forward(port, nic.vc, Flit{nic.packet, nic.next_flit, 0}, c, tail);
+    flits_in_network_ += count;
+    forward(port, nic.vc, Flit{nic.packet, nic.next_flit, count, c, c}, c, tail);
     if (tail) {
       holder_[slot(port, nic.vc)] = kNone;
       nic.packet = kNone;
     } else {
-      ++nic.next_flit;
+      nic.next_flit += count;
     }
-    if (nic.packet != kNone || !nic.queue.empty()) wake_nic(node, c + 1);
+    if (nic.packet != kNone || !nic.queue.empty()) wake_nic(node, std::max(c + 1, free_at(port)));
   }
 
   // ---- deadlock: follow the waits from a blocked buffer until one repeats, and name that cycle.
@@ -633,6 +668,7 @@ class FlitTransport : public Transport, public TakenPaths {
     return used * p_.flit;
   };
   int classes_ = 1;
+  int credit_cycles_ = 0;  // a credit's wait at its sender before it counts
   double cycle_ = 1;
   std::vector<Out> out_;
   std::vector<int> target_;                // per port: the switch downstream, -1 for a node
@@ -643,6 +679,7 @@ class FlitTransport : public Transport, public TakenPaths {
   std::vector<InputVc> vcs_;
   std::vector<std::unique_ptr<Flit[]>> rings_;  // per (port, vc)
   std::vector<int> in_rr_, out_rr_, va_rr_;
+  std::vector<long> in_free_;  // per input port: the cycle its crossbar port is free again
   int refused_port_ = 0;  // the port allocate_vc found no VC at
   std::vector<Request> request_;
   std::vector<int> granted_;
@@ -692,7 +729,8 @@ MAPSIM_REGISTER(model_registry(),
                   integer_param("buffer", 128, "buffer per virtual channel, in flits", 1, 1 << 20),
                   text_param("switching", "vct", "vct (a head needs room for its whole packet) or wormhole"),
                   text_param("arbitration", "round-robin", "switch allocation among inputs: round-robin or age"),
-                  integer_param("speedup", 1, "flits an input port may send per cycle (to different outputs)", 1, 16)},
+                  integer_param("speedup", 1, "flits an input port may send per cycle (to different outputs)", 1, 16),
+                  time_param("credit_delay", 0, "a returned credit's wait at its sender before it counts, besides the link's delay")},
                  flit_model()});
 
 }  // namespace mapsim::sim
