@@ -252,6 +252,7 @@ class FlitTransport : public Transport, public TakenPaths {
     int input = -1, vc = -1;
     int rank = 0;  // round-robin distance or age rank of the current best
     double created = 0;
+    int askers = 0;
   };
   struct WheelItem {
     int kind;  // 0 credits (id = port * V + vc), 1 switch, 2 NIC
@@ -386,8 +387,7 @@ class FlitTransport : public Transport, public TakenPaths {
           continue;
         }
         if (ivc.out_port < 0 && !allocate_vc(sw, in, ivc, f)) {
-          refused(refused_port_, c);
-          wake = std::min(wake, c + 1);  // a credit's return may free a VC: try again
+          refused(refused_port_, c);  // a credit's return or a tail leaving this switch wakes it
           continue;
         }
         const int op = ivc.out_port;
@@ -400,15 +400,16 @@ class FlitTransport : public Transport, public TakenPaths {
           refused(op, c);  // a credit's return wakes the switch
           continue;
         }
-        wake = std::min(wake, c + 1);  // lost arbitration, or more behind it
         // This input asks output op for VC v's flit: the output keeps its best asker.
         const Packet& pk = packets_[f.packet];
         const int rank = (k - out_rr_[op] + ninputs) % ninputs;
         Request& r = request_[op];
         if (r.stamp != c || (p_.age ? pk.created < r.created || (pk.created == r.created && rank < r.rank) : rank < r.rank)) {
+          const int askers = r.stamp == c ? r.askers : 0;
           if (r.stamp != c) granted_.push_back(op);
-          r = Request{c, k, v, rank, pk.created};
+          r = Request{c, k, v, rank, pk.created, askers};
         }
+        ++r.askers;
         ++picks;
       }
     }
@@ -417,6 +418,7 @@ class FlitTransport : public Transport, public TakenPaths {
       const int in = inputs[r.input];
       out_rr_[op] = (r.input + 1) % ninputs;
       in_rr_[in] = (r.vc + 1) % V;
+      if (r.askers > 1) wake = std::min(wake, c + 1);  // the losers ask again (another output, perhaps)
       send(sw, in, r.vc, c);
     }
     if (wake != kNever) wake_switch(sw, wake);
@@ -507,11 +509,16 @@ class FlitTransport : public Transport, public TakenPaths {
     in_free_[in] = c + (last + 1 - c + p_.speedup - 1) / p_.speedup;
     hold(in, -static_cast<int>(f.count), c);
     schedule(last + out_[in].delay + credit_cycles_, {0, static_cast<int>(s), static_cast<int>(f.count)});  // the slots' credits
-    if (ivc.count > 0 && flit_at(s, 0).ready > c + 1) wake_switch(sw, flit_at(s, 0).ready);
+    // What waits at this input goes on when its crossbar port is free, or when it has arrived.
+    for (int u = 0; u < p_.vcs; ++u)
+      if (vcs_[slot(in, u)].count > 0) wake_switch(sw, std::max(in_free_[in], flit_at(slot(in, u), 0).ready));
     Packet& pk = packets_[f.packet];
     const bool tail = f.index + f.count == pk.flits;
     if (tail) {
-      if (target_[op] >= 0) holder_[slot(op, w)] = kNone;
+      if (target_[op] >= 0) {
+        holder_[slot(op, w)] = kNone;
+        wake_switch(sw, c + 1);  // a head here may take the VC
+      }
       ivc.out_port = ivc.out_vc = -1;
     }
     if (f.index == 0 && !messages_[pk.message].walked) ++pk.hop;
