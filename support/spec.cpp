@@ -147,7 +147,9 @@ double default_of(const Param& p) {
 
 long Spec::get_int(const std::string& key) {
   const Param& p = declared(key);
-  return static_cast<long>(checked(p, static_cast<double>(get_int(key, static_cast<long>(default_of(p))))));
+  const long value = get_int(key, static_cast<long>(default_of(p)));
+  checked(p, static_cast<double>(value));
+  return value;  // not the double back: 2^63 - 1 rounds up to 2^63, which no long holds
 }
 double Spec::get_double(const std::string& key) {
   const Param& p = declared(key);

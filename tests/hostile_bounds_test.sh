@@ -109,5 +109,7 @@ bounded "topology.conf: long names times a range" 20 "topology.conf:2: Nodes: ho
 # The documented bound on a streamed workload is what runs in bounded time.
 bounded "exchange:iterations=100000000 on 4 ranks" 20 "above the limit of" \
   simulate --topology mesh:2x2 --process ring:4 --workload exchange:iterations=100000000
+bounded "exchange:iterations=2^63-1 (no wrap to a negative count)" 20 "about 2.58e\+20 actions, above the limit of" \
+  simulate --topology mesh:2x2 --process ring:4 --workload exchange:iterations=9223372036854775807
 
 finish

@@ -32,7 +32,7 @@ struct Names {
   size_t& bytes;
   // Appends prefix + digits + tail after checking the bounds; `entry` names the hostlist in errors.
   void add(const std::string& prefix, const std::string& digits, const std::string& tail, const std::string& entry) {
-    if (out.size() >= kMaxHosts) throw HostlistTooLarge("hostlist " + excerpt(entry) + " names over a million hosts");
+    if (out.size() >= kMaxHosts) throw Error("hostlist " + excerpt(entry) + " names over a million hosts");
     const size_t size = name_bytes(prefix.size() + digits.size() + tail.size());
     if (size > max_bytes || bytes > max_bytes - size)
       throw HostlistTooLarge("hostlist " + excerpt(entry) + " names over " + std::to_string(max_bytes >> 20) +

@@ -35,8 +35,8 @@ class HostlistTooLarge : public Error {
 
 // Expands a Slurm hostlist: top-level commas separate entries; "[a-b,c]" ranges keep the width of
 // their first number ("cn[08-10]" -> cn08 cn09 cn10); several brackets multiply out. Throws
-// mapsim::Error on an unbalanced bracket or a reversed range, HostlistTooLarge over a million names or
-// `max_bytes` (names_bytes), each checked before the name is made. `used` (if given) is the bytes
+// mapsim::Error on an unbalanced bracket, a reversed range or over a million names, HostlistTooLarge
+// over `max_bytes` (name_bytes), each checked before the name is made. `used` (if given) is the bytes
 // taken by names expanded before (several hostlists of one file share a budget), and is updated.
 std::vector<std::string> expand_hostlist(const std::string& text, size_t max_bytes = kMaxHostlistBytes, size_t* used = nullptr);
 // The bytes one name takes, in the unit of expand_hostlist's bound.

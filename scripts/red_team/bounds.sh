@@ -15,7 +15,7 @@ bgjob "tornado on every node to a job's node" either '{name: tornado, load: 1, m
 bgjob "next to a job at 600 s" error '{name: uniform, load: 0.5}' 600s
 bgjob "next to a job at 1e6 s, 1-byte messages" error '{name: uniform, load: 1, message: 1B}' 1000000s
 bgjob "duration 1000 s" error '"uniform:load=1,duration=1000s"'
-bgjob "duration 1 h of 1-byte messages at load 1e-9" error '"uniform:load=0.000000001,message=1B,duration=3600s"'
+bgjob "duration 1 h of 1-byte messages at load 1e-9" ok '"uniform:load=0.000000001,message=1B,duration=3600s"'
 bgjob "uniform, 1 ms of 1-byte messages" error '"uniform:load=1,message=1B,duration=1ms"'
 bgjob "uniform, 10 us of 64-byte messages" ok '"uniform:load=0.5,message=64B,duration=10us"'
 

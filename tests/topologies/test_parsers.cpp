@@ -252,6 +252,15 @@ TEST_CASE("Slurm hostlists in node lists: ranges keep their width, brackets mult
   CHECK_THROWS_WITH_AS(expand_hostlist("cn[3-1]"), doctest::Contains("reversed range '3-1'"), Error);
   CHECK_THROWS_WITH_AS(expand_hostlist("cn[1-2"), doctest::Contains("'[' without ']'"), Error);
   CHECK_THROWS_WITH_AS(expand_hostlist("cn[a-b]"), doctest::Contains("bad range 'a-b'"), Error);
+  // Long names times a range: refused in bytes as the names are made, not after gigabytes.
+  const std::string long_name(1000, 'n');
+  CHECK_THROWS_WITH_AS(expand_hostlist(long_name + "[1-100000]"), doctest::Contains("names over 64 MiB of host names (at name 64"),
+                       HostlistTooLarge);
+  CHECK(expand_hostlist(long_name + "[1-1000]").size() == 1000);
+  size_t used = 0;  // several hostlists of one file share a budget
+  CHECK(expand_hostlist(long_name + "[1-500]", 1 << 20, &used).size() == 500);
+  CHECK(used == 9 * name_bytes(1001) + 90 * name_bytes(1002) + 401 * name_bytes(1003));  // n..n1 to n..n500
+  CHECK_THROWS_AS(expand_hostlist(long_name + "[501-1100]", 1 << 20, &used), HostlistTooLarge);
   const Network net = make_network("mesh:4x4");  // nodes node-0 .. node-15
   CHECK(read_node_list(temp_file("hosts.txt", "# a Slurm allocation\nnode-[0-2,5]\nnode-9\n"), net) ==
         std::vector<int>{0, 1, 2, 5, 9});
