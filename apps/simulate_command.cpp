@@ -38,7 +38,7 @@ struct SimulateOptions {
   std::string process, workload, trace, mapper, placement;
   std::string model, ocs;
   std::map<std::string, std::string> model_options;  // by builtin_model_options() name: the flags' text
-  std::string output, write_trace, timeline, draw, draw_view = "auto", format;
+  std::string output, write_trace, timeline, draw, draw_view = "auto", draw_load = "bytes", format;
   bool messages = false, json = false, profile = false;
 };
 
@@ -88,7 +88,10 @@ void draw(const SimulateOptions& o, const MappingRun& run, const RoutedNetwork& 
   std::vector<int> ranks(net.num_nodes(), 0);
   for (int node : run.placement) ++ranks[node];
   std::vector<double> load;
-  for (const PortLoad& p : run.simulated->channels) load.push_back(p.bytes);
+  picture.seconds = o.draw_load == "credit-waits";  // where congestion backed up (flit model)
+  if (picture.seconds) load = run.simulated->congestion.channel_blocked;
+  else
+    for (const PortLoad& p : run.simulated->channels) load.push_back(p.bytes);
   std::ostringstream dot;
   export_load_dot(routed, load, ranks, picture, dot);
   write_picture(o.draw, dot.str());
@@ -100,6 +103,8 @@ void run_simulate(const SimulateOptions& o) {
     picture_format("--draw", o.draw);
     require_output_folder("--draw", o.draw);
   }
+  if (o.draw_load == "credit-waits" && o.model.substr(0, o.model.find(':')) != "flit")
+    throw Error("--draw-load credit-waits: only the flit model (--model flit) waits for credits");
   using Clock = std::chrono::steady_clock;
   const auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   auto t = Clock::now();
@@ -214,6 +219,10 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--draw-view", o->draw_view,
                   "What --draw shows: nodes, switches or auto (default: switches above 128 nodes)")
       ->check(CLI::IsMember({"auto", "nodes", "switches"}));
+  cmd->add_option("--draw-load", o->draw_load,
+                  "What --draw's link colours show: bytes (default), or credit-waits, the time each link's sender "
+                  "waited for credits (flit model: the tree of links a hot spot backed up)")
+      ->check(CLI::IsMember({"bytes", "credit-waits"}));
   add_format_option(cmd, o->format, o->json, {"table", "json"}, "Same as --format json: print summary.json instead of the table");
   cmd->callback([o] { run_simulate(*o); });
 }

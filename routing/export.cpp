@@ -336,6 +336,12 @@ std::string format_load(double load, bool bytes) {
   return bytes ? format_number(load * scale, 4) + " " + unit : format_number(load, 4);
 }
 
+namespace {
+std::string format_load(double load, const LoadPicture& picture) {
+  return picture.seconds ? format_time(load) : mapsim::format_load(load, picture.bytes);
+}
+}  // namespace
+
 void export_load_dot(const RoutedNetwork& routed, const std::vector<double>& load, const std::vector<int>& ranks_per_node,
                      const LoadPicture& picture, std::ostream& out) {
   export_load_dot(routed.network(), load, ranks_per_node, picture, out);
@@ -357,16 +363,16 @@ void export_load_dot(const Network& net, const std::vector<double>& load, const 
   const bool placed = p.kind != Placement::Kind::None;
 
   // The title, what the marks mean, and the colour scale from idle to `scale`.
-  const std::string what = picture.bytes ? "bytes" : "routed volume";
+  const std::string what = picture.seconds ? "time its sender waited for credits" : picture.bytes ? "bytes" : "routed volume";
   out << "graph mapsim {\n  graph [" << (placed ? placed_graph(p) : std::string("layout=neato, overlap=false"))
       << ", fontname=\"sans\", labelloc=t, label=<"
       << "<TABLE BORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"3\"><TR><TD COLSPAN=\"5\"><B>" << html_escape(picture.title)
       << "</B></TD></TR><TR><TD COLSPAN=\"5\">link colour and width: " << what << " on its busier direction (largest here "
-      << html_escape(format_load(max_load, picture.bytes)) << ")";
+      << html_escape(format_load(max_load, picture)) << ")";
   if (ranks_known) out << "; " << (picture.per_switch ? "switch" : "node") << " shade: ranks held (max " << max_ranks << ")";
   out << "</TD></TR><TR>";
   for (int step = 0; step <= 4; ++step)
-    out << "<TD BGCOLOR=\"" << load_hex(step / 4.0) << "\">" << html_escape(format_load(scale * step / 4, picture.bytes))
+    out << "<TD BGCOLOR=\"" << load_hex(step / 4.0) << "\">" << html_escape(format_load(scale * step / 4, picture))
         << (step == 4 && picture.scale > 0 ? " (shared scale)" : "") << "</TD>";
   out << "</TR></TABLE>>];\n  node [shape=box, style=filled, fillcolor=lightsteelblue, fontname=\"sans\", fontsize=9"
       << (placed ? ", width=0.45, height=0.28, margin=\"0.05,0.03\"" : "")
@@ -400,10 +406,10 @@ void export_load_dot(const Network& net, const std::vector<double>& load, const 
     out << "  " << dot_switch(link.a) << " -- " << dot_switch(link.b) << " [color=" << graphviz_quote(x > 0 ? load_colour(x) : "gray80")
         << ", penwidth=" << format_number(1 + 7 * x, 3) << ", tooltip=";
     if (placed)  // which way each load goes
-      out << graphviz_quote(net.switch_at(link.a).name + " to " + net.switch_at(link.b).name + ": " + format_load(load[2 * l], picture.bytes) +
-                            ", back: " + format_load(load[2 * l + 1], picture.bytes));
+      out << graphviz_quote(net.switch_at(link.a).name + " to " + net.switch_at(link.b).name + ": " + format_load(load[2 * l], picture) +
+                            ", back: " + format_load(load[2 * l + 1], picture));
     else
-      out << graphviz_quote(format_load(load[2 * l], picture.bytes) + " / " + format_load(load[2 * l + 1], picture.bytes));
+      out << graphviz_quote(format_load(load[2 * l], picture) + " / " + format_load(load[2 * l + 1], picture));
     out << "];\n";
   }
   if (!picture.per_switch)

@@ -37,6 +37,7 @@ std::string load_colour(double fraction);
 struct LoadPicture {
   std::string title;
   bool bytes = true;        // loads are bytes (simulated); false: routed volume of the process graph
+  bool seconds = false;     // loads are times instead (the flit model's waits for credits)
   double scale = 0;         // the load drawn reddest and widest (shared by pictures to compare); 0: the largest here
   bool per_switch = false;  // no node vertices: each switch shows the ranks of its nodes (large networks)
 };

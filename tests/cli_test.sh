@@ -483,6 +483,10 @@ sed 's/"leaf-a" enhanced/"leaf-\xffa" enhanced/' "$src/configs/networks/example.
 check "ibnet: a description that is not a plain word gives the GUID as name" grep -q 'S-7cfe900300a1b2c0->leaf-b' "$tmp/binary.json"
 expect_error "simulate --model none" "--model: simulate needs a simulation model, not none: expected one of flit, flow, packet, store-and-forward" \
   simulate --topology mesh:2x2 --process ring:4 --model none
+expect_error "simulate --draw-load credit-waits without flit" "--draw-load credit-waits: only the flit model (--model flit) waits for credits" \
+  simulate --topology mesh:2x2 --process ring:4 --model packet --draw "$tmp/w.svg" --draw-load credit-waits
+check "simulate --model flit:... --draw-load credit-waits draws the waits" \
+  bash -c "'$mapsim' simulate --topology mesh:4x1 --process ring:4 --model flit:vcs=1,buffer=64,flit=16B,mtu=1KiB --draw '$tmp/waits.dot' --draw-load credit-waits >/dev/null 2>&1 && grep -q 'waited for credits' '$tmp/waits.dot'"
 python3 -c "print('# ' + 'x' * 40000)" >"$tmp/long.ibnet"
 expect_error "ibnet: a 40 KB line" "long.ibnet:1: line longer than 4096 bytes; expected ibnetdiscover output" topo "ibnet:$tmp/long.ibnet"
 expect_error "lft: a 40 KB line" "long.ibnet:1: line longer than 4096 bytes; expected ibroute / dump_lfts.sh output" \
