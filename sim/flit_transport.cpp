@@ -148,8 +148,7 @@ class FlitTransport : public Transport, public TakenPaths {
                   format_number(mtu_) + " bytes, above the limit of 16777216 per message: raise model.mtu (--mtu)");
     m.pending_packets = static_cast<int>(count);
     if (m.walked) {
-      if (taken_.size() <= static_cast<size_t>(id)) taken_.resize(id + 1);
-      taken_[id] = Taken{0, 0, static_cast<long>(count)};
+      walked_.start(id, static_cast<long>(count));
     }
     at(now() + net_.startup, [this, id] {
       ++events_;
@@ -161,16 +160,8 @@ class FlitTransport : public Transport, public TakenPaths {
 
   // Every flit's move over a link is an event, as in a cycle-level simulator, besides the busy cycles.
   long events() const override { return events_ + flit_moves_; }
-  TakenPath taken_path(int id) const override {
-    static const std::vector<int> kNoChannels;
-    const Message& m = messages_[id];
-    const Taken& t = taken_.at(id);
-    const double packets = static_cast<double>(std::max(t.packets, 1L));
-    return {t.hops / packets, routed_.route_latency(m.src_node, m.dst_node, kNoChannels) + t.latency / packets};
-  }
-  const std::vector<PortLoad>* walked_channel_loads() const override {
-    return walked_loads_.empty() ? nullptr : &walked_loads_;
-  }
+  TakenPath taken_path(int id) const override { return walked_.taken(id, messages_[id].src_node, messages_[id].dst_node); }
+  const std::vector<PortLoad>* walked_channel_loads() const override { return walked_.loads(); }
   Congestion congestion() const override {
     Congestion c;
     c.packets = packets_done_;
@@ -258,10 +249,6 @@ class FlitTransport : public Transport, public TakenPaths {
     int kind;  // 0 credits (id = port * V + vc), 1 switch, 2 NIC
     int id;
     int count = 1;  // credits
-  };
-  struct Taken {
-    double hops = 0, latency = 0;
-    long packets = 0;
   };
 
   int cycles(double seconds) const { return static_cast<int>(std::lround(seconds / cycle_)); }
@@ -470,14 +457,7 @@ class FlitTransport : public Transport, public TakenPaths {
       pk.state = state;
       pk.vc_class = klass;
       pk.previous = channel;
-      if (walked_loads_.empty()) walked_loads_.resize(net_.num_channels());
-      PortLoad& load = walked_loads_[channel];
-      load.bytes += pk.bytes;
-      load.messages += pk.bytes / m.wire;
-      load.busy += pk.bytes / net_.link(channel / 2).bandwidth;
-      Taken& taken = taken_[pk.message];
-      taken.hops += 1;
-      taken.latency += net_.link(channel / 2).latency + net_.switch_at(pk.sw).router_delay;
+      walked_.hop(static_cast<int>(pk.message), channel, pk.bytes, m.wire);
     }
     return true;
   }
@@ -702,8 +682,7 @@ class FlitTransport : public Transport, public TakenPaths {
   long pending_ = 0, current_ = -1, next_tick_ = 0;
   bool ticking_ = false;
   long flits_in_network_ = 0, last_progress_ = 0, stall_limit_ = 0, flit_moves_ = 0;
-  std::vector<PortLoad> walked_loads_;
-  std::vector<Taken> taken_;
+  WalkedPathLog walked_{routed_};  // walked packets only
   long events_ = 0;
   // What congestion() reports: cycles each port's sender was refused downstream (stamped once a cycle),
   // flits held per input port (now, integrated over cycles, the most), packets' source and network times.

@@ -1,5 +1,7 @@
 #include "sim/internal/path_choice.h"
 
+#include <algorithm>
+
 #include "support/error.h"
 
 namespace mapsim::sim {
@@ -97,6 +99,30 @@ Routing::Hop PathChooser::next_hop(int sw, int state, int dst_node, const Backlo
     else if (b == least) ties_.push_back(static_cast<int>(i));
   }
   return hops_[ties_[ties_.size() == 1 ? 0 : rng_.below(ties_.size())]];
+}
+
+void WalkedPathLog::start(int message, long packets) {
+  if (taken_.size() <= static_cast<size_t>(message)) taken_.resize(message + 1);
+  taken_[message] = Taken{0, 0, packets};
+}
+
+void WalkedPathLog::hop(int message, int channel, double bytes, double wire) {
+  const Network& net = routed_.network();
+  if (loads_.empty()) loads_.resize(net.num_channels());
+  PortLoad& load = loads_[channel];
+  load.bytes += bytes;
+  load.messages += bytes / wire;
+  load.busy += bytes / net.link(channel / 2).bandwidth;
+  Taken& taken = taken_[message];
+  taken.hops += 1;
+  taken.latency += net.link(channel / 2).latency + net.switch_at(net.channel_target(channel)).router_delay;  // as route_latency
+}
+
+TakenPath WalkedPathLog::taken(int message, int src_node, int dst_node) const {
+  static const std::vector<int> kNoChannels;
+  const Taken& t = taken_.at(message);
+  const double packets = static_cast<double>(std::max(t.packets, 1L));
+  return {t.hops / packets, routed_.route_latency(src_node, dst_node, kNoChannels) + t.latency / packets};
 }
 
 }  // namespace mapsim::sim

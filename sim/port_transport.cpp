@@ -85,8 +85,7 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     const long packets = static_cast<long>(count);
     m.pending_packets = static_cast<int>(packets);
     if (m.walked) {
-      if (taken_.size() <= static_cast<size_t>(id)) taken_.resize(id + 1);
-      taken_[id] = Taken{0, 0, packets};
+      walked_.start(id, packets);
     }
     at(now() + net.startup, [this, id, packets] {
       ++events_;
@@ -111,16 +110,8 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
   }
 
   long events() const override { return events_; }
-  TakenPath taken_path(int id) const override {
-    static const std::vector<int> kNoChannels;
-    const Message& m = messages_[id];
-    const Taken& t = taken_.at(id);
-    const double packets = static_cast<double>(std::max(t.packets, 1L));
-    return {t.hops / packets, routed_.route_latency(m.src_node, m.dst_node, kNoChannels) + t.latency / packets};
-  }
-  const std::vector<PortLoad>* walked_channel_loads() const override {
-    return walked_loads_.empty() ? nullptr : &walked_loads_;
-  }
+  TakenPath taken_path(int id) const override { return walked_.taken(id, messages_[id].src_node, messages_[id].dst_node); }
+  const std::vector<PortLoad>* walked_channel_loads() const override { return walked_.loads(); }
 
  private:
   struct Packet {
@@ -132,10 +123,6 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     int state = 0;      // walked: its route state there
     int route_size = 0;
     const int* route = nullptr;  // the message's route (null: walked), read here without touching the Message
-  };
-  struct Taken {  // a walked message's packets: channels crossed and their delays, summed
-    double hops = 0, latency = 0;
-    long packets = 0;
   };
   // A port holds what its events read, compactly; its queue is a list through pool_ (no allocation
   // per packet, freed entries reused first).
@@ -232,14 +219,7 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
     const Routing::Hop hop = chooser_.next_hop(sw, packet.state, m.dst_node, backlog);
     packet.sw = net.channel_target(hop.channel);
     packet.state = hop.state;
-    if (walked_loads_.empty()) walked_loads_.resize(net.num_channels());
-    PortLoad& load = walked_loads_[hop.channel];
-    load.bytes += packet.bytes;
-    load.messages += packet.bytes / m.wire;
-    load.busy += packet.bytes / net.link(hop.channel / 2).bandwidth;
-    Taken& taken = taken_[packet.message];
-    taken.hops += 1;
-    taken.latency += net.link(hop.channel / 2).latency + net.switch_at(packet.sw).router_delay;  // as route_latency
+    walked_.hop(packet.message, hop.channel, packet.bytes, m.wire);
     return layout_.channel(hop.channel);
   }
 
@@ -275,8 +255,7 @@ class PortTransport : public Transport, public CircuitPorts, public TakenPaths {
   Delivered delivered_;
   double mtu_;
   PathChooser chooser_;
-  std::vector<PortLoad> walked_loads_;  // per channel, walked packets only
-  std::vector<Taken> taken_;            // per message id, walked messages only
+  WalkedPathLog walked_{routed_};  // walked packets only
   std::vector<Port> ports_;
   std::vector<Queued> pool_;    // queued packets
   uint32_t free_ = kNoPacket;  // pool_'s free entries

@@ -28,6 +28,28 @@ class TakenPaths {
   virtual TakenPath taken_path(int id) const = 0;
 };
 
+// What a transport's walked packets did, kept for TakenPaths and Transport::walked_channel_loads: per
+// message the channels crossed and their zero-load delays, summed over its packets; per channel the
+// bytes, messages and serialisation time of the walked packets that crossed it.
+class WalkedPathLog {
+ public:
+  explicit WalkedPathLog(const RoutedNetwork& routed) : routed_(routed) {}
+  void start(int message, long packets);
+  // A packet of `bytes` of a message of `wire` bytes took switch channel `channel`.
+  void hop(int message, int channel, double bytes, double wire);
+  TakenPath taken(int message, int src_node, int dst_node) const;
+  const std::vector<PortLoad>* loads() const { return loads_.empty() ? nullptr : &loads_; }
+
+ private:
+  struct Taken {
+    double hops = 0, latency = 0;
+    long packets = 0;
+  };
+  const RoutedNetwork& routed_;
+  std::vector<PortLoad> loads_;  // per channel
+  std::vector<Taken> taken_;     // per message id
+};
+
 class PathChooser {
  public:
   // Bytes waiting at or being sent by a switch channel's output port.
