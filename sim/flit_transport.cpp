@@ -6,7 +6,8 @@
 //   - a flit sent at cycle c is in the next switch's buffer after its link's serialisation and
 //     propagation (delay cycles), and may leave it `t_r` cycles later (router pipeline);
 //   - a packet's head takes a downstream VC of its routing's class that no other packet holds
-//     (wormhole), and with virtual cut-through (default) only if the VC has room for the whole packet;
+//     (wormhole), and with virtual cut-through (default) only if the VC has room for the whole packet,
+//     which then crosses each hop as one train (one move per packet and hop, not per flit);
 //   - switch allocation is separable, input first: each input port picks one of its VCs (round-robin),
 //     each output one of the inputs that picked it (round-robin, or the oldest packet), one flit per
 //     cycle per output at the link's bandwidth, `speedup` flits per cycle per input;
@@ -215,7 +216,7 @@ class FlitTransport : public Transport, public TakenPaths {
     long ready;       // the first cycle the first flit may leave this buffer
     long tail_ready;  // the cycle the last may (it leaves no earlier, so a train never waits on its tail)
   };
-  // A VC buffer (a ring in flits_) and where its head packet goes, once it holds a VC there.
+  // A VC buffer (a ring in rings_) and where its head packet goes, once it holds a VC there.
   struct InputVc {
     uint32_t first = 0, count = 0;
     int out_port = -1, out_vc = -1;
@@ -373,7 +374,7 @@ class FlitTransport : public Transport, public TakenPaths {
           wake = std::min(wake, in_free_[in]);
           continue;
         }
-        if (ivc.out_port < 0 && !allocate_vc(sw, in, ivc, f)) {
+        if (ivc.out_port < 0 && !allocate_vc(sw, ivc, f)) {
           refused(refused_port_, c);  // a credit's return or a tail leaving this switch wakes it
           continue;
         }
@@ -418,7 +419,7 @@ class FlitTransport : public Transport, public TakenPaths {
   }
 
   // The head of `ivc` takes a VC at its next port; false when none is free (it then waits there).
-  bool allocate_vc(int sw, int in, InputVc& ivc, const Flit& head) {
+  bool allocate_vc(int sw, InputVc& ivc, const Flit& head) {
     Packet& pk = packets_[head.packet];
     const Message& m = messages_[pk.message];
     int op, klass = 0, channel = -1, state = 0;
@@ -426,7 +427,6 @@ class FlitTransport : public Transport, public TakenPaths {
       op = m.route[pk.hop + 1];
       if (layout_.is_channel(op)) klass = routes_[pk.message][pk.hop];
     } else {
-      (void)in;
       if (sw == net_.node(m.dst_node).switch_id) {
         op = layout_.ejection(m.dst_node);
       } else {
