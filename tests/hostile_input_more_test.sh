@@ -4,17 +4,6 @@
 # Usage: hostile_input_more_test.sh MAPSIM SOURCE_DIR
 src=$(realpath "$2")
 source "$(dirname "$0")/test_lib.sh" "$1"
-# refused NAME PATTERN ARGS...: non-zero exit, one line on stderr matching PATTERN (grep -E), nothing on stdout.
-refused() {
-  local name=$1 pattern=$2; shift 2
-  timeout 60 "$mapsim" "$@" >out.txt 2>err.txt
-  local rc=$?
-  check "$name: exit code" test "$rc" -ne 0 -a "$rc" -ne 124
-  check "$name: one line" test "$(wc -l <err.txt)" -eq 1
-  check "$name: message" grep -qE -- "$pattern" err.txt
-  check "$name: no stdout" test ! -s out.txt
-  [ "$(wc -l <err.txt)" -eq 1 ] && grep -qE -- "$pattern" err.txt || cat err.txt >&2
-}
 
 cat >s.yaml <<'YAML'
 name: s
