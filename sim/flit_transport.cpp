@@ -21,6 +21,7 @@
 #include <deque>
 #include <limits>
 #include <memory>
+#include <utility>
 
 #include "sim/internal/path_choice.h"
 #include "sim/transport.h"
@@ -462,15 +463,17 @@ class FlitTransport : public Transport, public TakenPaths {
     return true;
   }
 
+  // The VCs [first, end) of class `klass` at port op (node ports: all of them).
+  std::pair<int, int> vc_range(int op, int klass) const {
+    const int V = p_.vcs;
+    if (!layout_.is_channel(op) || classes_ <= 1) return {0, V};
+    if (V >= classes_) return {klass * V / classes_, (klass + 1) * V / classes_};
+    return {klass % V, klass % V + 1};
+  }
   // A VC of class `klass` at port op that no packet holds and (cut-through) has room for `flits`; -1 if none.
   // The classes share the VCs out evenly; with fewer VCs than classes, classes share VCs (and may deadlock).
   int free_vc(int op, int klass, uint32_t flits) {
-    const int V = p_.vcs;
-    int lo = 0, hi = V;
-    if (layout_.is_channel(op) && classes_ > 1) {
-      if (V >= classes_) lo = klass * V / classes_, hi = (klass + 1) * V / classes_;
-      else lo = klass % V, hi = lo + 1;
-    }
+    const auto [lo, hi] = vc_range(op, klass);
     const int need = p_.wormhole ? 1 : static_cast<int>(flits);
     for (int w = lo; w < hi; ++w)
       if (holder_[slot(op, w)] == kNone && credits_[slot(op, w)] >= need) return w;
@@ -623,9 +626,7 @@ class FlitTransport : public Transport, public TakenPaths {
     const int op = m.route[pk.hop + 1];
     if (target_[op] < 0) return kNoSlot;
     const int klass = layout_.is_channel(op) ? routes_[pk.message][pk.hop] : 0;
-    const int V = p_.vcs;
-    const int vc = classes_ > 1 && layout_.is_channel(op) ? (V >= classes_ ? klass * V / classes_ : klass % V) : 0;
-    return slot(op, vc);
+    return slot(op, vc_range(op, klass).first);
   }
   std::string vc_name(size_t s) const {
     const int port = static_cast<int>(s / p_.vcs), vc = static_cast<int>(s % p_.vcs);
