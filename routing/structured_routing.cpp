@@ -1,5 +1,6 @@
 #include "routing/internal/structured_routing.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "support/error.h"
@@ -8,8 +9,12 @@ namespace mapsim {
 
 // ---- dimension order ------------------------------------------------------------------------
 
-DimensionOrderRouting::DimensionOrderRouting(const Network& network)
-    : network_(network), dims_(network.shape.dims), wrap_(network.shape.family == Family::Torus) {
+DimensionOrderRouting::DimensionOrderRouting(const Network& network, bool spread_ties, bool dateline_at_entry)
+    : network_(network),
+      dims_(network.shape.dims),
+      wrap_(network.shape.family == Family::Torus),
+      spread_ties_(spread_ties),
+      dateline_at_entry_(dateline_at_entry) {
   const Family family = network.shape.family;
   if (family != Family::Hypercube && family != Family::Mesh && family != Family::Torus)
     throw NotApplicable("ecube routing needs a hypercube, mesh or torus, not a " + family_name(family) + " network");
@@ -54,7 +59,8 @@ int DimensionOrderRouting::steps(int dim, int a, int b) const {
   if (!wrap_ || dims_[dim] <= 2) return delta;
   const int extent = dims_[dim];
   int forward = ((delta % extent) + extent) % extent;
-  return forward <= extent - forward ? forward : forward - extent;
+  if (forward == extent - forward) return spread_ties_ && a % 2 ? -forward : forward;
+  return forward < extent - forward ? forward : forward - extent;
 }
 
 void DimensionOrderRouting::route(int src_switch, int dst_node, std::vector<int>& channels) const {
@@ -82,15 +88,21 @@ int DimensionOrderRouting::hops(int src_switch, int dst_node) const {
 
 void DimensionOrderRouting::virtual_channels(const std::vector<int>& channels, std::vector<int>& vcs) const {
   vcs.assign(channels.size(), 0);
+  if (!wrap_) return;
   int current_dim = -1, vc = 0;
+  size_t first = 0;  // of the current dimension's hops
   for (size_t i = 0; i < channels.size(); ++i) {
     int dim;
     const bool wrap = is_wrap(channels[i], &dim);
     if (dim != current_dim) {
       current_dim = dim;
+      first = i;
       vc = 0;
     }
-    if (wrap_ && wrap) vc = 1;
+    if (wrap) {
+      vc = 1;
+      if (dateline_at_entry_) std::fill(vcs.begin() + static_cast<long>(first), vcs.begin() + static_cast<long>(i), 1);
+    }
     vcs[i] = vc;
   }
 }
@@ -205,9 +217,18 @@ std::string SuprenumRouting::rule_violation(int src_switch, int dst_node, const 
 }
 
 MAPSIM_REGISTER(routing_registry(),
-                {"ecube", "dimension order for hypercube, mesh and torus (torus: dateline virtual channels)", {},
-                 {{"hypercube", "mesh", "torus"},
-                  [](const Network& net, Spec&) { return std::make_unique<DimensionOrderRouting>(net); }}});
+                {"ecube", "dimension order for hypercube, mesh and torus (torus: dateline virtual channels)",
+                 {text_param("ties", "up", "torus, half-way round: up, or spread (up from even coordinates, down from odd)"),
+                  text_param("dateline", "wrap",
+                             "torus VC class 1 from the wrap-around link on (wrap), or for the whole dimension of a "
+                             "message that will wrap (entry, as BookSim's dim_order_torus)")},
+                 {{"hypercube", "mesh", "torus"}, [](const Network& net, Spec& spec) {
+                    const std::string ties = spec.get_string("ties"), dateline = spec.get_string("dateline");
+                    if (ties != "up" && ties != "spread") throw Error("routing.ties: expected up or spread, got '" + ties + "'");
+                    if (dateline != "wrap" && dateline != "entry")
+                      throw Error("routing.dateline: expected wrap or entry, got '" + dateline + "'");
+                    return std::make_unique<DimensionOrderRouting>(net, ties == "spread", dateline == "entry");
+                  }}});
 MAPSIM_REGISTER(routing_registry(), {"dmodk", "d-mod-k up/down routing for k-ary n-trees", {},
                                      {{"fattree"}, [](const Network& net, Spec&) { return std::make_unique<DmodkRouting>(net); }}});
 MAPSIM_REGISTER(routing_registry(),

@@ -7,11 +7,14 @@
 namespace mapsim {
 
 // Dimension order (e-cube): dimension 0 first. On a torus each dimension goes the shorter way
-// round (ties: upward) and a hop over the wrap-around link moves the message to virtual channel 1
-// for the rest of that dimension (dateline), which makes the channel dependencies acyclic.
+// round (ties: upward, or with spread_ties upward from even coordinates and downward from odd ones,
+// which loads both directions evenly) and a hop over the wrap-around link moves the message to
+// virtual channel 1 for the rest of that dimension (dateline), which makes the channel dependencies
+// acyclic; with dateline_at_entry a message that will wrap takes class 1 for the whole dimension
+// (BookSim's dim_order_torus), still acyclic as minimal routes never span the ring.
 class DimensionOrderRouting : public Routing {
  public:
-  explicit DimensionOrderRouting(const Network& network);
+  explicit DimensionOrderRouting(const Network& network, bool spread_ties = false, bool dateline_at_entry = false);
   std::string name() const override { return "ecube"; }
   void route(int src_switch, int dst_node, std::vector<int>& channels) const override;
   int hops(int src_switch, int dst_node) const override;
@@ -31,7 +34,7 @@ class DimensionOrderRouting : public Routing {
 
   const Network& network_;
   std::vector<int> dims_, stride_;
-  bool wrap_;
+  bool wrap_, spread_ties_, dateline_at_entry_;
   std::vector<int> step_;  // [sw][dim][direction] -> channel, -1 at a mesh border
   std::vector<int> channel_dim_;       // dimension each channel moves in
   std::vector<bool> channel_wrap_;     // true on a torus wrap-around channel

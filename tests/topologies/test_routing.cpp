@@ -185,6 +185,49 @@ TEST_CASE("the torus needs its dateline virtual channels to be deadlock free") {
   CHECK(a.cycle.find("->") != std::string::npos);
 }
 
+TEST_CASE("torus ecube options: ties spread both ways evenly, dateline at entry holds a wrapping dimension's class") {
+  const Network net = make_network("torus:8x8");
+  std::vector<int> channels, vcs;
+  // Per-channel route counts of all-to-all, split by direction of travel in dimension 0.
+  auto ring_loads = [&](const Routing& r) {
+    std::vector<long> load(net.num_channels(), 0);
+    for (int s = 0; s < net.num_switches(); ++s)
+      for (int d = 0; d < net.num_nodes(); ++d) {
+        r.route(s, d, channels);
+        for (int c : channels) ++load[c];
+      }
+    long up = 0, down = 0;  // the busiest channel of each direction along dimension 0
+    for (int c = 0; c < net.num_channels(); ++c) {
+      const int a = net.channel_source(c), b = net.channel_target(c);
+      if (a / 8 != b / 8) continue;
+      ((b % 8 == (a % 8 + 1) % 8) ? up : down) = std::max((b % 8 == (a % 8 + 1) % 8) ? up : down, load[c]);
+    }
+    return std::pair{up, down};
+  };
+  // Half-way destinations (4 steps) all go up: each ring's up channels carry 1+2+3+4, down ones 1+2+3.
+  CHECK(ring_loads(*make_routing(net, "ecube")) == std::pair{10L * 8, 6L * 8});
+  CHECK(ring_loads(*make_routing(net, "ecube:ties=spread")) == std::pair{8L * 8, 8L * 8});
+  // Switch 6 to node 1 (row 0): 6->7, 7->0 over the wrap, 0->1.
+  for (auto [spec, expected] : {std::pair{"ecube", std::vector<int>{0, 1, 1}}, {"ecube:dateline=entry", {1, 1, 1}}}) {
+    auto r = make_routing(net, spec);
+    r->route(6, 1, channels);
+    r->virtual_channels(channels, vcs);
+    CHECK_MESSAGE(vcs == expected, spec);
+    r->route(1, 4, channels);  // no wrap: class 0 throughout
+    r->virtual_channels(channels, vcs);
+    CHECK(vcs == std::vector<int>(3, 0));
+  }
+  for (const char* spec : {"ecube:ties=spread", "ecube:dateline=entry", "ecube:ties=spread,dateline=entry"})
+    for (const char* topo : {"torus:8x8", "torus:5x4x3", "torus:6x6,nodes_per_router=2"}) {
+      const Network t = make_network(topo);
+      RouteAnalysis a = analyse_routes(t, *make_routing(t, spec));
+      CHECK_MESSAGE(a.routes_legal, spec, " ", topo, ": ", a.first_violation);
+      CHECK_MESSAGE(a.deadlock_free, spec, " ", topo, ": ", a.cycle);
+    }
+  CHECK_THROWS_WITH_AS(make_routing(net, "ecube:ties=sideways"), doctest::Contains("routing.ties: expected up or spread"), Error);
+  CHECK_THROWS_WITH_AS(make_routing(net, "ecube:dateline=late"), doctest::Contains("routing.dateline: expected wrap or entry"), Error);
+}
+
 TEST_CASE("d-mod-k on k-ary n-trees: minimal, up then down, deadlock free, balanced") {
   for (auto [k, levels] : {std::pair{2, 3}, {4, 3}, {3, 2}, {4, 2}}) {
     RoutedNetwork routed(make_network("fattree:k=" + std::to_string(k) + ",levels=" + std::to_string(levels)));
