@@ -64,6 +64,13 @@ class Routing {
   // (UGAL-L) or by the queues along each path (UGAL-G).
   enum class Injection { First, LocalQueue, GlobalQueue };
   virtual Injection injection() const { return Injection::First; }
+  // LocalQueue's rule between the minimal start state (the first) and the other one, by the backlog q
+  // of each one's first channel. None (the default): the least (q + packet) x hops. A threshold rule:
+  // the minimal one iff q_min <= factor x q_other + threshold (bytes), as BookSim's dragonfly UGAL.
+  struct QueueThreshold {
+    double factor = 2, threshold = 0;
+  };
+  virtual std::optional<QueueThreshold> queue_threshold() const { return std::nullopt; }
   // Every start state a walk from src_switch may take (for the deadlock check of all walks).
   virtual void all_start_states(int src_switch, int dst_node, std::vector<int>& states) const {
     start_states(src_switch, dst_node, 0, states);

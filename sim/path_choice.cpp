@@ -74,9 +74,20 @@ double PathChooser::path_cost(int src_switch, int state, int dst_node, double by
   return queued + bytes * hops;
 }
 
+double PathChooser::first_backlog(int src_switch, int state, int dst_node, const Backlog& backlog) {
+  routing_.next_hops(src_switch, state, dst_node, hops_);
+  return hops_.empty() ? 0 : backlog(hops_.front().channel);
+}
+
 int PathChooser::start_state(int src_switch, int dst_node, double bytes, const Backlog& backlog) {
   routing_.start_states(src_switch, dst_node, rng_.below(UINT64_MAX), states_);
   if (states_.size() == 1 || routing_.injection() == Routing::Injection::First) return states_.front();
+  if (routing_.injection() == Routing::Injection::LocalQueue)
+    if (const auto rule = routing_.queue_threshold()) {
+      const double minimal = first_backlog(src_switch, states_[0], dst_node, backlog);
+      const double other = first_backlog(src_switch, states_[1], dst_node, backlog);
+      return minimal <= rule->factor * other + rule->threshold ? states_[0] : states_[1];
+    }
   int best = states_.front();
   double best_cost = path_cost(src_switch, best, dst_node, bytes, backlog);
   for (size_t i = 1; i < states_.size(); ++i) {

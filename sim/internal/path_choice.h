@@ -63,7 +63,8 @@ class PathChooser {
   // path, or, when the transport walks every packet itself (spray, adaptive, UGAL), the routing's
   // representative route (for the zero-load latency) and `walked` set.
   Leg leg(int from, int to, int flow);
-  // Per packet: the start state at the source switch (UGAL weighs its candidates by `backlog`).
+  // Per packet: the start state at the source switch (UGAL weighs its candidates by `backlog`, UGAL-L
+  // by Routing::queue_threshold when the routing has one).
   int start_state(int src_switch, int dst_node, double bytes, const Backlog& backlog);
   // Per packet: the next hop from `sw` (spray: at random; adaptive: the least backlog, ties at random).
   Routing::Hop next_hop(int sw, int state, int dst_node, const Backlog& backlog);
@@ -71,6 +72,7 @@ class PathChooser {
  private:
   void whole_path(int from, int to, int flow, std::vector<int>& channels);
   double path_cost(int src_switch, int state, int dst_node, double bytes, const Backlog& backlog);
+  double first_backlog(int src_switch, int state, int dst_node, const Backlog& backlog);
 
   const RoutedNetwork& routed_;
   const Routing& routing_;

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <set>
 
+#include "sim/internal/path_choice.h"
 #include "sim/simulate.h"
 #include "sim/traffic.h"
 #include "sim/workload.h"
@@ -127,4 +128,63 @@ TEST_CASE("open-loop traffic: accepted equals offered below saturation; the drag
   CHECK(ugal > 0.3);
   traffic.load = 1.5;
   CHECK_THROWS_WITH_AS(simulate_traffic(leaf_spine, traffic, options), doctest::Contains("offered load must be in (0, 1]"), Error);
+}
+
+TEST_CASE("ugal-l rule=threshold decides as BookSim's ugal: minimal iff q_min <= 2 q_valiant + threshold") {
+  RoutedNetwork routed(make_network("dragonfly:a=4,p=2,h=2"), "ugal-l:intermediate=router,rule=threshold,threshold=480B");
+  const Routing& routing = routed.routing();
+  const int src = 0, dst = 71;  // group 0 -> group 8
+  std::vector<Routing::Hop> hops;
+  routing.next_hops(src, 0, dst, hops);
+  const int minimal_channel = hops.front().channel;
+  // The source router's first channel toward dst queues q bytes, every other one 100.
+  auto valiant_share = [&](double q, const std::string& spec) {
+    RoutedNetwork r(routed.network(), spec);
+    sim::PathChooser chooser(r, PathSelection::Deterministic, 3);
+    const sim::PathChooser::Backlog backlog = [&](int c) { return c == minimal_channel ? q : 100.0; };
+    int valiant = 0;
+    for (int i = 0; i < 900; ++i) {
+      const int state = chooser.start_state(src, dst, 16, backlog);
+      if (state == 0) continue;
+      ++valiant;
+      CHECK((state - 1) / 4 != 0);  // the intermediate router is outside both ends' groups
+      CHECK((state - 1) / 4 != 8);
+    }
+    return valiant / 900.0;
+  };
+  const std::string threshold = "ugal-l:intermediate=router,rule=threshold,threshold=480B";
+  CHECK(valiant_share(0, threshold) == 0);    // zero load: minimal
+  CHECK(valiant_share(680, threshold) == 0);  // 680 <= 2 x 100 + 480: still minimal
+  // 681: Valiant whenever its intermediate router is outside both groups (7 of 9) and its first channel
+  // is not the minimal one (at least 6 of 7 groups).
+  const double above = valiant_share(681, threshold);
+  CHECK(above > 0.6);
+  CHECK(above < 0.8);
+  CHECK(valiant_share(1e5, "ugal-l:intermediate=router,rule=threshold,factor=1000") == 0);  // 1e5 <= 1000 x 100 + 0
+  // The default rule, (q + packet) x hops: 300 queued bytes on 3 hops already lose to 100 on 5 or 6.
+  CHECK(valiant_share(300, "ugal-l:intermediate=router") > 0.6);
+  CHECK(valiant_share(300, threshold) == 0);
+}
+
+TEST_CASE("flit model, ugal-l as BookSim's with 4 VCs: no misrouting at low load, and group shift spreads past the minimal limit") {
+  TrafficOptions traffic;
+  SimOptions options;
+  options.model = "flit";
+  options.mtu = 16;
+  set_model_option(options, "flit", "16B");
+  set_model_option(options, "vcs", "4");  // one per class: three can deadlock, as BookSim's do
+  set_model_option(options, "buffer", "64");
+  set_model_option(options, "mtu", "16");
+  traffic.load = 0.05;
+  const Network net = make_network("dragonfly:a=4,p=2,h=2");
+  const std::string booksim = "ugal-l:intermediate=router,rule=threshold,threshold=480B";
+  auto run = [&](const std::string& routing) { return simulate_traffic(RoutedNetwork(net, routing), traffic, options); };
+  const TrafficResult minimal = run("minimal"), ugal = run(booksim);
+  CHECK(ugal.avg_hops == doctest::Approx(minimal.avg_hops).epsilon(1e-9));
+  CHECK(ugal.latency.mean == doctest::Approx(minimal.latency.mean).epsilon(0.02));
+  traffic.pattern = "group-shift";
+  traffic.load = 0.5;
+  const TrafficResult shifted = run(booksim);
+  CHECK(shifted.accepted > 2.0 / 8);  // minimal routing: 1/8, the one global link per group pair
+  CHECK(shifted.avg_hops > minimal.avg_hops);
 }

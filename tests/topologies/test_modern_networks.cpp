@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -184,6 +185,131 @@ TEST_CASE("dragonfly routings: hop and global-link bounds, legality, deadlock fr
   CHECK_THROWS_WITH_AS(RoutedNetwork(make_network("mesh:4x4"), "valiant"), doctest::Contains("needs a dragonfly"), Error);
   CHECK_THROWS_WITH_AS(RoutedNetwork(make_network("dragonfly:a=2,p=1,h=1,g=2"), "valiant"),
                        doctest::Contains("at least 3 groups"), Error);
+}
+
+TEST_CASE("dragonfly ugal-l through an intermediate router (BookSim's ugal): legal walks, four acyclic VC classes") {
+  const Network net = make_network("dragonfly:a=4,p=2,h=2");  // 9 groups of 4 routers, 72 nodes
+  RoutedNetwork routed(net, "ugal-l:intermediate=router,rule=threshold,threshold=480B");
+  const Routing& routing = routed.routing();
+  CHECK(routing.num_virtual_channels() == 4);
+  REQUIRE(routing.queue_threshold().has_value());
+  CHECK(routing.queue_threshold()->factor == 2);
+  CHECK(routing.queue_threshold()->threshold == 480);
+  const RouteAnalysis a = analyse_routes(routed);
+  CHECK(a.routes_legal);
+  CHECK(a.deadlock_free);
+  CHECK(a.walks_deadlock_free);
+  CHECK(a.walk_dependencies > a.dependencies);
+  for (uint64_t seed = 1; seed <= 20; ++seed) check_random_walks(routed, seed, false);
+
+  // The intermediate is a random node's router: outside both ends' groups a second state, else minimal.
+  std::vector<int> states;
+  std::set<int> vias;
+  int minimal_only = 0;
+  const int src = 0, dst = 71;  // group 0 -> group 8
+  for (uint64_t r = 0; r < 720; ++r) {
+    routing.start_states(src, dst, r, states);
+    REQUIRE(states.front() == 0);
+    if (states.size() == 1) {
+      ++minimal_only;
+      continue;
+    }
+    REQUIRE(states.size() == 2);
+    const int via = states[1] - 1;
+    CHECK(via / 4 != 0);
+    CHECK(via / 4 != 8);
+    vias.insert(via);
+  }
+  CHECK(minimal_only == 720 * 2 / 9);  // r % 72 runs over every node ten times: groups 0 and 8 are 2 of 9
+  CHECK(vias.size() == 7 * 4);
+  routing.all_start_states(src, dst, states);
+  CHECK(states.size() == 1 + 7 * 4);
+
+  // The longest walks: L G L L G L (intermediate router neither where the packet enters its group nor
+  // the one with the link onward), classes 0 0 1 2 2 3, as virtual_channels() and next_vc() agree.
+  std::vector<int> channels, vcs, longest;
+  for (int via = 4; via < 32; ++via) {
+    walk_route(net, routing, src, 1 + via, dst, [](const std::vector<Routing::Hop>&, int) { return size_t{0}; }, channels);
+    CHECK(routing.rule_violation(src, dst, channels) == "");
+    routing.virtual_channels(channels, vcs);
+    for (size_t h = 1; h < channels.size(); ++h) CHECK(vcs[h] == routing.next_vc(vcs[h - 1], channels[h - 1], channels[h]));
+    if (channels.size() == 6) {
+      CHECK(vcs == std::vector<int>{0, 0, 1, 2, 2, 3});
+      longest = channels;
+    }
+    CHECK(channels.size() <= 6);
+  }
+  REQUIRE(longest.size() == 6);
+  // The group mode never takes two local hops in a row and refuses them; the router mode takes them in an
+  // intermediate group only.
+  CHECK(RoutedNetwork(net, "ugal-l").routing().rule_violation(src, dst, longest) == "hop 3 is local hop number 2 in one group");
+  longest.resize(4);  // ... L L into the destination group: never
+  CHECK(routing.rule_violation(src, dst, longest) != "");
+}
+
+namespace {
+
+// A routing's walks with other virtual channel classes, derived from the hop before and this one.
+class Reclassed : public Routing {
+ public:
+  Reclassed(const Routing& base, int classes, std::function<int(int vc, int previous, int channel)> next)
+      : base_(base), classes_(classes), next_(std::move(next)) {}
+  std::string name() const override { return base_.name(); }
+  void route(int s, int d, std::vector<int>& channels) const override { base_.route(s, d, channels); }
+  bool per_node() const override { return base_.per_node(); }
+  int num_virtual_channels() const override { return classes_; }
+  void virtual_channels(const std::vector<int>& channels, std::vector<int>& vcs) const override {
+    vcs.assign(channels.size(), 0);
+    for (size_t i = 1; i < channels.size(); ++i) vcs[i] = next_vc(vcs[i - 1], channels[i - 1], channels[i]);
+  }
+  std::string rule_violation(int s, int d, const std::vector<int>& channels) const override {
+    return base_.rule_violation(s, d, channels);
+  }
+  bool multipath() const override { return true; }
+  void next_hops(int sw, int state, int d, std::vector<Hop>& hops) const override { base_.next_hops(sw, state, d, hops); }
+  void all_start_states(int s, int d, std::vector<int>& states) const override { base_.all_start_states(s, d, states); }
+  int next_vc(int vc, int previous, int channel) const override { return next_(vc, previous, channel); }
+
+ private:
+  const Routing& base_;
+  int classes_;
+  std::function<int(int, int, int)> next_;
+};
+
+}  // namespace
+
+TEST_CASE("through an intermediate router, three classes cannot keep the walks acyclic; the fourth does") {
+  const Network net = make_network("dragonfly:a=4,p=2,h=2");
+  RoutedNetwork routed(net, "ugal-l:intermediate=router");
+  auto global = [&](int c) { return net.channel_source(c) / 4 != net.channel_target(c) / 4; };
+  // The group mode's classes (global hops so far), and the same with the L L turn's class merged into the
+  // last one (three classes, as BookSim's three VCs): both leave a cycle.
+  const Reclassed by_globals(routed.routing(), 3, [&](int vc, int previous, int) { return vc + global(previous); });
+  const Reclassed capped(routed.routing(), 3, [&](int vc, int previous, int channel) {
+    return std::min(2, routed.routing().next_vc(vc, previous, channel));
+  });
+  for (const Routing* routing : {static_cast<const Routing*>(&by_globals), static_cast<const Routing*>(&capped)}) {
+    const RouteAnalysis a = analyse_routes(net, *routing);
+    CHECK_FALSE(a.walks_deadlock_free);
+    CHECK(a.walk_cycle.find("->") != std::string::npos);
+  }
+  CHECK(analyse_routes(routed).walks_deadlock_free);
+}
+
+TEST_CASE("ugal-l options: bad values and options without rule=threshold are refused, naming the key") {
+  const Network net = make_network("dragonfly:a=4,p=2,h=2");
+  auto refused = [&](const char* spec, const char* message) {
+    CAPTURE(spec);
+    CHECK_THROWS_WITH_AS(RoutedNetwork(net, spec), doctest::Contains(message), Error);
+  };
+  refused("ugal-l:intermediate=node", "routing.intermediate: expected group or router, got 'node'");
+  refused("ugal-l:rule=least", "routing.rule: expected hops or threshold, got 'least'");
+  refused("ugal-l:threshold=480B", "routing.threshold: only with rule=threshold");
+  refused("ugal-l:factor=1", "routing.factor: only with rule=threshold");
+  refused("ugal-l:rule=threshold,factor=-1", "factor");
+  refused("ugal-l:rule=threshold,threshold=lots", "threshold");
+  CHECK_FALSE(RoutedNetwork(net, "ugal-l").routing().queue_threshold().has_value());
+  CHECK(RoutedNetwork(net, "ugal-l").routing().num_virtual_channels() == 3);
 }
 
 TEST_CASE("HyperX: all-to-all along each dimension; dimension order and adaptive walks are minimal and deadlock free") {
