@@ -338,6 +338,8 @@ class FlitTransport : public Transport, public TakenPaths {
       ticking_ = true;
       next_tick_ = next;
       at(static_cast<double>(next) * cycle_, [this, next] { tick(next); });
+    } else if (flits_in_network_ > 0) {
+      report_deadlock(cycle);  // flits wait and nothing (no credit, no arrival) will ever wake them
     }
   }
   void wake_switch_now(int sw, long cycle) {
