@@ -11,6 +11,10 @@
 //   - switch allocation is separable, input first: each input port picks one of its VCs (round-robin),
 //     each output one of the inputs that picked it (round-robin, or the oldest packet), one flit per
 //     cycle per output at the link's bandwidth, `speedup` flits per cycle per input;
+//   - with `output_queue` Q > 0 (BookSim's internal speedup: a combined input/output-queued switch) an
+//     output instead takes up to `speedup` flits a cycle into a queue of Q flits that drains onto its
+//     link at the link's bandwidth; a flit uses its downstream credit as it enters the queue. The
+//     queue is the link's backlog: a flit's departure is known as it enters, so it needs no visits;
 //   - a credit returns upstream with the link's delay once its flit has left the buffer;
 //   - the NIC injects only with credits (source queueing, unbounded, one FIFO per node).
 // Only switches with a flit ready, NICs with flits to send and credits in flight are visited in a
@@ -36,6 +40,7 @@ constexpr uint32_t kNone = ~uint32_t{0};
 struct FlitParams {
   double flit = 64;
   int vcs = 2, buffer = 128, speedup = 1;
+  int output_queue = 0;  // flits per output queue; 0: none, an output takes its link's one flit a cycle
   double credit_delay = 0;  // seconds
   bool wormhole = false, age = false;
 };
@@ -46,6 +51,7 @@ FlitParams read_flit_params(const SimOptions& options) {
   p.vcs = static_cast<int>(model_option(options, "vcs").number);
   p.buffer = static_cast<int>(model_option(options, "buffer").number);
   p.speedup = static_cast<int>(model_option(options, "speedup").number);
+  p.output_queue = static_cast<int>(model_option(options, "output_queue").number);
   p.credit_delay = model_option(options, "credit_delay").number;
   const std::string switching = model_option(options, "switching").text;
   if (switching != "vct" && switching != "wormhole")
@@ -75,6 +81,10 @@ class FlitTransport : public Transport, public TakenPaths {
       throw Error("flit model: virtual cut-through needs a buffer of at least one packet (" + std::to_string(packet_flits) +
                   " flits of " + format_size(p_.flit) + " for mtu " + format_size(mtu_) +
                   "), got buffer=" + std::to_string(p_.buffer) + ": raise model.buffer, or use switching=wormhole");
+    if (!p_.wormhole && queued() && packet_flits > p_.output_queue)
+      throw Error("flit model: virtual cut-through needs an output queue of at least one packet (" +
+                  std::to_string(packet_flits) + " flits), got output_queue=" + std::to_string(p_.output_queue) +
+                  ": raise model.output_queue, or use switching=wormhole");
     classes_ = routing_.num_virtual_channels();
     double fastest = 0;
     for (const Node& n : net_.nodes()) fastest = std::max(fastest, n.bandwidth);
@@ -105,7 +115,9 @@ class FlitTransport : public Transport, public TakenPaths {
     in_rr_.assign(ports, 0);
     in_free_.assign(ports, 0);
     out_rr_.assign(ports, 0);
-    request_.assign(ports, Request{});
+    asked_ = queued() ? p_.speedup : 1;
+    request_.assign(static_cast<size_t>(ports) * asked_, Request{});
+    if (queued()) out_xbar_free_.assign(ports, 0);
     nics_.resize(N);
     visited_.assign(net_.num_switches(), -1);
     va_rr_.assign(net_.num_switches(), 0);
@@ -118,17 +130,22 @@ class FlitTransport : public Transport, public TakenPaths {
     nic_visited_.assign(N, -1);
     int longest = 1;
     double slowest = 1;  // cycles per flit
+    long queue_span = 0;  // cycles the longest output queue takes to drain
     for (int port = 0; port < ports; ++port) {
       longest = std::max(longest, out_[port].delay + credit_cycles_ + (target_[port] >= 0 ? router_cycles_[target_[port]] : 0));
       slowest = std::max(slowest, out_[port].period);
+      if (queued()) {  // a queue before a switch holds no more flits than the credits of its buffers downstream
+        const long bound = target_[port] >= 0 ? std::min<long>(p_.output_queue, static_cast<long>(V) * p_.buffer) : p_.output_queue;
+        queue_span = std::max(queue_span, static_cast<long>(std::ceil(bound * out_[port].period)) + 1);
+      }
     }
     // The wheel reaches as far as anything is scheduled: a hop, and a train's tail (a cut-through packet).
     const long train = p_.wormhole ? 1 : static_cast<long>(std::ceil(packet_flits * slowest)) + 1;
     long wheel = 2;
-    while (wheel < longest + train + 2) wheel *= 2;
+    while (wheel < longest + train + queue_span + 2) wheel *= 2;
     wheel_.resize(wheel);
     // No flit moved for this long while flits wait: nothing will move again.
-    stall_limit_ = 16L * (2L * longest + 2 + train) + 4L * p_.buffer + 1000;
+    stall_limit_ = 16L * (2L * longest + 2 + train) + 4L * p_.buffer + 1000 + queue_span;
   }
 
   void start(int id, Message& m, const std::vector<Leg>& path, double) override {
@@ -382,7 +399,7 @@ class FlitTransport : public Transport, public TakenPaths {
           continue;
         }
         const int op = ivc.out_port;
-        const long start = std::max(free_at(op), f.tail_ready - tail_offset(op, f.count));
+        const long start = entry_at(op, f);
         if (start > c) {
           wake = std::min(wake, start);
           continue;
@@ -391,29 +408,72 @@ class FlitTransport : public Transport, public TakenPaths {
           refused(op, c);  // a credit's return wakes the switch
           continue;
         }
-        // This input asks output op for VC v's flit: the output keeps its best asker.
+        // This input asks output op for VC v's flit: the output keeps its best askers (one, or
+        // `speedup` with an output queue), best first; the first holds the count of askers.
         const Packet& pk = packets_[f.packet];
-        const int rank = (k - out_rr_[op] + ninputs) % ninputs;
-        Request& r = request_[op];
-        if (r.stamp != c || (p_.age ? pk.created < r.created || (pk.created == r.created && rank < r.rank) : rank < r.rank)) {
-          const int askers = r.stamp == c ? r.askers : 0;
-          if (r.stamp != c) granted_.push_back(op);
-          r = Request{c, k, v, rank, pk.created, askers};
+        const Request asker{c, k, v, (k - out_rr_[op] + ninputs) % ninputs, pk.created, 0};
+        Request* best = &request_[static_cast<size_t>(op) * asked_];
+        if (best[0].stamp != c) {
+          granted_.push_back(op);
+          best[0] = asker;
+        } else {
+          const int askers = best[0].askers, kept = std::min(askers, asked_);
+          int at = kept;
+          while (at > 0 && before(asker, best[at - 1])) --at;
+          if (at < asked_) {
+            for (int i = std::min(kept, asked_ - 1); i > at; --i) best[i] = best[i - 1];
+            best[at] = asker;
+          }
+          best[0].askers = askers;
         }
-        ++r.askers;
+        ++best[0].askers;
         ++picks;
       }
     }
     for (int op : granted_) {
-      const Request r = request_[op];
-      const int in = inputs[r.input];
-      out_rr_[op] = (r.input + 1) % ninputs;
-      in_rr_[in] = (r.vc + 1) % V;
-      if (r.askers > 1) wake = std::min(wake, c + 1);  // the losers ask again (another output, perhaps)
-      send(sw, in, r.vc, c);
+      const Request* best = &request_[static_cast<size_t>(op) * asked_];
+      const int askers = best[0].askers, kept = std::min(askers, asked_);
+      int sent = 0;
+      uint32_t flits = 0;  // into op's queue this cycle
+      long busy_until = c + 1;  // op's crossbar port, passing the trains sent
+      for (; sent < kept; ++sent) {
+        const Request r = best[sent];
+        const int in = inputs[r.input];
+        if (sent > 0) {  // queued only: the output's crossbar port and queue may be full by now
+          const uint32_t count = flit_at(slot(in, r.vc), 0).count;
+          if (flits >= static_cast<uint32_t>(p_.speedup) || room_at(op, count) > c) break;
+        }
+        flits += flit_at(slot(in, r.vc), 0).count;
+        out_rr_[op] = (r.input + 1) % ninputs;
+        in_rr_[in] = (r.vc + 1) % V;
+        busy_until = std::max(busy_until, send(sw, in, r.vc, c) + 1);
+      }
+      if (askers > sent) wake = std::min(wake, c + 1);  // the losers ask again (another output, perhaps)
+      if (queued()) out_xbar_free_[op] = std::max(busy_until, c + (flits + p_.speedup - 1) / p_.speedup);
     }
     if (wake != kNever) wake_switch(sw, wake);
   }
+  // Whether asker a goes before b at one output: round-robin distance, or age (ties by distance).
+  bool before(const Request& a, const Request& b) const {
+    return p_.age ? a.created < b.created || (a.created == b.created && a.rank < b.rank) : a.rank < b.rank;
+  }
+  bool queued() const { return p_.output_queue > 0; }
+  // The first cycle flit f may enter output op: its link is free (or, queued, the output's crossbar port
+  // and the queue have room), and it goes on the link no earlier than its train's tail can follow
+  // without a gap (queued: behind a queue that long, at once).
+  long entry_at(int op, const Flit& f) const {
+    const long link_start = f.tail_ready - tail_offset(op, f.count);
+    if (!queued()) return std::max(free_at(op), link_start);
+    return std::max({out_xbar_free_[op], room_at(op, f.count), free_at(op) >= link_start ? 0L : link_start});
+  }
+  // The first cycle op's output queue has room for `count` more flits: those not yet on the link
+  // (ceil((next_free - c) / period)) and count at most output_queue.
+  long room_at(int op, uint32_t count) const {
+    const Out& o = out_[op];
+    return static_cast<long>(std::ceil(o.next_free - (p_.output_queue - static_cast<double>(count)) * o.period - 1e-9));
+  }
+  // Cycles from a train's first flit to its last through the crossbar into an output queue (speedup a cycle).
+  long crossbar_offset(uint32_t count) const { return (static_cast<long>(count) + p_.speedup - 1) / p_.speedup - 1; }
   static constexpr long kNever = std::numeric_limits<long>::max();
   long free_at(int op) const { return static_cast<long>(std::ceil(out_[op].next_free - 1e-9)); }
   // Cycles from a train's first flit to its last on port op.
@@ -482,16 +542,18 @@ class FlitTransport : public Transport, public TakenPaths {
     return -1;
   }
 
-  // Input VC (in, v)'s first flit leaves now over its output.
-  void send(int sw, int in, int v, long c) {
+  // Input VC (in, v)'s first flit leaves now over its output; returns the cycle its last flit leaves the buffer.
+  long send(int sw, int in, int v, long c) {
     const size_t s = slot(in, v);
     InputVc& ivc = vcs_[s];
     const Flit f = flit_at(s, 0);
     ivc.first = (ivc.first + 1) % static_cast<uint32_t>(p_.buffer);
     --ivc.count;
     const int op = ivc.out_port, w = ivc.out_vc;
-    const long last = c + tail_offset(op, f.count);  // the train's last flit leaves the buffer
-    in_free_[in] = c + (last + 1 - c + p_.speedup - 1) / p_.speedup;
+    // The train's last flit leaves the buffer: at the link's pace, or the crossbar's into an output queue
+    // (as its flits arrive).
+    const long last = queued() ? std::max(c + crossbar_offset(f.count), f.tail_ready) : c + tail_offset(op, f.count);
+    in_free_[in] = queued() ? last + 1 : c + (last + 1 - c + p_.speedup - 1) / p_.speedup;
     hold(in, -static_cast<int>(f.count), c);
     schedule(last + out_[in].delay + credit_cycles_, {0, static_cast<int>(s), static_cast<int>(f.count)});  // the slots' credits
     // What waits at this input goes on when its crossbar port is free, or when it has arrived.
@@ -508,12 +570,15 @@ class FlitTransport : public Transport, public TakenPaths {
     }
     if (f.index == 0 && !messages_[pk.message].walked) ++pk.hop;
     forward(op, w, f, c, tail);
+    return last;
   }
 
-  // Flit f enters port op now (a switch output or a NIC's injection link) on downstream VC w.
+  // Flit f enters port op now (a switch output or a NIC's injection link) on downstream VC w; it goes
+  // on the link now, or behind the output queue's flits.
   void forward(int op, int w, const Flit& f, long c, bool tail) {
     Out& o = out_[op];
-    const long arrival = c + o.delay, tail_arrival = arrival + tail_offset(op, f.count);
+    const long departure = queued() ? std::max(c, free_at(op)) : c;
+    const long arrival = departure + o.delay, tail_arrival = arrival + tail_offset(op, f.count);
     o.next_free = std::max(o.next_free, static_cast<double>(c)) + f.count * o.period;
     last_progress_ = c;
     flit_moves_ += f.count;
@@ -670,8 +735,10 @@ class FlitTransport : public Transport, public TakenPaths {
   std::vector<std::unique_ptr<Flit[]>> rings_;  // per (port, vc)
   std::vector<int> in_rr_, out_rr_, va_rr_;
   std::vector<long> in_free_;  // per input port: the cycle its crossbar port is free again
+  std::vector<long> out_xbar_free_;  // output queues only, per output port: the same for its crossbar port
   int refused_port_ = 0;  // the port allocate_vc found no VC at
-  std::vector<Request> request_;
+  std::vector<Request> request_;  // per output port, its `asked_` best askers of the cycle
+  int asked_ = 1;
   std::vector<int> granted_;
   std::vector<Packet> packets_;
   std::vector<uint32_t> free_packets_;
@@ -719,6 +786,10 @@ MAPSIM_REGISTER(model_registry(),
                   text_param("switching", "vct", "vct (a head needs room for its whole packet) or wormhole"),
                   text_param("arbitration", "round-robin", "switch allocation among inputs: round-robin or age"),
                   integer_param("speedup", 1, "flits an input port may send per cycle (to different outputs)", 1, 16),
+                  integer_param("output_queue", 0,
+                                "flits an output's queue holds; with it an output takes `speedup` flits a cycle "
+                                "(0: no queue, one a cycle straight onto its link)",
+                                0, 1 << 16),
                   time_param("credit_delay", 0, "a returned credit's wait at its sender before it counts, besides the link's delay")},
                  flit_model()});
 

@@ -1,6 +1,7 @@
 // The flit model against closed forms: zero-load latency over H hops (cut-through and wormhole), one
 // flow's throughput with and without buffers that cover the credit round trip, round-robin sharing of
-// an output, and a ring that deadlocks without its dateline VC and completes with it.
+// an output, output queues (speedup into the queue, its bound, zero load unchanged), and a ring that
+// deadlocks without its dateline VC and completes with it.
 #include <doctest/doctest.h>
 
 #include "sim/simulate.h"
@@ -106,6 +107,52 @@ TEST_CASE("flit model: two flows into one output share it evenly under round-rob
   }
 }
 
+TEST_CASE("flit model: an output queue takes `speedup` flits a cycle and drains at the link's bandwidth") {
+  // Four nodes on one switch. Nodes 0 and 1 each send F 1-flit packets to node 2; node 1 then sends G to
+  // node 3, behind its first message in the one VC of its injection port. A flit takes 6 cycles (t_s,
+  // injection link, router, ejection link), so node 2's link, one flit a cycle, delivers the 2F flits
+  // by 2F + 5, queue or not. Without an output queue node 1's flits leave its buffer at half a flit a
+  // cycle (round-robin with node 0): its second message starts at 2F and arrives at 2F + G + 5. With a
+  // queue of Q flits (the one on the link counts) and speedup 2 both inputs move one flit a cycle into
+  // it until it is full, Q - 1 cycles, then half each: the second message arrives Q - 1 cycles
+  // earlier; with Q >= F node 1 never waits, F + G + 5.
+  const RoutedNetwork routed(make_network("mesh:2x1,nodes_per_router=4" + kLinks));
+  const long F = 200, G = 100;
+  const std::string f = std::to_string(16 * F), g = std::to_string(16 * G);
+  const Trace trace = read_ti_trace(temp_file("flit-oq.txt", "0 init\n0 send 2 0 " + f + "\n1 init\n1 send 2 1 " + f +
+                                                                 "\n1 send 3 2 " + g + "\n2 init\n2 irecv 0 0 " + f +
+                                                                 "\n2 irecv 1 1 " + f + "\n2 waitall\n3 init\n3 recv 1 2 " + g + "\n"));
+  auto delivered = [&](int queue) {  // the last message to node 2, the message to node 3 (cycles)
+    const SimResult r = simulate(routed, {0, 1, 2, 3}, trace,
+                                 flit_options(16, "vcs=1,buffer=64,speedup=2,output_queue=" + std::to_string(queue)));
+    std::pair<double, double> t{0, 0};
+    for (const MessageRecord& m : r.message_log) {
+      double& into = m.dst == 3 ? t.second : t.first;
+      into = std::max(into, m.delivered / kCycle);
+    }
+    return t;
+  };
+  for (int queue : {0, 1, 8, 32, 150, 1000}) {
+    CAPTURE(queue);
+    const auto [to2, to3] = delivered(queue);
+    CHECK(to2 == doctest::Approx(2 * F + 5).epsilon(1e-9));
+    const double expected = queue >= F ? F + G + 5 : 2 * F + G + 5 - std::max(queue - 1, 0);
+    CHECK(to3 == doctest::Approx(expected).epsilon(1e-9));
+  }
+  // Zero load: one packet goes straight onto the free link, queue or not (any packet size, both switchings).
+  for (const char* switching : {"vct", "wormhole"})
+    for (int flits : {1, 4, 32}) {
+      CAPTURE(switching);
+      CAPTURE(flits);
+      const std::string spec = std::string("switching=") + switching + ",buffer=64,speedup=2,output_queue=";
+      CHECK(one_message_time("mesh:7x1", 3, 16.0 * flits, flit_options(16.0 * flits, spec + "64")) ==
+            one_message_time("mesh:7x1", 3, 16.0 * flits, flit_options(16.0 * flits, spec + "0")));
+    }
+  // Cut-through needs a queue of one packet.
+  CHECK_THROWS_WITH_AS(one_message_time("mesh:3x1", 2, 16 * 8, flit_options(16 * 8, "buffer=8,output_queue=4")),
+                       doctest::Contains("an output queue of at least one packet"), Error);
+}
+
 TEST_CASE("flit model: a ring deadlocks without its dateline VC and completes with it") {
   // An 8-node ring, each node sending 3 hops ahead in one direction: the dateline routing needs two VC
   // classes. With one VC the ring of full buffers is found and named; with two every message arrives.
@@ -122,6 +169,12 @@ TEST_CASE("flit model: a ring deadlocks without its dateline VC and completes wi
   const SimResult ok = simulate(routed, placement, trace, flit_options(128, "switching=wormhole,buffer=2,vcs=2"));
   CHECK(ok.messages == 8);
   CHECK(ok.makespan > 0);
+  // The same with output queues: flits in a queue hold their credits downstream, so the cycle is the same.
+  CHECK_THROWS_WITH_AS(
+      simulate(routed, placement, trace, flit_options(128, "switching=wormhole,buffer=2,vcs=1,speedup=2,output_queue=4")),
+      doctest::Contains("these full buffers wait on each other in a cycle"), Error);
+  CHECK(simulate(routed, placement, trace, flit_options(128, "switching=wormhole,buffer=2,vcs=2,speedup=2,output_queue=4"))
+            .messages == 8);
 }
 
 TEST_CASE("flit model: options are read as a spec, and bad ones are refused") {
