@@ -55,17 +55,6 @@ int finish_output(int status) {
   return status == 0 ? 1 : status;
 }
 
-// "filesystem error: cannot create directories: Not a directory [out]" -> "out: cannot create directories: Not a directory"
-std::string filesystem_message(const std::filesystem::filesystem_error& e) {
-  std::string text = e.what();
-  const std::string prefix = "filesystem error: ";
-  if (text.rfind(prefix, 0) == 0) text.erase(0, prefix.size());
-  const std::string path = e.path1().string();
-  if (path.empty()) return text;
-  if (const size_t at = text.rfind(" [" + path + "]"); at != std::string::npos) text.erase(at);
-  return path + ": " + text;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -118,7 +107,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "mapsim: error: %s\n", mapsim::printable(e.what()).c_str());
     return finish_output(1);
   } catch (const std::filesystem::filesystem_error& e) {  // the file system's answer, not a bug of mapsim
-    std::fprintf(stderr, "mapsim: error: %s\n", mapsim::printable(filesystem_message(e)).c_str());
+    std::fprintf(stderr, "mapsim: error: %s\n", mapsim::printable(mapsim::filesystem_message(e)).c_str());
     return finish_output(1);
   } catch (const std::bad_alloc&) {  // a network or trace larger than this machine's memory: the input's size
     std::fprintf(stderr, "mapsim: error: out of memory\n");

@@ -90,25 +90,30 @@ void write_links_csv(const SimResult& r, const RoutedNetwork& routed, std::ostre
   write_links_rows(r, routed, "", out);
 }
 
-void write_links_rows(const SimResult& r, const RoutedNetwork& routed, const std::string& prefix, std::ostream& out) {
+std::vector<LinkLoad> link_loads(const SimResult& r, const RoutedNetwork& routed) {
   const Network& net = routed.network();
-  auto row = [&](const char* kind, int id, const std::string& from, const std::string& to, double bandwidth,
-                 const PortLoad& load) {
-    out << prefix << kind << "," << id << "," << csv_field(from) << "," << csv_field(to) << "," << format_number(bandwidth, 17)
-        << "," << format_number(load.bytes, 17) << "," << format_number(load.messages, 17) << ","
-        << format_number(load.busy, 17) << "," << format_number(r.makespan > 0 ? load.busy / r.makespan : 0, 6) << "\n";
-  };
+  std::vector<LinkLoad> links;
+  auto add = [&](const char* kind, int id, const std::string& from, const std::string& to, double bandwidth,
+                 const PortLoad& load) { links.push_back({kind, from, to, id, bandwidth, load.bytes, load.messages, load.busy}); };
   for (int c = 0; c < net.num_channels(); ++c)
-    row("link", c, net.switch_at(net.channel_source(c)).name, net.switch_at(net.channel_target(c)).name,
+    add("link", c, net.switch_at(net.channel_source(c)).name, net.switch_at(net.channel_target(c)).name,
         net.link(c / 2).bandwidth, r.channels[c]);
   for (int n = 0; n < net.num_nodes(); ++n) {
     const Node& node = net.node(n);
-    row("nic-out", n, node.name, net.switch_at(node.switch_id).name, node.bandwidth, r.node_out[n]);
-    row("nic-in", n, net.switch_at(node.switch_id).name, node.name, node.bandwidth, r.node_in[n]);
+    add("nic-out", n, node.name, net.switch_at(node.switch_id).name, node.bandwidth, r.node_out[n]);
+    add("nic-in", n, net.switch_at(node.switch_id).name, node.name, node.bandwidth, r.node_in[n]);
   }
   for (size_t k = 0; k < r.circuits.size(); ++k)
-    row("circuit", static_cast<int>(k), net.node(r.circuits[k].first).name, net.node(r.circuits[k].second).name,
+    add("circuit", static_cast<int>(k), net.node(r.circuits[k].first).name, net.node(r.circuits[k].second).name,
         r.circuit_bandwidth, r.circuit_loads[k]);
+  return links;
+}
+
+void write_links_rows(const SimResult& r, const RoutedNetwork& routed, const std::string& prefix, std::ostream& out) {
+  for (const LinkLoad& l : link_loads(r, routed))
+    out << prefix << l.kind << "," << l.id << "," << csv_field(l.from) << "," << csv_field(l.to) << ","
+        << format_number(l.bandwidth, 17) << "," << format_number(l.bytes, 17) << "," << format_number(l.messages, 17) << ","
+        << format_number(l.busy, 17) << "," << format_number(r.makespan > 0 ? l.busy / r.makespan : 0, 6) << "\n";
 }
 
 void write_messages_csv(const SimResult& r, std::ostream& out) {

@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
+#include <mapsim/mapping.h>  // LinkLoad
 #include "sim/simulation.h"
 
 namespace mapsim {
@@ -15,6 +17,8 @@ void write_links_csv(const SimResult& result, const RoutedNetwork& routed, std::
 // links.csv in pieces, for files that hold the links of several runs: the header's columns and
 // the rows, each row led by `prefix` (e.g. "0,switch,").
 extern const char* const kLinksCsvColumns;
+// links.csv's rows as values: switch channels, then each node's injection and ejection links, then circuits.
+std::vector<LinkLoad> link_loads(const SimResult& result, const RoutedNetwork& routed);
 void write_links_rows(const SimResult& result, const RoutedNetwork& routed, const std::string& prefix, std::ostream& out);
 void write_messages_csv(const SimResult& result, std::ostream& out);
 void print_summary(const SimResult& result, std::ostream& out);

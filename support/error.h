@@ -5,26 +5,11 @@
 //                  fat tree); a kind of Error, so a user sees the same one line, but `best` may skip it
 //   InternalError  a library or invariant failure (Scotch, METIS): a bug or a limit, never skipped
 #pragma once
+#include <mapsim/error.h>  // Error, the public exception
 #include <stdexcept>
 #include <string>
 
 namespace mapsim {
-
-namespace detail {
-// what() is a C string: a NUL byte quoted from input would end the message there. It becomes the
-// text \x00, as printable() shows the other control bytes.
-inline std::string without_nul(const std::string& message) {
-  if (message.find('\0') == std::string::npos) return message;
-  std::string out;
-  for (char c : message) out += c == '\0' ? std::string("\\x00") : std::string(1, c);
-  return out;
-}
-}  // namespace detail
-
-class Error : public std::runtime_error {
- public:
-  explicit Error(const std::string& message) : std::runtime_error(detail::without_nul(message)) {}
-};
 
 class NotApplicable : public Error {
  public:

@@ -118,4 +118,14 @@ std::string nearest_word(const std::string& word, const std::vector<std::string>
   return best;
 }
 
+std::string filesystem_message(const std::filesystem::filesystem_error& e) {
+  std::string text = e.what();
+  const std::string prefix = "filesystem error: ";
+  if (text.rfind(prefix, 0) == 0) text.erase(0, prefix.size());
+  const std::string path = e.path1().string();
+  if (path.empty()) return text;
+  if (const size_t at = text.rfind(" [" + path + "]"); at != std::string::npos) text.erase(at);
+  return path + ": " + text;
+}
+
 }  // namespace mapsim

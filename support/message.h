@@ -4,6 +4,7 @@
 // so every producer may quote freely.
 #pragma once
 #include <cstddef>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,10 @@ bool plain_name(std::string_view name);
 // 'head...' (40 of N bytes shown), so that an error about a file the user mistook for another
 // kind (/etc/shadow as a trace) shows little of it. printable() escapes it on the way out.
 std::string excerpt(std::string_view text);
+
+// The file system's answer as one line, path first: "filesystem error: cannot create directories: Not a
+// directory [out]" -> "out: cannot create directories: Not a directory".
+std::string filesystem_message(const std::filesystem::filesystem_error& e);
 
 // The candidate closest to `word` by edit distance (empty if none is reasonably close): "did you mean".
 std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates);
