@@ -43,6 +43,8 @@ struct FlitParams {
   int output_queue = 0;  // flits per output queue; 0: none, an output takes its link's one flit a cycle
   double credit_delay = 0;  // seconds
   bool wormhole = false, age = false;
+  bool vc_needs_room = true;  // a head takes an output VC only with room downstream (else any VC no packet holds)
+  enum class InjectionVc { First, RoundRobin, Random } injection_vc = InjectionVc::First;
 };
 
 FlitParams read_flit_params(const SimOptions& options) {
@@ -61,6 +63,16 @@ FlitParams read_flit_params(const SimOptions& options) {
   if (arbitration != "round-robin" && arbitration != "age")
     throw Error("model.arbitration: expected round-robin or age, got '" + arbitration + "'");
   p.age = arbitration == "age";
+  const std::string allocation = model_option(options, "vc_allocation").text;
+  if (allocation != "room" && allocation != "any")
+    throw Error("model.vc_allocation: expected room or any, got '" + allocation + "'");
+  p.vc_needs_room = allocation == "room";
+  const std::string injection = model_option(options, "injection_vc").text;
+  if (injection != "first" && injection != "round-robin" && injection != "random")
+    throw Error("model.injection_vc: expected first, round-robin or random, got '" + injection + "'");
+  p.injection_vc = injection == "first"         ? FlitParams::InjectionVc::First
+                   : injection == "round-robin" ? FlitParams::InjectionVc::RoundRobin
+                                                : FlitParams::InjectionVc::Random;
   return p;
 }
 
@@ -74,7 +86,8 @@ class FlitTransport : public Transport, public TakenPaths {
         delivered_(std::move(delivered)),
         p_(read_flit_params(options)),
         mtu_(options.mtu),
-        chooser_(routed, options.path_selection, options.seed ^ 0x5851F42D4C957F2Dull) {
+        chooser_(routed, options.path_selection, options.seed ^ 0x5851F42D4C957F2Dull),
+        injection_rng_(options.seed ^ 0x2545F4914F6CDD1Dull) {
     use_event_queue_only();
     const long packet_flits = static_cast<long>(std::ceil(mtu_ / p_.flit));
     if (!p_.wormhole && packet_flits > p_.buffer)
@@ -506,7 +519,7 @@ class FlitTransport : public Transport, public TakenPaths {
     }
     int vc = 0;
     if (target_[op] >= 0) {
-      vc = free_vc(op, klass, pk.flits);
+      vc = free_vc(op, klass, pk.flits, !p_.vc_needs_room);
       if (vc < 0) {
         refused_port_ = op;
         return false;
@@ -532,14 +545,27 @@ class FlitTransport : public Transport, public TakenPaths {
     if (V >= classes_) return {klass * V / classes_, (klass + 1) * V / classes_};
     return {klass % V, klass % V + 1};
   }
-  // A VC of class `klass` at port op that no packet holds and (cut-through) has room for `flits`; -1 if none.
-  // The classes share the VCs out evenly; with fewer VCs than classes, classes share VCs (and may deadlock).
-  int free_vc(int op, int klass, uint32_t flits) {
+  // A VC of class `klass` at port op that no packet holds and has room for `flits` (cut-through) or a
+  // flit (wormhole), or with `any_room` none; tried from `first` on; -1 if none. The classes share the VCs
+  // out evenly; with fewer VCs than classes, classes share VCs (and may deadlock).
+  int free_vc(int op, int klass, uint32_t flits, bool any_room = false, int first = 0) {
     const auto [lo, hi] = vc_range(op, klass);
-    const int need = p_.wormhole ? 1 : static_cast<int>(flits);
-    for (int w = lo; w < hi; ++w)
+    const int need = any_room ? 0 : p_.wormhole ? 1 : static_cast<int>(flits);
+    for (int i = 0; i < hi - lo; ++i) {
+      const int w = lo + (first + i) % (hi - lo);
       if (holder_[slot(op, w)] == kNone && credits_[slot(op, w)] >= need) return w;
+    }
     return -1;
+  }
+  // The VC a NIC's next packet tries first (then the others in turn): the first, the one after its last
+  // packet's (BookSim's traffic manager), or one at random (BookSim's dragonfly routings).
+  int injection_start(const Nic& nic) {
+    switch (p_.injection_vc) {
+      case FlitParams::InjectionVc::First: return 0;
+      case FlitParams::InjectionVc::RoundRobin: return nic.vc + 1;
+      case FlitParams::InjectionVc::Random: return static_cast<int>(injection_rng_.below(static_cast<uint64_t>(p_.vcs)));
+    }
+    return 0;
   }
 
   // Input VC (in, v)'s first flit leaves now over its output; returns the cycle its last flit leaves the buffer.
@@ -622,7 +648,7 @@ class FlitTransport : public Transport, public TakenPaths {
       const Message& m = messages_[id];
       const double bytes = std::min(mtu_, m.wire - nic.next_packet * mtu_);
       const uint32_t flits = static_cast<uint32_t>(std::max(1.0, std::ceil(bytes / p_.flit)));
-      const int vc = free_vc(port, 0, flits);
+      const int vc = free_vc(port, 0, flits, false, injection_start(nic));
       if (vc < 0) return;  // a credit's return wakes it
       uint32_t pid;
       if (!free_packets_.empty()) pid = free_packets_.back(), free_packets_.pop_back();
@@ -716,6 +742,7 @@ class FlitTransport : public Transport, public TakenPaths {
   FlitParams p_;
   double mtu_;
   PathChooser chooser_;
+  Rng injection_rng_;  // injection_vc=random
   PathChooser::Backlog backlog_ = [this](int channel) {  // the flits a channel's downstream buffers hold
     const int port = layout_.channel(channel);
     double used = 0;
@@ -790,6 +817,12 @@ MAPSIM_REGISTER(model_registry(),
                                 "flits an output's queue holds; with it an output takes `speedup` flits a cycle "
                                 "(0: no queue, one a cycle straight onto its link)",
                                 0, 1 << 16),
+                  text_param("vc_allocation", "room",
+                             "room (a head takes an output VC only with room downstream for its packet, or a flit "
+                             "under wormhole) or any (any VC no packet holds, then it waits for credits: BookSim's)"),
+                  text_param("injection_vc", "first",
+                             "the VC a NIC's packet tries first: first, round-robin (after its last packet's: "
+                             "BookSim's traffic manager) or random (BookSim's dragonfly routings)"),
                   time_param("credit_delay", 0, "a returned credit's wait at its sender before it counts, besides the link's delay")},
                  flit_model()});
 

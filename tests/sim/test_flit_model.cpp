@@ -220,3 +220,35 @@ TEST_CASE("flit model: tree saturation -- a hot spot slows a victim that shares 
   CHECK(flit_slowdown > 2);
   CHECK(packet_slowdown < 1.05);
 }
+
+TEST_CASE("flit model: BookSim's VC choices -- any idle VC for a head, and the NIC's first VC in turn or at random") {
+  // With one VC per port there is nothing to choose: every choice gives the default's makespan.
+  const double base = one_message_time("mesh:3x1", 2, 16.0 * 600, flit_options(16, "vcs=1,buffer=2"));
+  for (const char* allocation : {"room", "any"})
+    for (const char* injection : {"first", "round-robin", "random"}) {
+      CAPTURE(allocation);
+      CAPTURE(injection);
+      const std::string extra = std::string("vcs=1,buffer=2,vc_allocation=") + allocation + ",injection_vc=" + injection;
+      CHECK(one_message_time("mesh:3x1", 2, 16.0 * 600, flit_options(16, extra)) == base);
+    }
+  // Two VCs of one flit each, a credit round trip of 5 cycles: a head that takes only a VC with room uses
+  // both VCs (2 flits per round trip); one that takes the first idle VC waits there for its credit while
+  // the other VC idles, once the NIC, too, always starts at the first VC (1 flit per round trip).
+  auto rate = [](const std::string& extra) {
+    const SimOptions options = flit_options(16, "vcs=2,buffer=1," + extra);
+    const double small = one_message_time("mesh:3x1", 2, 16.0 * 600, options);
+    const double large = one_message_time("mesh:3x1", 2, 16.0 * 1200, options);
+    return 600 / (large - small);  // flits per cycle
+  };
+  CHECK(rate("vc_allocation=room,injection_vc=first") == doctest::Approx(2.0 / 5).epsilon(1e-9));
+  CHECK(rate("vc_allocation=any,injection_vc=first") == doctest::Approx(1.0 / 5).epsilon(1e-9));
+  CHECK(rate("vc_allocation=room,injection_vc=round-robin") == doctest::Approx(2.0 / 5).epsilon(1e-9));
+  SimOptions bad;
+  bad.model = "flit";
+  set_model_option(bad, "vc_allocation", "eager");
+  CHECK_THROWS_WITH_AS(one_message_time("mesh:2x1", 1, 16, bad), doctest::Contains("model.vc_allocation: expected room or any"), Error);
+  set_model_option(bad, "vc_allocation", "any");
+  set_model_option(bad, "injection_vc", "last");
+  CHECK_THROWS_WITH_AS(one_message_time("mesh:2x1", 1, 16, bad),
+                       doctest::Contains("model.injection_vc: expected first, round-robin or random"), Error);
+}
