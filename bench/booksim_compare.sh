@@ -115,7 +115,18 @@ MESH = dict(topology="mesh", k=8, n=2, routing_function="dor", **SMALL)
 TORUS = dict(topology="torus", k=8, n=2, routing_function="dim_order", use_noc_latency=0, **SMALL)
 FATTREE = dict(topology="fattree", k=4, n=3, routing_function="nca", **SMALL)
 DRAGONFLY = dict(topology="dragonflynew", k=2, n=1, **DFLY)
-SMALL_FLIT = dict(vcs=2, buffer=8, speedup=1)
+SMALL_FLIT = dict(vcs=2, buffer=8, speedup=1, injection="round-robin")  # BookSim's traffic manager
+
+
+def dfly_flit(vcs):  # BookSim's dragonfly routings inject into a random VC
+    return dict(vcs=vcs, buffer=256, speedup=2, injection="random")
+
+
+# BookSim's UGAL on dragonflynew: a random node's router as intermediate, minimal iff q_min <= 2 q_nonmin + 30 flits.
+BOOKSIM_UGAL = "ugal-l:intermediate=router,rule=threshold,threshold=480B"
+# BookSim's dim_order_torus: a dimension's dateline class fixed on entering it, half-way ties split
+# (BookSim: at random per packet; mapsim: up from even coordinates, down from odd ones).
+TORUS_DOR = "ecube:dateline=entry,ties=spread"
 dfly_file = "file:" + os.path.join(files, "dragonfly72.json")
 CONFIGS = [
     config("mesh-uniform", 64, dict(MESH, traffic="uniform"),
@@ -123,25 +134,27 @@ CONFIGS = [
     config("mesh-transpose", 64, dict(MESH, traffic="transpose"),
            ["--topology", "mesh:8x8," + LINKS, "--routing", "ecube", "--pattern", "transpose"], SMALL_FLIT, DIAGONAL),
     config("torus-uniform", 64, dict(TORUS, traffic="uniform"),
-           ["--topology", "torus:8x8," + LINKS, "--routing", "ecube", "--pattern", "uniform"], SMALL_FLIT, "uniform"),
+           ["--topology", "torus:8x8," + LINKS, "--routing", TORUS_DOR, "--pattern", "uniform"], SMALL_FLIT, "uniform"),
+    # The same with 4 VCs (two per dateline class), where BookSim's torus no longer collapses past 0.34.
+    config("torus-uniform-4vc", 64, dict(TORUS, traffic="uniform", num_vcs=4),
+           ["--topology", "torus:8x8," + LINKS, "--routing", TORUS_DOR, "--pattern", "uniform"],
+           dict(SMALL_FLIT, vcs=4), "uniform"),
     # BookSim's tornado moves every coordinate by ceil(k/2) - 1 = 3; the file numbers the nodes so that
     # node i + 8 sits 3 right and 3 up of node i, which makes it mapsim's shift:by=8.
     config("torus-tornado", 64, dict(TORUS, traffic="tornado"),
-           ["--topology", "file:" + os.path.join(files, "torus8x8-tornado.json"), "--routing", "ecube",
+           ["--topology", "file:" + os.path.join(files, "torus8x8-tornado.json"), "--routing", TORUS_DOR,
             "--pattern", "shift:by=8"], SMALL_FLIT),
     config("dfly-min-uniform", 72, dict(DRAGONFLY, routing_function="min", num_vcs=2, traffic="uniform"),
            ["--topology", dfly_file, "--routing", "minimal", "--pattern", "uniform"],
-           dict(vcs=2, buffer=256, speedup=2), "uniform"),
+           dfly_flit(2), "uniform"),
     config("dfly-ugal-uniform", 72, dict(DRAGONFLY, routing_function="ugal", num_vcs=3, traffic="uniform"),
-           ["--topology", dfly_file, "--routing", "ugal-l", "--pattern", "uniform"],
-           dict(vcs=3, buffer=256, speedup=2), "uniform"),
+           ["--topology", dfly_file, "--routing", BOOKSIM_UGAL, "--pattern", "uniform"], dfly_flit(3), "uniform"),
     # bad_dragon: every node of group i to a random node of group i+1, as mapsim's group-shift.
     config("dfly-min-groupshift", 72, dict(DRAGONFLY, routing_function="min", num_vcs=2, traffic="bad_dragon"),
            ["--topology", dfly_file, "--routing", "minimal", "--pattern", "group-shift"],
-           dict(vcs=2, buffer=256, speedup=2)),
+           dfly_flit(2)),
     config("dfly-ugal-groupshift", 72, dict(DRAGONFLY, routing_function="ugal", num_vcs=3, traffic="bad_dragon"),
-           ["--topology", dfly_file, "--routing", "ugal-l", "--pattern", "group-shift"],
-           dict(vcs=3, buffer=256, speedup=2)),
+           ["--topology", dfly_file, "--routing", BOOKSIM_UGAL, "--pattern", "group-shift"], dfly_flit(3)),
     # nca: up through a random up port at each switch until the destination is below, then down.
     config("fattree-uniform", 64, dict(FATTREE, traffic="uniform"),
            ["--topology", "fattree:k=4,levels=3," + LINKS, "--routing", "updn", "--path-selection", "spray",
@@ -293,8 +306,12 @@ def model_spec(cfg, switching="vct"):
     if model != "flit":
         return model
     f = cfg["flit"]
-    return ("flit:flit=16B,vcs=%d,buffer=%d,switching=%s,arbitration=round-robin,speedup=%d,credit_delay=%gns"
-            % (f["vcs"], f["buffer"], switching, f["speedup"], cfg["bs"]["credit_delay"]))
+    # BookSim's router: a head takes any idle output VC and then waits for credits; internal speedup is a
+    # combined input/output-queued switch, whose output queue credits bound at vcs x buffer flits.
+    queue = ",output_queue=%d" % (f["vcs"] * f["buffer"]) if f["speedup"] > 1 else ""
+    return ("flit:flit=16B,vcs=%d,buffer=%d,switching=%s,arbitration=round-robin,speedup=%d,credit_delay=%gns,"
+            "vc_allocation=any,injection_vc=%s%s"
+            % (f["vcs"], f["buffer"], switching, f["speedup"], cfg["bs"]["credit_delay"], f["injection"], queue))
 
 
 def speed_switching(cfg, size):

@@ -10,22 +10,24 @@
 # as 128 ranks share this host's cores) into OUT_DIR/halo-trace/, then mapped and replayed on 128 random nodes;
 # skipped with a message when mpicc, mpirun or the tracer is missing. Writes OUT_DIR/CASE/ and, when OUT_DIR
 # is the default, the table between the mapping-advice markers of docs/results.md (else prints it only).
-# WORKLOADS picks the workloads to run (e.g. "traced"); the table shows every case found in OUT_DIR. Usage:
-#   bash bench/mapping_advice.sh [BUILD_DIR] [REPLICATES] [OUT_DIR] [WORKLOADS]
+# WORKLOADS picks the workloads to run (e.g. "traced"); the table shows every case found in OUT_DIR. MODEL is
+# the scenario's model as a YAML map (default {name: packet}; e.g. "{name: flit, vcs: 3}"). Usage:
+#   bash bench/mapping_advice.sh [BUILD_DIR] [REPLICATES] [OUT_DIR] [WORKLOADS] [MODEL]
 set -euo pipefail
 build=${1:-build}
 replicates=${2:-3}
 default_out=results/mapping-advice
 out=${3:-$default_out}
 workloads=${4:-stencil sparse alltoall traced}
+model=${5:-"{name: packet}"}
 mkdir -p "$out"
-cat >"$out/base.yaml" <<'YAML'
+cat >"$out/base.yaml" <<YAML
 name: mapping-advice
 network: torus:8x8x8
 workload: {process: ring:256, pattern: alltoall:size=8KiB}
 mapping: [default, "random:unit=switch", random, scotch, multisection, greedy, annealing, best]
 allocation: random
-model: {name: packet}
+model: $model
 YAML
 # name | network | deterministic routing | adaptive routing and path selection | ranks (half the nodes) | 3-D grid
 networks=(
@@ -73,13 +75,13 @@ if [[ " $workloads " == *" traced "* ]] && [ ! -f "$trace_dir/index.txt" ]; then
   fi
 fi
 if [[ " $workloads " == *" traced "* ]]; then
-  cat >"$out/traced.yaml" <<'YAML'
+  cat >"$out/traced.yaml" <<YAML
 name: mapping-advice
 network: torus:8x8x8
 workload: {trace: halo-trace/index.txt}
 mapping: [default, "random:unit=switch", random, scotch, multisection, greedy, annealing, best]
 allocation: random
-model: {name: packet}
+model: $model
 YAML
 fi
 start=$(date +%s)
