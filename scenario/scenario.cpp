@@ -102,7 +102,7 @@ std::string resolve_spec_path(const std::string& text, const SpecSyntax& field, 
   if (!field.path_valued.count(spec.name()) || !spec.positional()) return text;
   std::string resolved = spec.name() + ":" + resolve_path(*spec.positional(), source);
   for (const auto& [key, value] : spec.values())
-    resolved += "," + key + "=" + (field.path_keys.count(key) ? resolve_path(value, source) : value);
+    resolved += "," + key + "=" + (field.file_keys.count(key) ? resolve_path(value, source) : value);
   return resolved;
 }
 
@@ -345,7 +345,8 @@ void check_link_overrides(const YamlReader& reader, const YAML::Node& at, const 
   if (links.empty()) return;
   const SpecSyntax syntax = syntax_at("network");
   const Spec spec = syntax.parse(network);
-  if (syntax.path_valued.count(spec.name()))
+  const auto* entry = network_registry().find(spec.name());
+  if (entry && !takes_link_overrides(*entry))
     reader.fail(at, "model link parameters (" + first_link + ", ...) cannot override the link values of a " +
                         spec.name() + " network; set them in the file");
   if (const std::string key = link_conflict(spec, links); !key.empty())

@@ -101,6 +101,10 @@ class Registry {
         for (const Param& p : e->params) {
           out.path_keys.insert(p.name);
           out.path_keys.insert(p.aliases.begin(), p.aliases.end());
+          if (p.type == ParamType::Text) {  // numbers (link_bandwidth=100Gbps) are never paths
+            out.file_keys.insert(p.name);
+            out.file_keys.insert(p.aliases.begin(), p.aliases.end());
+          }
         }
     }
     return out;

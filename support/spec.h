@@ -66,7 +66,8 @@ class Spec {
 // How the specs of one kind of component are written (Registry::syntax() derives it from the entries).
 struct SpecSyntax {
   std::set<std::string> path_valued;                  // names whose positional is a file path: "NAME:PATH"
-  std::set<std::string> path_keys;                    // keys that may follow that path, themselves paths
+  std::set<std::string> path_keys;                    // keys that may follow that path (its end is found at them)
+  std::set<std::string> file_keys;                    // of those, the keys whose values are file paths too ("lft")
   std::map<std::string, std::string> positional_key;  // name -> key of its positional in the map form
   std::set<std::string> seeded;                       // names that take seed=
   Spec parse(const std::string& text) const { return Spec::parse(text, path_valued, path_keys); }

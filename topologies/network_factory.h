@@ -18,5 +18,8 @@ NetworkRegistry& network_registry();
 // `links`: link values set outside the spec (a scenario's model: keys). A generator that does not
 // declare the link parameters (file:, ibnet:, whose files carry their own) refuses them.
 Network make_network(const std::string& spec, const LinkOverrides& links = {});
+// Whether a registered network takes link values from outside its spec (LinkOverrides): the generators and
+// slurm: do; file: and ibnet: read them from their files.
+bool takes_link_overrides(const NetworkRegistry::Entry& entry);
 
 }  // namespace mapsim
