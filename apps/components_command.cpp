@@ -1,10 +1,12 @@
-// mapsim components [KIND]: every registered component with its parameters (--markdown: docs/components.md).
+// mapsim components [KIND]: every registered component with its parameters (--markdown: docs/components.md);
+// `mapsim components columns`: the result columns (mappers/result_columns.h; --markdown: docs/scenario.md's glossary).
 #include <cctype>
 #include <iostream>
 
 #include "apps/commands.h"
 #include "mappers/allocation.h"
 #include "mappers/mapper.h"
+#include "mappers/result_columns.h"
 #include "sim/simulate.h"
 #include "sim/traffic.h"
 #include "sim/workload.h"
@@ -66,9 +68,15 @@ void add_components_command(CLI::App& app) {
   auto kind = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "components", "List every registered network, routing, workload, mapper, allocation, model and collective algorithm");
-  cmd->add_option("kind", *kind, "Only this kind: networks, routings, process, workloads, mappers, allocations, simulation, traffic, collective");
+  cmd->add_option("kind", *kind,
+                  "Only this kind: networks, routings, process, workloads, mappers, allocations, simulation, traffic, collective; "
+                  "or columns: the result columns (results.csv, summary.json) with their units");
   cmd->add_flag("--markdown", *markdown, "Print docs/components.md");
   cmd->callback([markdown, kind] {
+    if (*kind == "columns" || *kind == "column") {
+      std::cout << (*markdown ? result_columns_markdown() : result_columns_text());
+      return;
+    }
     const auto sections = sections_of(*kind);
     std::cout << (*markdown ? component_reference_markdown(sections) : component_reference_text(sections));
   });

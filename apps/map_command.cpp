@@ -11,6 +11,7 @@
 #include "apps/common_options.h"
 #include "mappers/core_placement.h"
 #include "mappers/mapper.h"
+#include "reporting/compare_report.h"
 #include "reporting/launch_files.h"
 #include "scenario/run.h"
 #include "support/atomic_file.h"
@@ -99,13 +100,7 @@ void run_map(const MapOptions& o) {
 
   const std::map<std::string, double> m(run.values.begin(), run.values.end());
   if (chosen_format(o.format, o.json) == "json") {
-    nlohmann::ordered_json j{{"mapper", o.mapper}};
-    for (const auto& [key, value] : run.values) j[key] = value;
-    j["tasks"] = graph.num_tasks();
-    j["edges"] = graph.edges().size();
-    j["map_seconds"] = run.map_seconds;
-    j["avg_latency"] = m.at("zero_load_latency");  // the old name of zero_load_latency (docs/mappers.md)
-    std::cout << json_text(j, 2) << "\n";
+    std::cout << json_text(map_json(o.mapper, run, graph.num_tasks(), graph.edges().size()), 2) << "\n";
     return;
   }
   std::printf("mapper               %s (%d tasks, %zu edges, %zu allowed nodes)\n",

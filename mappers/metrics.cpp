@@ -5,6 +5,7 @@
 
 #include "mappers/congestion.h"
 #include "mappers/core_placement.h"
+#include "mappers/result_columns.h"
 #include "topologies/port_layout.h"
 
 namespace mapsim {
@@ -114,6 +115,13 @@ std::vector<std::pair<std::string, double>> metric_list(const MappingMetrics& m)
           {"zero_load_latency", m.zero_load_latency},
           {"congestion", m.congestion},
           {"congestion_bound", m.congestion_bound}};
+}
+
+std::vector<std::pair<std::string, double>> placement_metrics(const MappingProblem& problem, const Placement& placement) {
+  std::vector<std::pair<std::string, double>> values = metric_list(evaluate(problem, placement));
+  for (const ResultColumn& c : result_columns())
+    if (c.compute) values.emplace_back(c.name, c.compute(problem, placement));
+  return values;
 }
 
 }  // namespace mapsim

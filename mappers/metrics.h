@@ -41,5 +41,7 @@ LinkVolumes link_volumes(const MappingProblem& problem, const Placement& placeme
 // Every metric as (JSON/CSV key, value), in a fixed order. The keys are also those of the simulated
 // quantities of the same name (sim_max_link_load, sim_zero_load_latency, ...).
 std::vector<std::pair<std::string, double>> metric_list(const MappingMetrics& m);
+// metric_list of evaluate(), then the placement metrics declared with a `compute` (mappers/result_columns.h).
+std::vector<std::pair<std::string, double>> placement_metrics(const MappingProblem& problem, const Placement& placement);
 
 }  // namespace mapsim

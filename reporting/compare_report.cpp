@@ -1,9 +1,11 @@
 #include "reporting/compare_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <utility>
 
+#include "mappers/result_columns.h"
 #include "support/units.h"
 
 namespace mapsim {
@@ -48,38 +50,47 @@ void write_compare_csv(const CompareSummary& summary, std::ostream& out) {
   out << "\n";
   for (size_t i = 0; i < summary.mappers.size(); ++i) {
     out << csv_field(summary.mappers[i]) << "," << summary.replicates;
-    for (const Statistics& st : summary.per_mapper[i])
-      out << "," << format_number(st.mean) << "," << format_number(st.sd);
+    for (const Statistics& st : summary.per_mapper[i])  // empty where the column applies to no row
+      out << "," << (st.n ? format_number(st.mean) : "") << "," << (st.n ? format_number(st.sd) : "");
     out << "\n";
   }
 }
 
 void write_compare_table(const CompareSummary& summary, std::ostream& out) {
-  // The headline metrics (every metric is in the CSV).
-  const std::vector<std::pair<std::string, std::string>> shown = {{"weighted_cardinality", "weighted card."},
-                                                                  {"cardinality", "cardinality"},
-                                                                  {"hop_bytes", "hop-bytes"},
-                                                                  {"dilation", "dilation"},
-                                                                  {"max_link_load", "max link load (vol.)"},
-                                                                  {"load_variance", "load var."},
-                                                                  {"zero_load_latency", "0-load lat. (us)"},
-                                                                  {"congestion_bound", "cong. bound (us)"}};
-  out << summary.replicates << " replicate(s); mean (stddev)\n" << padded("mapper", -16);
-  for (const auto& [key, label] : shown) out << " " << padded(label, 22);
-  out << "\n";
+  // The headline metrics (every metric is in the CSV), declared in mappers/result_columns.h: times in
+  // microseconds, the process graph's edge weights (compare has no workload) marked "vol.".
   const std::vector<std::string>& keys = summary.keys;
+  std::vector<std::pair<size_t, std::string>> shown;  // (key, label)
+  for (const ResultColumn* c : table_columns(&ResultColumn::compare_table)) {
+    const size_t k = std::find(keys.begin(), keys.end(), c->name) - keys.begin();
+    const std::string unit = c->unit == "s" ? " (us)" : result_unit(*c, false) == "weight" ? " (vol.)" : "";
+    if (k < keys.size()) shown.emplace_back(k, c->short_label + unit);
+  }
+  out << summary.replicates << " replicate(s); mean (stddev)\n" << padded("mapper", -16);
+  for (const auto& [k, label] : shown) out << " " << padded(label, 22);
+  out << "\n";
   for (size_t i = 0; i < summary.mappers.size(); ++i) {
     out << padded(summary.mappers[i], -16);
-    for (const auto& [key, label] : shown) {
-      const size_t k = std::find(keys.begin(), keys.end(), key) - keys.begin();
+    for (const auto& [k, label] : shown) {
       const Statistics& st = summary.per_mapper[i][k];
-      const double scale = key == "zero_load_latency" || key == "congestion_bound" ? 1e6 : 1;
+      const double scale = find_result_column(keys[k])->unit == "s" ? 1e6 : 1;
       char value[64];
-      std::snprintf(value, sizeof value, "%.4g (%.3g)", st.mean * scale, st.sd * scale);
+      if (st.n == 0) std::snprintf(value, sizeof value, "n/a");
+      else std::snprintf(value, sizeof value, "%.4g (%.3g)", st.mean * scale, st.sd * scale);
       out << " " << padded(value, 22);
     }
     out << "\n";
   }
+}
+
+nlohmann::ordered_json map_json(const std::string& mapper, const MappingRun& run, int tasks, size_t edges) {
+  nlohmann::ordered_json j{{"mapper", mapper}};
+  for (const auto& [key, value] : run.values) j[key] = std::isnan(value) ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
+  j["tasks"] = tasks;
+  j["edges"] = edges;
+  j["map_seconds"] = run.map_seconds;
+  j["avg_latency"] = j["zero_load_latency"];
+  return j;
 }
 
 }  // namespace mapsim

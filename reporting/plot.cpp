@@ -1,5 +1,7 @@
 #include "reporting/plot.h"
 
+#include "mappers/result_columns.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -199,33 +201,19 @@ std::string column_unit(const std::string& name, bool workload_bytes) {
   std::string c = name;
   for (const char* suffix : {"_mean", "_sd", "_ci95"}) {
     const std::string s = suffix;
-    if (c.size() > s.size() && c.compare(c.size() - s.size(), s.size(), s) == 0) {
+    if (c.size() > s.size() && c.compare(c.size() - s.size(), s.size(), s) == 0 && !find_result_column(name)) {
       c.resize(c.size() - s.size());
       break;
     }
   }
-  const auto has = [&](const char* part) { return c.find(part) != std::string::npos; };
+  if (const ResultColumn* declared = find_result_column(c)) return result_unit(*declared, workload_bytes);
+  // Columns of the other tables: mapsim traffic's CSV, timings.csv, aggregate.csv's n, and the old names
+  // (avg_latency, sim_avg_zero_load_latency).
   const auto ends = [&](const std::string& end) { return c.size() >= end.size() && c.compare(c.size() - end.size(), end.size(), end) == 0; };
-  const std::string volume = workload_bytes ? "B" : "weight";
-  if (c == "sim_relative_makespan" || c == "sim_max_link_utilisation" || c == "traffic_offered" || c == "traffic_accepted" ||
-      c == "offered" || c == "accepted")
-    return "fraction";
-  if (has("latency") || ends("makespan") || c == "congestion" || c == "congestion_bound" || c == "sim_setup_wait" ||
-      c == "map_seconds" || c == "sim_seconds")
-    return "s";
-  if (c == "sim_bytes" || c == "sim_max_link_load" || c == "sim_max_switch_load" || c == "sim_core_switch_load" ||
-      c == "sim_max_nic_load" || c == "sim_max_circuit_load")
-    return "B";
-  if (c == "max_link_load" || c == "max_nic_load") return volume;
-  if (c == "hop_bytes") return volume + " x links";
-  if (c == "total_communication" || c == "network_traffic") return "weight";
-  if (c == "weighted_cardinality") return "weight x hops";
-  if (c == "gamma_c") return "weight x s";
-  if (c == "cardinality" || c == "dilation" || c == "traffic_avg_hops" || c == "avg_hops") return "hops";
-  if (c == "load_variance" || c == "gamma_l") return "tasks^2";
-  if (c == "max_link_messages" || c == "sim_messages" || c == "sim_circuits" || c == "sim_optical_messages" ||
-      c == "sim_events" || c == "traffic_messages" || c == "messages" || c == "events" || c == "n")
-    return "count";
+  if (c == "offered" || c == "accepted") return "fraction";
+  if (c.find("latency") != std::string::npos || ends("makespan") || c == "map_seconds" || c == "sim_seconds") return "s";
+  if (c == "avg_hops") return "hops";
+  if (c == "messages" || c == "events" || c == "n") return "count";
   return "";
 }
 

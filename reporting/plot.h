@@ -37,10 +37,11 @@ struct PlotData {
 };
 
 // The unit of a column of results.csv, aggregate.csv (its _mean, _sd and _ci95 columns too), summary.json or
-// mapsim traffic's CSV: "s" (times), "B" (bytes), "B x links" (hop-bytes), "weight" (the process graph's edge
-// weights), "weight x hops", "weight x s", "hops", "count", "tasks^2", "fraction"; "" for the keys and names
-// (point, replicate, mapper, varied keys) and columns it does not know. `workload_bytes`: the volumes are the
-// workload's message bytes (a pattern or trace gives them); otherwise the process graph's edge weights.
+// mapsim traffic's CSV, as declared in mappers/result_columns.h: "s" (times), "B" (bytes), "B x links"
+// (hop-bytes), "weight" (the process graph's edge weights), "weight x hops", "weight x s", "hops", "count",
+// "tasks^2", "fraction"; "" for the keys and names (point, replicate, mapper, varied keys) and columns it does
+// not know. `workload_bytes`: the volumes are the workload's message bytes (a pattern or trace gives them);
+// otherwise the process graph's edge weights.
 std::string column_unit(const std::string& column, bool workload_bytes = true);
 // A column's name as an axis label: "sim_makespan" -> "sim. makespan", "zero_load_latency" -> "zero-load latency".
 std::string column_label(const std::string& column);

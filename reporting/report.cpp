@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mappers/result_columns.h"
 #include "reporting/csv_table.h"
 #include "reporting/plot.h"
 #include "support/statistics.h"
@@ -39,39 +40,24 @@ std::string svg_element(const std::string& svg) {
   return at == std::string::npos ? std::string() : svg.substr(at);
 }
 
+// A column of the report's tables and figures (mappers/result_columns.h: those with a report position).
 struct Metric {
-  const char* key;
-  const char* label;
+  std::string key, label;
   bool time;  // seconds, shown in one time unit per figure or column
 };
 
-const Metric kMetrics[] = {{"weighted_cardinality", "weighted cardinality", false},
-                           {"cardinality", "cardinality", false},
-                           {"hop_bytes", "hop-bytes", false},
-                           {"max_link_load", "max link load (static)", false},
-                           {"zero_load_latency", "zero-load latency", true},
-                           {"sim_makespan", "makespan", true},
-                           {"sim_alone_makespan", "makespan alone (several jobs)", true},
-                           {"sim_slowdown", "slowdown next to the other jobs", false},
-                           {"sim_avg_latency", "mean message latency", true},
-                           {"sim_latency_p99", "p99 message latency", true},
-                           {"sim_max_link_load", "max link load (simulated bytes)", false},
-                           {"traffic_accepted", "accepted load", false},
-                           {"traffic_latency_mean", "mean latency", true}};
+std::vector<Metric> report_metrics() {
+  std::vector<Metric> metrics;
+  for (const ResultColumn* c : table_columns(&ResultColumn::report)) metrics.push_back({c->name, c->label, c->unit == "s"});
+  return metrics;
+}
 
 using Json = nlohmann::ordered_json;
 
-// Static metrics by their results.csv keys, for the rank-correlation table (kMetrics' labels first).
+// A results.csv column's words, for the rank-correlation table.
 std::string metric_label(const std::string& key) {
-  for (const Metric& m : kMetrics)
-    if (key == m.key) return m.label;
-  static const std::map<std::string, std::string> more = {
-      {"dilation", "dilation"},           {"max_link_messages", "max link messages"}, {"max_nic_load", "max NIC load"},
-      {"load_variance", "load variance"}, {"total_communication", "total communication"},
-      {"network_traffic", "network traffic"}, {"gamma_c", "Gamma_C"}, {"gamma_l", "Gamma_L"},
-      {"congestion", "congestion"},       {"congestion_bound", "congestion bound"}};
-  const auto it = more.find(key);
-  return it == more.end() ? key : it->second;
+  const ResultColumn* c = find_result_column(key);
+  return c ? c->label : key;
 }
 
 // Objectives in seconds (shown in one time unit per table); `latency` (Gamma_C) weighs times by volumes.
@@ -290,7 +276,7 @@ class Report {
 
   std::vector<const Metric*> present(const CsvTable& table, const std::string& suffix) const {
     std::vector<const Metric*> out;
-    for (const Metric& m : kMetrics)
+    for (const Metric& m : metrics_)
       if (table.column(m.key + suffix) >= 0) out.push_back(&m);
     return out;
   }
@@ -788,6 +774,7 @@ class Report {
   const SvgRenderer& render_;
   CsvTable results_;
   nlohmann::ordered_json summary_ = nlohmann::ordered_json::object();
+  const std::vector<Metric> metrics_ = report_metrics();
   std::string name_;
   int figures_ = 0;
 };

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mappers/result_columns.h"
 #include "reporting/launch_files.h"
 #include "reporting/plot.h"
 #include "sim/report.h"
@@ -75,7 +76,7 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
     out << "\n";
     for (const RunRow& row : rows) {
       out << row.replicate << "," << row.seed << "," << (jobs ? csv_field(row.job) + "," : "") << csv_field(row.mapper);
-      for (const auto& [key, value] : row.values) out << "," << format_exact(value);
+      for (const auto& [key, value] : row.values) out << "," << csv_number(value);
       out << "\n";
     }
   });
@@ -104,8 +105,9 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
       std::vector<double> values;
       for (const RunRow& row : rows)
         if (row_label(row) == mapper) values.push_back(row.values[k].second);
-      const Statistics st = summarise(values);
-      metrics[rows.front().values[k].first] = {{"n", st.n}, {"mean", st.mean}, {"sd", st.sd}, {"ci95", st.ci95}};
+      const Statistics st = summarise(values);  // of the rows where the column applies; null for none
+      const auto number = [&](double v) { return st.n > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
+      metrics[rows.front().values[k].first] = {{"n", st.n}, {"mean", number(st.mean)}, {"sd", number(st.sd)}, {"ci95", number(st.ci95)}};
     }
     mappers[mapper] = metrics;
   }
@@ -136,7 +138,7 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
     for (const auto& [key, rho] : metric_correlations(rows)) correlation[key] = std::isnan(rho) ? nlohmann::ordered_json() : nlohmann::ordered_json(rho);
   nlohmann::ordered_json failed = nlohmann::ordered_json::array();
   for (const RunFailure& f : failures) failed.push_back({{"replicate", f.replicate}, {"mapper", f.mapper}, {"error", f.error}});
-  // The unit of each results.csv column (reporting/plot.h column_unit); volumes are bytes when the workload gives
+  // The unit of each results.csv column (mappers/result_columns.h); volumes are bytes when the workload gives
   // message sizes (a trace, a pattern, or any simulated workload), else the process graph's edge weights.
   const bool workload_bytes = !s.trace.empty() || s.simulate || s.pattern_given;
   nlohmann::ordered_json units = nlohmann::ordered_json::object();
@@ -158,13 +160,6 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
 }
 
 std::string run_table(const std::vector<RunRow>& rows) {
-  const std::vector<std::pair<std::string, std::string>> shown = {
-      {"weighted_cardinality", "weighted card."}, {"cardinality", "cardinality"},   {"hop_bytes", "hop-bytes (B)"},
-      {"max_link_load", "max link load (B)"},     {"sim_max_link_load", "sim. max link load (B)"},
-      {"zero_load_latency", "0-load lat."},       {"sim_avg_latency", "sim. latency"},
-      {"congestion_bound", "congestion bound"},   {"sim_makespan", "sim. makespan"},
-      {"sim_alone_makespan", "sim. alone"},       {"sim_slowdown", "slowdown"},               {"traffic_offered", "offered load"},  {"traffic_accepted", "accepted"},
-      {"traffic_latency_mean", "latency"},        {"traffic_latency_p99", "p99 latency"}};
   std::vector<std::string> mappers;  // row labels: mappers, or jobs
   for (const RunRow& row : rows)
     if (std::find(mappers.begin(), mappers.end(), row_label(row)) == mappers.end()) mappers.push_back(row_label(row));
@@ -175,10 +170,11 @@ std::string run_table(const std::vector<RunRow>& rows) {
     std::vector<Statistics> per_mapper;
   };
   std::vector<Column> columns;
-  for (const auto& [key, title] : shown)
+  // The declared columns of the run table (mappers/result_columns.h), bytes and times with their unit.
+  for (const ResultColumn* shown : table_columns(&ResultColumn::run_table))
     for (size_t k = 0; k < rows.front().values.size(); ++k) {
-      if (rows.front().values[k].first != key) continue;
-      Column column{k, title, 1, {}};
+      if (rows.front().values[k].first != shown->name) continue;
+      Column column{k, shown->short_label + (shown->unit.rfind("B", 0) == 0 ? " (B)" : ""), 1, {}};
       double largest = 0;
       for (const std::string& mapper : mappers) {
         std::vector<double> values;
@@ -187,7 +183,7 @@ std::string run_table(const std::vector<RunRow>& rows) {
         column.per_mapper.push_back(summarise(values));
         largest = std::max(largest, std::abs(column.per_mapper.back().mean));
       }
-      if (key.find("latency") != std::string::npos || key.find("makespan") != std::string::npos || key == "congestion_bound") {  // seconds, one unit per column
+      if (shown->unit == "s") {  // one unit per column
         const auto [unit, scale] = time_unit(largest);
         column.title += std::string(" (") + unit + ")";
         column.scale = scale;
@@ -209,21 +205,19 @@ std::string run_table(const std::vector<RunRow>& rows) {
     for (const Column& column : columns) {
       const Statistics& st = column.per_mapper[m];
       char value[64];
-      std::snprintf(value, sizeof value, "%.4g (%.2g)", st.mean * column.scale, st.sd * column.scale);
+      if (st.n == 0) std::snprintf(value, sizeof value, "n/a");  // the column applies to none of its rows
+      else std::snprintf(value, sizeof value, "%.4g (%.2g)", st.mean * column.scale, st.sd * column.scale);
       std::snprintf(cell, sizeof cell, " %22s", value);
       out << cell;
     }
     out << "\n";
   }
   // How far each static metric can be trusted to rank placements, and what `best` chose.
-  const std::map<std::string, std::string> proxies{{"weighted_cardinality", "weighted card."}, {"hop_bytes", "hop-bytes"},
-                                                   {"max_link_load", "max link load"},    {"zero_load_latency", "0-load lat."},
-                                                   {"congestion", "congestion"},          {"congestion_bound", "congestion bound"}};
   std::string trust;
   bool defined = false;
   for (const auto& [key, rho] : metric_correlations(rows))
-    if (proxies.count(key) && rows.front().job.empty()) {  // (jobs are no placements of one workload)
-      trust += (trust.empty() ? "" : ", ") + proxies.at(key) + " " + (std::isnan(rho) ? std::string("n/a") : format_number(rho, 2));
+    if (const ResultColumn* c = find_result_column(key); c && c->correlation && rows.front().job.empty()) {  // (jobs are no placements of one workload)
+      trust += (trust.empty() ? "" : ", ") + c->short_label + " " + (std::isnan(rho) ? std::string("n/a") : format_number(rho, 2));
       defined = defined || !std::isnan(rho);
     }
   if (defined) out << "rank correlation with the simulated makespan (Spearman, across placements): " << trust << "\n";

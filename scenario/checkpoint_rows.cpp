@@ -95,10 +95,11 @@ std::string timeline_mismatch(const std::string& field, const std::string& text,
   return "";
 }
 
-// Why a row's numbers read back are not ones a run writes (JSON has no inf or NaN: a run's are finite).
+// Why a row's numbers read back are not ones a run writes (JSON has no inf: a run's values are finite, or
+// NaN -- null -- where a column does not apply).
 std::string numbers_mismatch(const std::string& field, const RunRow& row) {
   for (const auto& [name, value] : row.values)
-    if (!std::isfinite(value)) return field + ".values." + name + ": not a finite number";
+    if (std::isinf(value)) return field + ".values." + name + ": not a finite number";
   if (!(row.map_seconds >= 0) || !(row.sim_seconds >= 0) || !std::isfinite(row.map_seconds + row.sim_seconds))
     return field + ": map_seconds and sim_seconds must be times >= 0";
   return "";

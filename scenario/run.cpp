@@ -2,7 +2,9 @@
 
 #include "scenario/jobs_run.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <sstream>
 
@@ -13,6 +15,7 @@
 #include "mappers/core_placement.h"
 #include "mappers/mapper.h"
 #include "mappers/metrics.h"
+#include "mappers/result_columns.h"
 #include "sim/report.h"
 #include "sim/timeline.h"
 #include "sim/traffic.h"
@@ -33,16 +36,34 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 // The simulation's deterministic numbers from summary.json, flattened with a sim_ prefix
 // (wall-clock and memory figures are left out: they differ between identical runs).
+// Statistics of no messages (a count of 0) are no values: NaN, written empty, not 0.
 void add_sim_values(const nlohmann::ordered_json& summary, Values& values) {
+  const bool no_messages = summary.at("latency").at("count").get<long>() == 0;
   for (const auto& [key, value] : summary.items()) {
     if (key == "wall_seconds" || key == "events_per_second" || key == "peak_memory_mb" || key == "avg_zero_load_latency")
       continue;  // wall-clock figures, and an old name kept in summary.json
-    if (value.is_number()) values.emplace_back("sim_" + key, value.get<double>());
-    if (value.is_object())  // latency statistics; the counts and the overall mean are given already
+    if (value.is_number())
+      values.emplace_back("sim_" + key, key == "avg_latency" && no_messages ? std::nan("") : value.get<double>());
+    if (value.is_object()) {  // latency statistics; the counts and the overall mean are given already
+      const bool none = value.contains("count") && value["count"] == 0;
       for (const auto& [sub, number] : value.items())
         if (number.is_number() && sub != "count" && !(key == "latency" && sub == "mean"))
-          values.emplace_back("sim_" + key + "_" + sub, number.get<double>());
+          values.emplace_back("sim_" + key + "_" + sub, none ? std::nan("") : number.get<double>());
+    }
   }
+}
+
+// What kind of run a replicate's rows come from, for the columns that apply only to some (mappers/result_columns.h).
+RunKind run_kind(const Scenario& s, const ReplicateParts& parts) {
+  RunKind kind;
+  kind.simulated = s.simulate;
+  kind.ocs = !s.ocs.empty();
+  kind.flit = s.sim.model == "flit";
+  kind.traffic = !s.traffic.empty();
+  kind.jobs = !s.jobs.empty();
+  if (parts.graph)
+    kind.distant = std::any_of(parts.graph->edges().begin(), parts.graph->edges().end(), [](const ProcessEdge& e) { return e.distant; });
+  return kind;
 }
 
 // Routed volumes in the engine's result layout, so that links.csv has one format.
@@ -218,7 +239,7 @@ MappingRun RunPipeline::run(const ReplicateParts& parts, const std::string& requ
   at_key(scenario_, mapper_key(scenario_, requested), [&] { out.placement = make_mapper(out.mapper)->map(problem); });
   out.map_seconds = seconds_since(start);
   at_key(scenario_, mapper_key(scenario_, requested), [&] { check_placement(parts.problem, out.placement); });
-  out.values = metric_list(evaluate(parts.problem, out.placement));
+  out.values = placement_metrics(parts.problem, out.placement);
   if (scenario_.simulate) {
     if (fastest.result && fastest.placement == out.placement) {
       out.simulated = std::move(fastest.result);
@@ -230,6 +251,7 @@ MappingRun RunPipeline::run(const ReplicateParts& parts, const std::string& requ
     }
     add_sim_values(summary_json(*out.simulated, *parts.routed), out.values);
   }
+  blank_not_applicable(out.values, run_kind(scenario_, parts));
   return out;
 }
 

@@ -236,7 +236,10 @@ Sweep load_sweep(const std::string& path, const std::vector<std::string>& assign
         if (!parse_quantity(value_text(setting[k]), value, kind)) quantities = false;
         else if (kind != "number") kinds.insert(kind);
       }
-      if (quantities && kinds.size() == 1) sweep.si_keys.insert(axis.keys[k]);
+      if (quantities && kinds.size() == 1) {
+        const std::string& kind = *kinds.begin();
+        sweep.si_keys[axis.keys[k]] = kind == "bandwidth" ? "B/s" : kind == "time" ? "s" : "B";
+      }
     }
   return sweep;
 }

@@ -7,6 +7,7 @@
 // docs/scenario.md describes the format.
 #pragma once
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -38,7 +39,8 @@ struct Sweep {
   std::string scenario_source;           // base scenario file (relative paths resolve from it)
   std::string name, output;
   std::vector<std::string> varied_keys;  // in the order of the file: vary keys, then zip keys
-  std::set<std::string> si_keys;         // varied keys with units ("2.5Gbps"): tables add KEY_si in SI base units
+  // Varied keys with units ("2.5Gbps"): tables add KEY_si in SI base units, whose unit this gives (B/s, s, B).
+  std::map<std::string, std::string> si_keys;
   std::vector<SweepAxis> axes;
   size_t size = 1;                       // points: the product of the axes' lengths
 

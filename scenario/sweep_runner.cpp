@@ -1,6 +1,7 @@
 #include "scenario/sweep_runner.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <chrono>
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "mappers/result_columns.h"
 #include "scenario/run.h"
 #include "scenario/run_checkpoint.h"
 #include "support/statistics.h"
@@ -70,7 +72,7 @@ std::string outcome_mismatch(const Json& j, const SweepPoint& point, const Scena
     if (!row[0].is_number_integer() || !row[1].is_number_unsigned() || !row[2].is_string())
       return "a row does not start with replicate, seed and mapper";
     for (size_t k = 3; k < row.size(); ++k)
-      if (!row[k].is_number()) return "a row holds a value that is not a number";
+      if (!row[k].is_number() && !row[k].is_null()) return "a row holds a value that is not a number or null";
     keys.push_back({row[0].get<long>(), row[1].get<uint64_t>(), row[2].get<std::string>(), false});
   }
   if (keys.empty()) return "it has no rows";  // a point where no mapper ran is an error
@@ -136,7 +138,24 @@ struct Damaged {
   }
 };
 
-// results.csv, aggregate.csv and failed.csv from the outcomes at hand (in point order).
+// A point file's value: a number, or null where the column does not apply (NaN).
+double cell_value(const Json& cell) { return cell.is_null() ? std::nan("") : cell.get<double>(); }
+
+// summary.json: the unit of each results.csv column that has one (KEY_si, and the run's columns as
+// mapsim run's summary.json names them); aggregate.csv's METRIC_mean, _sd and _ci95 have their metric's.
+void write_units(const Sweep& sweep, const std::vector<std::string>& columns, const std::filesystem::path& dir) {
+  const Scenario base = sweep.scenario(sweep.point(0));
+  const bool workload_bytes = !base.trace.empty() || base.simulate || base.pattern_given;
+  Json units = Json::object();
+  for (const std::string& key : sweep.varied_keys)
+    if (sweep.si_keys.count(key)) units[key + "_si"] = sweep.si_keys.at(key);
+  for (const std::string& c : columns)
+    if (const ResultColumn* declared = find_result_column(c))
+      if (const std::string unit = result_unit(*declared, workload_bytes); !unit.empty()) units[c] = unit;
+  write_file_atomically((dir / "summary.json").string(), [&](std::ostream& out) { out << json_text(Json{{"units", units}}, 2) << "\n"; });
+}
+
+// results.csv, aggregate.csv, failed.csv and summary.json (units) from the outcomes at hand (in point order).
 void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
   std::vector<std::string> columns;
   for (const auto& [index, j] : outcomes)
@@ -181,7 +200,7 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
         varied(out, j, false);
         out << "," << row[0].get<int>() << "," << row[1].get<uint64_t>() << "," << csv_field(row[2].get<std::string>());
         std::vector<std::string> cells(columns.size());
-        for (size_t k = 0; k < position.size(); ++k) cells[position[k]] = format_exact(row[3 + k].get<double>());
+        for (size_t k = 0; k < position.size(); ++k) cells[position[k]] = csv_number(cell_value(row[3 + k]));
         for (const std::string& cell : cells) out << "," << cell;
         out << "\n";
       }
@@ -204,21 +223,22 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
         for (const auto& row : j["rows"]) {
           if (row[2].get<std::string>() != mapper) continue;
           ++n;
-          for (size_t k = 0; k < position.size(); ++k) values[position[k]].push_back(row[3 + k].get<double>());
+          for (size_t k = 0; k < position.size(); ++k) values[position[k]].push_back(cell_value(row[3 + k]));
         }
         out << "," << csv_field(mapper) << "," << n;
         for (const auto& v : values) {
-          if (v.empty()) {
+          const Statistics st = summarise(v);
+          if (st.n == 0) {  // no such result at this point, or none that applies
             out << ",,,";
             continue;
           }
-          const Statistics st = summarise(v);
           out << "," << format_exact(st.mean) << "," << format_exact(st.sd) << "," << format_exact(st.ci95);
         }
         out << "\n";
       }
     }
   });
+  write_units(sweep, columns, dir);
   // Whole points that failed (no replicate, no mapper), and single mappers of points that ran.
   write_file_atomically((dir / "failed.csv").string(), [&](std::ostream& out) {
     out << header(true) << ",hash,replicate,mapper,error\n";

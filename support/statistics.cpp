@@ -17,7 +17,10 @@ double student_t975(long dof) {
   return 1.95996 + 2.4 / static_cast<double>(dof);
 }
 
-Statistics summarise(const std::vector<double>& values) {
+Statistics summarise(const std::vector<double>& all) {
+  std::vector<double> values;
+  for (double v : all)
+    if (!std::isnan(v)) values.push_back(v);
   Statistics s;
   s.n = static_cast<long>(values.size());
   if (s.n == 0) return s;

@@ -10,6 +10,7 @@ struct Statistics {
   double mean = 0, sd = 0, ci95 = 0;  // sd and ci95 are 0 for n < 2
 };
 
+// NaN values (results that do not apply) are left out: n counts the others.
 Statistics summarise(const std::vector<double>& values);
 // Spearman's rank correlation of two equally long series (ties get their mean rank); NaN when either
 // is constant or has fewer than 3 values: it then says nothing.

@@ -110,6 +110,8 @@ std::string format_exact(double value) {
   return error == std::errc() ? std::string(buffer, end) : format_number(value, 17);
 }
 
+std::string csv_number(double value) { return std::isnan(value) ? std::string() : format_exact(value); }
+
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
   std::string quoted = "\"";

@@ -33,6 +33,8 @@ std::pair<const char*, double> time_unit(double largest);
 std::string format_number(double value, int significant_digits = 6);
 // The shortest text that reads back as exactly `value` (std::to_chars).
 std::string format_exact(double value);
+// A result's CSV cell: format_exact, or empty for NaN (a value that does not apply; never written as 0).
+std::string csv_number(double value);
 // A CSV field (RFC 4180): quoted, with doubled quotes, when it holds a comma, quote or newline.
 std::string csv_field(const std::string& text);
 // `text` in HTML (and Graphviz HTML labels): & < > " as entities.
