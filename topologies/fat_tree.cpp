@@ -1,7 +1,10 @@
 // Fat trees: the k-ary n-tree (fattree:k=,levels=), general folded Clos networks sized from a switch
 // radix, a node count and an oversubscription ratio (fattree:nodes=,radix=,levels=,oversubscription=),
-// and extended generalized fat trees XGFT(h; m_1..m_h; w_1..w_h) (xgft:m=..,w=..).
+// leaf-spines from their leaf and spine counts (fattree:leaves=,spines=,nodes=), and extended generalized
+// fat trees XGFT(h; m_1..m_h; w_1..w_h) (xgft:m=..,w=..).
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "support/error.h"
@@ -106,6 +109,21 @@ Network make_folded_clos(long nodes, int radix, int levels, double oversubscript
 
 namespace {
 
+// fattree:leaves=L,spines=S,nodes=N: XGFT(2; ceil(N/L), L; 1, S), the radix its largest switch needs.
+Network make_leaf_spine(Spec& spec, std::optional<double> leaves, std::optional<double> spines, std::optional<double> levels,
+                        const LinkOverrides& links) {
+  const auto nodes = spec.find_number("nodes");
+  if (!leaves || !spines || !nodes)
+    throw Error("bad spec '" + spec.text() + "': a leaf-spine needs leaves=, spines= and nodes=");
+  for (const char* key : {"radix", "oversubscription", "k"})
+    if (spec.has(key)) throw Error("bad spec '" + spec.text() + "': " + key + "= does not go with leaves= and spines= (they give it)");
+  if (levels && *levels != 2) throw Error("bad spec '" + spec.text() + "': a leaf-spine has levels=2");
+  const int l = static_cast<int>(*leaves), s = static_cast<int>(*spines);
+  const long n = static_cast<long>(*nodes);
+  const int per_leaf = static_cast<int>((n + l - 1) / l);
+  return make_xgft({per_leaf, l}, {1, s}, n, std::max(per_leaf + s, l), read_link_params(spec, links, {}));
+}
+
 std::vector<int> dims_value(Spec& spec, const std::string& key) {
   return parse_dims(spec.get_string(key), "spec '" + spec.text() + "' key " + key);
 }
@@ -115,16 +133,21 @@ std::vector<int> dims_value(Spec& spec, const std::string& key) {
 MAPSIM_REGISTER(network_registry(),
                 {"fattree",
                  "k-ary n-tree (k, levels: k^(levels-1) switches of 2k ports per level, k^levels nodes); with nodes= and "
-                 "radix=, a folded Clos (leaf-spine at levels=2) whose leaves split ports down:up as oversubscription:1",
+                 "radix=, a folded Clos (leaf-spine at levels=2) whose leaves split ports down:up as oversubscription:1; with "
+                 "leaves= and spines=, a leaf-spine of nodes= nodes, every leaf linked once to every spine",
                  with_link_params({integer_param("k", 4, "arity of the k-ary n-tree", 1, 1024),
                                    derived_param("levels", ParamType::Integer, "3, or the fewest that hold nodes=",
                                                  "switch levels", 1, 16),
                                    derived_param("nodes", ParamType::Integer, "none (k-ary n-tree)",
                                                  "compute nodes of a folded Clos", 1, 1 << 24),
                                    integer_param("radix", 32, "ports per switch (folded Clos)", 2, 4096),
-                                   real_param("oversubscription", 1, "leaf down:up port ratio (folded Clos)", 0.01, 100)}),
+                                   real_param("oversubscription", 1, "leaf down:up port ratio (folded Clos)", 0.01, 100),
+                                   derived_param("leaves", ParamType::Integer, "none", "leaf switches of a leaf-spine", 1, 1 << 20),
+                                   derived_param("spines", ParamType::Integer, "none", "spine switches of a leaf-spine", 1, 1 << 20)}),
                  [](Spec& spec, const LinkOverrides& links) {
                    const auto levels = spec.find_number("levels");
+                   const auto leaves = spec.find_number("leaves"), spines = spec.find_number("spines");
+                   if (leaves || spines) return make_leaf_spine(spec, leaves, spines, levels, links);
                    if (const auto nodes = spec.find_number("nodes"))
                      return make_folded_clos(static_cast<long>(*nodes), static_cast<int>(spec.get_int("radix")),
                                              levels ? static_cast<int>(*levels) : 0, spec.get_double("oversubscription"),

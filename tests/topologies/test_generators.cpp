@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <set>
+#include <tuple>
 
 #include "support/error.h"
 #include "topologies/generators.h"
@@ -154,4 +155,29 @@ TEST_CASE("unknown generators and keys are reported") {
   CHECK_THROWS_AS(make_network("mesh"), Error);
   CHECK_THROWS_AS(make_network("hypercube:7"), Error);
   CHECK_THROWS_AS(make_network("fattree:k=4,levels=3,16"), Error);
+}
+
+TEST_CASE("a leaf-spine from its leaf and spine counts: every leaf linked once to every spine") {
+  for (auto [leaves, spines, nodes] : {std::tuple{16, 8, 512}, {4, 2, 10}, {3, 5, 3}}) {
+    CAPTURE(leaves);
+    CAPTURE(spines);
+    const Network net = make_network("fattree:leaves=" + std::to_string(leaves) + ",spines=" + std::to_string(spines) +
+                                     ",nodes=" + std::to_string(nodes));
+    REQUIRE(net.num_switches() == leaves + spines);
+    CHECK(net.num_nodes() == nodes);
+    CHECK(net.num_links() == leaves * spines);
+    // The nodes sit on the leaves, at most ceil(nodes / leaves) each; each leaf-spine pair has one link.
+    std::set<int> leaf_set;
+    for (int n = 0; n < net.num_nodes(); ++n) leaf_set.insert(net.node(n).switch_id);
+    CHECK(static_cast<int>(leaf_set.size()) <= leaves);
+    std::set<std::pair<int, int>> pairs;
+    for (int l = 0; l < net.num_links(); ++l) pairs.insert({std::min(net.link(l).a, net.link(l).b), std::max(net.link(l).a, net.link(l).b)});
+    check_ports_and_links(net, false);
+    CHECK(static_cast<int>(pairs.size()) == leaves * spines);
+    for (const auto& [a, b] : pairs) CHECK(leaf_set.count(a) + leaf_set.count(b) <= 1);  // never leaf-leaf
+  }
+  CHECK_THROWS_WITH_AS(make_network("fattree:leaves=4,nodes=8"), doctest::Contains("needs leaves=, spines= and nodes="), Error);
+  CHECK_THROWS_WITH_AS(make_network("fattree:leaves=4,spines=2,nodes=8,radix=16"),
+                       doctest::Contains("radix= does not go with leaves= and spines="), Error);
+  CHECK_THROWS_WITH_AS(make_network("fattree:leaves=4,spines=2,nodes=8,levels=3"), doctest::Contains("a leaf-spine has levels=2"), Error);
 }
