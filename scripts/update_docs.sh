@@ -2,7 +2,9 @@
 # Regenerates the command outputs shown in README.md and docs/*.md, so that they cannot go stale.
 # A shown output is a fenced block whose first line is "$ build/mapsim ..." (continued by lines ending
 # in "\"), followed by the command's standard output; a last line "..." keeps only as many lines as the
-# block shows. Blocks with a command and no output are examples and are left alone.
+# block shows. Blocks with a command and no output are examples and are left alone. Generated Markdown (a
+# table that renders as one) sits between "<!-- $ build/mapsim ... -->" and "<!-- end -->" lines: the
+# command's output replaces what is between them.
 #   bash scripts/update_docs.sh [--check] [MAPSIM]
 # --check: rewrite nothing, print a diff of every stale block and exit 1 if there is one (a ctest test).
 # Commands run in a scratch folder holding configs/ (their results/ go there), with MAPSIM (default
@@ -22,7 +24,7 @@ stale=0
 for doc in "$src/README.md" "$src"/docs/*.md; do
   out="$scratch/doc.md"
   : >"$out"
-  in_block=0 command="" shown=() continued=0 prev=""
+  in_block=0 command="" shown=() continued=0 prev="" in_generated=0
   flush() {  # writes the block held in command/shown, refreshed
     local keep=${#shown[@]} ellipsis=0 fresh
     if [ "$keep" -gt 0 ] && [ "${shown[$((keep - 1))]}" = "..." ]; then ellipsis=1; keep=$((keep - 1)); fi
@@ -37,6 +39,21 @@ for doc in "$src/README.md" "$src"/docs/*.md; do
     if [ "$ellipsis" = 1 ]; then echo "..." >>"$out"; fi
   }
   while IFS= read -r line || [ -n "$line" ]; do
+    if [ "$in_generated" = 1 ]; then  # the old generated text is dropped up to its end line
+      if [ "$line" = '<!-- end -->' ]; then echo "$line" >>"$out"; in_generated=0 prev=$line; fi
+      continue
+    fi
+    if [[ "$line" == '<!-- $ build/mapsim '*' -->' ]]; then
+      echo "$line" >>"$out"
+      command=${line#'<!-- $ '}
+      command=${command%' -->'}
+      (cd "$scratch" && bash -c "$command" 2>/dev/null) >>"$out" || {
+        echo "update_docs: ${doc#"$src"/}: '$command' failed" >&2
+        exit 1
+      }
+      in_generated=1
+      continue
+    fi
     if [ "$in_block" = 1 ]; then
       if [ "$line" = '```' ]; then
         flush
