@@ -100,14 +100,14 @@ for entry in "${networks[@]}"; do
         alltoall) process="ring:$ranks" pattern="alltoall:size=8KiB" ;;
         traced)  # the recorded trace is the workload: its point-to-point volume is the graph the mappers see
           "$build/mapsim" --no-progress run "$out/traced.yaml" -o "$dir" --set "network=$network" --set "routing=$route" \
-            --set "model.path_selection=$selection" --set "replicates=$replicates" >/dev/null
+            --set "model.path_selection=$selection" --set "replicates=$replicates" >/dev/null || [ $? -eq 2 ]
           echo "   $(printf '%.1f' "$(echo "$(date +%s.%N) - $case_start" | bc)") s" >&2
           continue ;;
         *) echo "mapping-advice: unknown workload '$workload' (stencil, sparse, alltoall, traced)" >&2; exit 2 ;;
       esac
       "$build/mapsim" --no-progress run "$out/base.yaml" -o "$dir" --set "network=$network" --set "routing=$route" \
         --set "model.path_selection=$selection" --set "workload.process=$process" --set "workload.pattern=$pattern" \
-        --set "replicates=$replicates" >/dev/null
+        --set "replicates=$replicates" >/dev/null || [ $? -eq 2 ]  # 2: a mapper failed (failed.csv), tabled as such
       echo "   $(printf '%.1f' "$(echo "$(date +%s.%N) - $case_start" | bc)") s" >&2
     done
   done
@@ -129,7 +129,13 @@ budgets = []
 worst, misses = 0, 0
 for case in cases:
     rows = list(csv.DictReader(open(os.path.join(out, case, "results.csv"))))
-    mean = {m: statistics.mean(float(r["sim_makespan"]) for r in rows if r["mapper"] == m) for m in mappers}
+    ran = {m: [float(r["sim_makespan"]) for r in rows if r["mapper"] == m] for m in mappers}
+    failed = [m for m in mappers if len(ran[m]) < int(replicates)]  # failed on some replicate (failed.csv)
+    mean = {m: statistics.mean(v) for m, v in ran.items() if v and m not in failed}
+    if "best" not in mean:
+        lines.append("| %s | %s | - | best failed: %s | - | - | - |" % (case, " | ".join(
+            "failed" if m in failed else "%.0f" % (mean[m] * 1e6) for m in mappers), open(os.path.join(out, case, "failed.csv")).read().splitlines()[1][:160].replace("|", "/")))
+        continue
     fastest = min(v for m, v in mean.items() if m != "best")
     ratio = mean["best"] / fastest
     worst = max(worst, ratio)
@@ -148,7 +154,8 @@ for case in cases:
         best_seconds = next(float(r["map_seconds"]) for r in mine if r["mapper"] == "best")
         budget.append(best_seconds / (slowest + entry["simulated"] * one_sim))
     budgets.append(statistics.mean(budget))
-    cells = ["**%.0f**" % (mean[m] * 1e6) if mean[m] == min(mean.values()) else "%.0f" % (mean[m] * 1e6) for m in mappers]
+    cells = ["failed" if m not in mean else "**%.0f**" % (mean[m] * 1e6) if mean[m] == min(mean.values()) else "%.0f" % (mean[m] * 1e6)
+             for m in mappers]
     lines.append("| %s | %s | %.3f | %s | %.1f | %.1f | %.2f |" % (case, " | ".join(cells), ratio,
                  ", ".join("%s (%d)" % kv for kv in sorted(chosen.items())), seconds, statistics.mean(simulated), budgets[-1]))
 lines.append("")
