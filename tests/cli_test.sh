@@ -755,8 +755,8 @@ check "simulate help: --mtu default as the docs say" grep -q 'packet model, defa
 check "simulate help: --intra-node-bandwidth default as the docs say" grep -q 'one node, default 10GB/s$' "$tmp/i32-simhelp"
 check "traffic help: --mtu default" bash -c "'$mapsim' traffic --help | grep -q 'Packet size (default 4KiB)'"
 "$mapsim" topo --help >"$tmp/i32-topohelp"
-check "topo help: fattree's spec line" grep -qx '  fattree:k=4,levels=LEVELS,nodes=NODES,radix=32,oversubscription=1' "$tmp/i32-topohelp"
-check "topo help: what a key without a default means" grep -qx '      levels: 3, or the fewest that hold nodes=; nodes: none (k-ary n-tree)' "$tmp/i32-topohelp"
+check "topo help: fattree's spec line" grep -qx '  fattree:k=4,levels=LEVELS,nodes=NODES,radix=32,oversubscription=1,leaves=LEAVES,spines=SPINES' "$tmp/i32-topohelp"
+check "topo help: what a key without a default means" grep -qx '      levels: 3, or the fewest that hold nodes=; nodes: none (k-ary n-tree); leaves: none (not a leaf-spine); spines: none (not a leaf-spine)' "$tmp/i32-topohelp"
 check "topo help: required keys" grep -qx '  hypercube:dim=DIM,nodes_per_router=1' "$tmp/i32-topohelp"
 check "topo help: no empty or spaced values in spec lines" bash -c "! grep -E '^  [a-z0-9]+:.*(=,|=\$|= | \\()' '$tmp/i32-topohelp' | grep -v '^  link keys'"
 "$mapsim" simulate "${net32[@]}" --workload alltoall:iterations=3 --write-trace "$tmp/i32-trace" >/dev/null 2>&1

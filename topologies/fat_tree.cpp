@@ -142,8 +142,8 @@ MAPSIM_REGISTER(network_registry(),
                                                  "compute nodes of a folded Clos", 1, 1 << 24),
                                    integer_param("radix", 32, "ports per switch (folded Clos)", 2, 4096),
                                    real_param("oversubscription", 1, "leaf down:up port ratio (folded Clos)", 0.01, 100),
-                                   derived_param("leaves", ParamType::Integer, "none", "leaf switches of a leaf-spine", 1, 1 << 20),
-                                   derived_param("spines", ParamType::Integer, "none", "spine switches of a leaf-spine", 1, 1 << 20)}),
+                                   derived_param("leaves", ParamType::Integer, "none (not a leaf-spine)", "leaf switches of a leaf-spine", 1, 1 << 20),
+                                   derived_param("spines", ParamType::Integer, "none (not a leaf-spine)", "spine switches of a leaf-spine", 1, 1 << 20)}),
                  [](Spec& spec, const LinkOverrides& links) {
                    const auto levels = spec.find_number("levels");
                    const auto leaves = spec.find_number("leaves"), spines = spec.find_number("spines");
