@@ -119,3 +119,29 @@ def test_help_shows_parameters():
     doc = mapsim.map.__doc__
     for word in ("network", "process", "mapper", "allocation", "seed"):
         assert word in doc
+
+
+def test_read_results_nan_where_not_applicable_and_units(tmp_path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"network: {NET}\nworkload: {{process: 'mesh:4x4', pattern: 'exchange:size=4KiB'}}\n"
+                        "mapping: [random, scotch]\nmodel: packet\n")
+    code, _, stderr = cli("run", str(scenario), "-o", str(tmp_path / "run"))
+    assert code == 0, stderr
+    df = mapsim.read_results(tmp_path / "run")
+    # No optical circuits and no distant partners: those columns do not apply, NaN (empty in the CSV), never 0.
+    for column in ("sim_circuits", "sim_relative_makespan", "sim_distant_latency_mean"):
+        assert df[column].isna().all(), column
+    assert (df["sim_makespan"] > 0).all() and df["sim_makespan"].dtype.kind == "f"
+    assert df.attrs["units"]["sim_makespan"] == "s" and df.attrs["units"]["hop_bytes"]
+    # A sweep folder: one row per point x replicate x mapper, its units recorded too.
+    sweep = tmp_path / "sweep.yaml"
+    sweep.write_text("scenario: s.yaml\nvary:\n  model.link_bandwidth: [10Gbps, 40Gbps]\n")
+    code, _, stderr = cli("sweep", str(sweep), "-o", str(tmp_path / "sweep"))
+    assert code == 0, stderr
+    swept = mapsim.read_results(tmp_path / "sweep")
+    assert len(swept) == 4 and set(swept["mapper"]) == {"random", "scotch"}
+    assert swept.attrs["units"]["model.link_bandwidth_si"] == "B/s"
+    assert swept.attrs["units"]["sim_makespan"] == "s"
+    fast = swept[swept["model.link_bandwidth_si"] == 5e9]["sim_makespan"].to_numpy()
+    slow = swept[swept["model.link_bandwidth_si"] == 1.25e9]["sim_makespan"].to_numpy()
+    assert (fast <= slow).all()
