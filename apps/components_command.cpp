@@ -2,6 +2,8 @@
 // `mapsim components columns`: the result columns (mappers/result_columns.h; --markdown: docs/scenario.md's glossary).
 #include <cctype>
 #include <iostream>
+#include <set>
+#include <sstream>
 
 #include "apps/commands.h"
 #include "mappers/allocation.h"
@@ -43,20 +45,39 @@ std::string kind_word(const std::string& title) {
   return word;
 }
 
-// The sections of `kind` (singular or plural: "mapper", "mappers"); all when empty.
+// The words a section answers to: each word of its title, singular and plural ("Simulation models": simulation,
+// simulations, model, models; "Process topologies": process, processes, topology, topologies).
+std::set<std::string> kind_words(const std::string& title) {
+  std::set<std::string> words;
+  std::istringstream in(title);
+  for (std::string w; in >> w;) {
+    for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    words.insert(w);
+    const size_t n = w.size();
+    if (n > 3 && w.compare(n - 3, 3, "ies") == 0) words.insert(w.substr(0, n - 3) + "y");
+    else if (w.back() == 'y') words.insert(w.substr(0, n - 1) + "ies");
+    else if (n > 2 && w.compare(n - 2, 2, "ss") == 0) words.insert(w + "es");
+    else if (w.back() == 's') words.insert(w.substr(0, n - 1));
+    else words.insert(w + "s");
+  }
+  return words;
+}
+
+// The sections of `kind` (any word of the title, singular or plural: "mapper", "models"); all when empty.
 std::vector<ComponentSection> sections_of(const std::string& kind) {
   std::vector<ComponentSection> sections = component_sections();
   if (kind.empty()) return sections;
-  std::vector<std::string> kinds;
+  std::vector<std::string> kinds, words;  // the list an error gives; every word, for "did you mean"
   for (const ComponentSection& section : sections) {
-    const std::string word = kind_word(section.title);
-    kinds.push_back(word);
-    const bool plural = word.back() == 's';
-    if (kind == word || (plural && kind + "s" == word) || (!plural && kind == word + "s")) return {section};
+    kinds.push_back(kind_word(section.title));
+    const std::set<std::string> answers = kind_words(section.title);
+    if (answers.count(kind)) return {section};
+    words.insert(words.end(), answers.begin(), answers.end());
   }
   std::string list;
   for (const std::string& k : kinds) list += (list.empty() ? "" : ", ") + k;
-  const std::string near = nearest_word(kind, kinds);
+  std::string near = nearest_word(kind, kinds);
+  if (near.empty()) near = nearest_word(kind, words);
   throw Error("components: unknown kind '" + kind + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
               ": expected one of " + list);
 }
@@ -69,7 +90,8 @@ void add_components_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "components", "List every registered network, routing, workload, mapper, allocation, model and collective algorithm");
   cmd->add_option("kind", *kind,
-                  "Only this kind: networks, routings, process, workloads, mappers, allocations, simulation, traffic, collective; "
+                  "Only this kind: networks, routings, process, workloads, mappers, allocations, simulation, traffic, collective "
+                  "(any word of its name, singular or plural: model, models, collectives); "
                   "or columns: the result columns (results.csv, summary.json) with their units");
   cmd->add_flag("--markdown", *markdown, "Print docs/components.md");
   cmd->callback([markdown, kind] {

@@ -32,6 +32,9 @@ check "docs/components.md is current (mapsim components --markdown)" \
   bash -c "'$mapsim' components --markdown | cmp -s - '$src/docs/components.md'"
 check "components KIND lists that kind only" bash -c "'$mapsim' components mapper | grep -c '^[A-Z]' | grep -qx 1 && '$mapsim' components mappers | head -1 | grep -q '^Mappers'"
 expect_error "components: unknown kind" "unknown kind 'mapperz' (did you mean 'mappers'?)" components mapperz
+check "components: every word of a kind's title, singular or plural (models, model, simulation, collectives, topologies)" \
+  bash -c "for k in models model simulation simulations collectives topologies patterns; do '$mapsim' components \$k | head -1 | grep -q '^[A-Z]' || exit 1; done"
+expect_error "components: a misspelt kind" "unknown kind 'modles' (did you mean 'model'?)" components modles
 expect_error "did you mean a component" "unknown mapper 'bset' (did you mean 'best'?)" map --topology mesh:4x4 --process mesh:4x4 --mapper bset
 expect_error "updn tables over their memory limit" "updn routing keeps a port per destination node and switch" \
   map --topology irregular:nodes=64000,switches=64000,ports=4 --process mesh:4x4 --mapper random
