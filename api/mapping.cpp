@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <utility>
 
 #include "api/guarded.h"
 #include "scenario/run.h"
@@ -29,7 +30,7 @@ Scenario problem_scenario(const std::string& command, const Problem& p, const st
 Mapping mapping_of(MappingRun& run) {
   Mapping m;
   m.mapper = run.mapper;
-  m.placement = run.placement;
+  m.placement = std::move(run.placement);
   m.seconds = run.map_seconds;
   for (const auto& value : run.values)
     if (value.first.rfind("sim_", 0) != 0) m.metrics.push_back(value);

@@ -1,11 +1,11 @@
 #include "reporting/compare_report.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <utility>
 
 #include "mappers/result_columns.h"
+#include "support/json_text.h"
 #include "support/units.h"
 
 namespace mapsim {
@@ -85,7 +85,7 @@ void write_compare_table(const CompareSummary& summary, std::ostream& out) {
 
 nlohmann::ordered_json map_json(const std::string& mapper, const MappingRun& run, int tasks, size_t edges) {
   nlohmann::ordered_json j{{"mapper", mapper}};
-  for (const auto& [key, value] : run.values) j[key] = std::isnan(value) ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
+  for (const auto& [key, value] : run.values) j[key] = json_number(value);
   j["tasks"] = tasks;
   j["edges"] = edges;
   j["map_seconds"] = run.map_seconds;

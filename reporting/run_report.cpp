@@ -135,15 +135,13 @@ void write_run(const std::string& dir, const Scenario& s, const std::vector<RunR
   }
   nlohmann::ordered_json correlation = nlohmann::ordered_json::object();
   if (!jobs)  // jobs run different workloads: their rows are no placements of one workload to rank
-    for (const auto& [key, rho] : metric_correlations(rows)) correlation[key] = std::isnan(rho) ? nlohmann::ordered_json() : nlohmann::ordered_json(rho);
+    for (const auto& [key, rho] : metric_correlations(rows)) correlation[key] = json_number(rho);
   nlohmann::ordered_json failed = nlohmann::ordered_json::array();
   for (const RunFailure& f : failures) failed.push_back({{"replicate", f.replicate}, {"mapper", f.mapper}, {"error", f.error}});
-  // The unit of each results.csv column (mappers/result_columns.h); volumes are bytes when the workload gives
-  // message sizes (a trace, a pattern, or any simulated workload), else the process graph's edge weights.
-  const bool workload_bytes = !s.trace.empty() || s.simulate || s.pattern_given;
+  // The unit of each results.csv column (mappers/result_columns.h).
   nlohmann::ordered_json units = nlohmann::ordered_json::object();
   for (const auto& [key, value] : rows.front().values)
-    if (const std::string unit = column_unit(key, workload_bytes); !unit.empty()) units[key] = unit;
+    if (const std::string unit = column_unit(key, s.workload_bytes()); !unit.empty()) units[key] = unit;
   const nlohmann::ordered_json summary{{"name", s.name},
                                        {"source", s.source},
                                        {"hash", document_hash(s.document)},

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/error.h"
+#include "support/spec.h"
 #include "support/json_text.h"
 #include "support/units.h"
 
@@ -30,10 +31,7 @@ std::string four_digits(double value) {
 }  // namespace
 
 TrafficFormat parse_traffic_format(const std::string& text) {
-  if (text == "table") return TrafficFormat::Table;
-  if (text == "csv") return TrafficFormat::Csv;
-  if (text == "json") return TrafficFormat::Json;
-  throw Error("--format: expected table, csv or json, got '" + text + "'");
+  return static_cast<TrafficFormat>(one_of("--format", text, {"table", "csv", "json"}));
 }
 
 void write_traffic_rows(const TrafficLabels& o, const std::vector<TrafficResult>& rows, TrafficFormat format,

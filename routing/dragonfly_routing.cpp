@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "support/error.h"
+#include "support/spec.h"
 #include "routing/routing.h"
 
 namespace mapsim {
@@ -168,15 +169,13 @@ std::unique_ptr<Routing> make(const Network& net, Spec&) {
 }
 
 std::unique_ptr<Routing> make_ugal_local(const Network& net, Spec& spec) {
-  const std::string intermediate = spec.get_string("intermediate"), rule = spec.get_string("rule");
-  if (intermediate != "group" && intermediate != "router")
-    throw Error("routing.intermediate: expected group or router, got '" + intermediate + "'");
-  if (rule != "hops" && rule != "threshold") throw Error("routing.rule: expected hops or threshold, got '" + rule + "'");
+  const bool via_router = one_of("routing.intermediate", spec.get_string("intermediate"), {"group", "router"}) == 1;
+  const bool by_threshold = one_of("routing.rule", spec.get_string("rule"), {"hops", "threshold"}) == 1;
   std::optional<Routing::QueueThreshold> threshold;
-  if (rule == "threshold") threshold = Routing::QueueThreshold{spec.get_double("factor"), spec.get_size("threshold")};
+  if (by_threshold) threshold = Routing::QueueThreshold{spec.get_double("factor"), spec.get_size("threshold")};
   else if (spec.has("factor") || spec.has("threshold"))
     throw Error("routing." + std::string(spec.has("factor") ? "factor" : "threshold") + ": only with rule=threshold");
-  return std::make_unique<DragonflyRouting>(net, DragonflyRouting::Kind::UgalLocal, intermediate == "router", threshold);
+  return std::make_unique<DragonflyRouting>(net, DragonflyRouting::Kind::UgalLocal, via_router, threshold);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "support/error.h"
+#include "support/spec.h"
 
 namespace mapsim {
 
@@ -223,11 +224,9 @@ MAPSIM_REGISTER(routing_registry(),
                              "torus VC class 1 from the wrap-around link on (wrap), or for the whole dimension of a "
                              "message that will wrap (entry, as BookSim's dim_order_torus)")},
                  {{"hypercube", "mesh", "torus"}, [](const Network& net, Spec& spec) {
-                    const std::string ties = spec.get_string("ties"), dateline = spec.get_string("dateline");
-                    if (ties != "up" && ties != "spread") throw Error("routing.ties: expected up or spread, got '" + ties + "'");
-                    if (dateline != "wrap" && dateline != "entry")
-                      throw Error("routing.dateline: expected wrap or entry, got '" + dateline + "'");
-                    return std::make_unique<DimensionOrderRouting>(net, ties == "spread", dateline == "entry");
+                    const bool spread = one_of("routing.ties", spec.get_string("ties"), {"up", "spread"}) == 1;
+                    const bool entry = one_of("routing.dateline", spec.get_string("dateline"), {"wrap", "entry"}) == 1;
+                    return std::make_unique<DimensionOrderRouting>(net, spread, entry);
                   }}});
 MAPSIM_REGISTER(routing_registry(), {"dmodk", "d-mod-k up/down routing for k-ary n-trees", {},
                                      {{"fattree"}, [](const Network& net, Spec&) { return std::make_unique<DmodkRouting>(net); }}});

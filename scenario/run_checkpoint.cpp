@@ -1,7 +1,6 @@
 #include "scenario/run_checkpoint.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -47,7 +46,7 @@ RunRow json_row(const Json& j) {
   row.mapper = j.at("mapper");
   row.job = j.value("job", "");
   for (const Json& value : j.at("values"))  // [name, number], or [name, null] where it does not apply
-    row.values.emplace_back(value.at(0).get<std::string>(), value.at(1).is_null() ? std::nan("") : value.at(1).get<double>());
+    row.values.emplace_back(value.at(0).get<std::string>(), number_or_nan(value.at(1)));
   row.map_seconds = j.at("map_seconds");
   row.sim_seconds = j.at("sim_seconds");
   row.placement = j.at("placement").get<Placement>();

@@ -63,6 +63,9 @@ struct Scenario {
   // Replicate r (0-based) runs with seed + r: every spec whose component declares a `seed`
   // parameter (Registry::syntax) and was given none gets it -- allocations included -- and so do the
   // mappers. Explicit seeds stay fixed across replicates.
+  // Whether the workload gives message sizes (a trace, or a synthetic program: simulated, or its pattern
+  // given), so that volumes are bytes; otherwise they are the process graph's edge weights.
+  bool workload_bytes() const { return !trace.empty() || simulate || pattern_given; }
   uint64_t replicate_seed(int r) const { return seed + static_cast<uint64_t>(r); }
   std::string network_spec(int r) const;
   std::string process_spec(int r) const;

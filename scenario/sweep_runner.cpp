@@ -1,7 +1,6 @@
 #include "scenario/sweep_runner.h"
 
 #include <cerrno>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <chrono>
@@ -26,6 +25,7 @@
 #include "support/units.h"
 #include "support/json_text.h"
 #include "support/message.h"
+#include "support/spec.h"
 
 namespace mapsim {
 namespace {
@@ -138,14 +138,10 @@ struct Damaged {
   }
 };
 
-// A point file's value: a number, or null where the column does not apply (NaN).
-double cell_value(const Json& cell) { return cell.is_null() ? std::nan("") : cell.get<double>(); }
-
 // summary.json: the unit of each results.csv column that has one (KEY_si, and the run's columns as
 // mapsim run's summary.json names them); aggregate.csv's METRIC_mean, _sd and _ci95 have their metric's.
 void write_units(const Sweep& sweep, const std::vector<std::string>& columns, const std::filesystem::path& dir) {
-  const Scenario base = sweep.scenario(sweep.point(0));
-  const bool workload_bytes = !base.trace.empty() || base.simulate || base.pattern_given;
+  const bool workload_bytes = sweep.scenario(sweep.point(0)).workload_bytes();
   Json units = Json::object();
   for (const std::string& key : sweep.varied_keys)
     if (sweep.si_keys.count(key)) units[key + "_si"] = sweep.si_keys.at(key);
@@ -200,7 +196,7 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
         varied(out, j, false);
         out << "," << row[0].get<int>() << "," << row[1].get<uint64_t>() << "," << csv_field(row[2].get<std::string>());
         std::vector<std::string> cells(columns.size());
-        for (size_t k = 0; k < position.size(); ++k) cells[position[k]] = csv_number(cell_value(row[3 + k]));
+        for (size_t k = 0; k < position.size(); ++k) cells[position[k]] = csv_number(number_or_nan(row[3 + k]));
         for (const std::string& cell : cells) out << "," << cell;
         out << "\n";
       }
@@ -223,7 +219,7 @@ void write_tables(const Sweep& sweep, const Outcomes& outcomes) {
         for (const auto& row : j["rows"]) {
           if (row[2].get<std::string>() != mapper) continue;
           ++n;
-          for (size_t k = 0; k < position.size(); ++k) values[position[k]].push_back(cell_value(row[3 + k]));
+          for (size_t k = 0; k < position.size(); ++k) values[position[k]].push_back(number_or_nan(row[3 + k]));
         }
         out << "," << csv_field(mapper) << "," << n;
         for (const auto& v : values) {
@@ -430,7 +426,7 @@ SweepStatus merge_sweep(const Sweep& sweep) {
 
 std::string emit_sweep_jobs(const Sweep& sweep, const std::string& format, const std::string& mapsim,
                             const std::vector<std::string>& assignments, bool resume) {
-  if (format != "slurm" && format != "parallel") throw Error("--emit: expected slurm or parallel, got '" + format + "'");
+  one_of("--emit", format, {"slurm", "parallel"});
   check_output_folder(sweep.output, "the sweep's results");
   if (resume) check_output_folder(points_folder(sweep), "the sweep's point files");
   std::vector<int> indexes;

@@ -30,6 +30,7 @@
 #include "sim/internal/path_choice.h"
 #include "sim/transport.h"
 #include "support/error.h"
+#include "support/spec.h"
 #include "support/units.h"
 
 namespace mapsim::sim {
@@ -55,24 +56,13 @@ FlitParams read_flit_params(const SimOptions& options) {
   p.speedup = static_cast<int>(model_option(options, "speedup").number);
   p.output_queue = static_cast<int>(model_option(options, "output_queue").number);
   p.credit_delay = model_option(options, "credit_delay").number;
-  const std::string switching = model_option(options, "switching").text;
-  if (switching != "vct" && switching != "wormhole")
-    throw Error("model.switching: expected vct or wormhole, got '" + switching + "'");
-  p.wormhole = switching == "wormhole";
-  const std::string arbitration = model_option(options, "arbitration").text;
-  if (arbitration != "round-robin" && arbitration != "age")
-    throw Error("model.arbitration: expected round-robin or age, got '" + arbitration + "'");
-  p.age = arbitration == "age";
-  const std::string allocation = model_option(options, "vc_allocation").text;
-  if (allocation != "room" && allocation != "any")
-    throw Error("model.vc_allocation: expected room or any, got '" + allocation + "'");
-  p.vc_needs_room = allocation == "room";
-  const std::string injection = model_option(options, "injection_vc").text;
-  if (injection != "first" && injection != "round-robin" && injection != "random")
-    throw Error("model.injection_vc: expected first, round-robin or random, got '" + injection + "'");
-  p.injection_vc = injection == "first"         ? FlitParams::InjectionVc::First
-                   : injection == "round-robin" ? FlitParams::InjectionVc::RoundRobin
-                                                : FlitParams::InjectionVc::Random;
+  auto choice = [&](const std::string& name, const std::vector<std::string>& words) {
+    return one_of("model." + name, model_option(options, name).text, words);
+  };
+  p.wormhole = choice("switching", {"vct", "wormhole"}) == 1;
+  p.age = choice("arbitration", {"round-robin", "age"}) == 1;
+  p.vc_needs_room = choice("vc_allocation", {"room", "any"}) == 0;
+  p.injection_vc = static_cast<FlitParams::InjectionVc>(choice("injection_vc", {"first", "round-robin", "random"}));
   return p;
 }
 

@@ -1,6 +1,7 @@
 // The options every simulation model takes (simulate.h ModelOption): one declaration each.
 #include "sim/simulation.h"
 #include "support/error.h"
+#include "support/spec.h"
 #include "support/units.h"
 
 namespace mapsim {
@@ -71,8 +72,7 @@ const std::vector<ModelOption>& builtin_model_options() {
         text_option(text_param("sharing", "fair", "flow model: fair max-min or smpi (weighted by route latency)"), "--sharing",
                     [] { return std::string("Flow model bandwidth sharing: fair (default) or smpi (weighted by route latency)"); },
                     [](SimOptions& o, const std::string& text) {
-                      if (text != "fair" && text != "smpi") throw Error("sharing: expected fair or smpi, got '" + text + "'");
-                      o.smpi_sharing = text == "smpi";
+                      o.smpi_sharing = one_of("sharing", text, {"fair", "smpi"}) == 1;
                     }),
         text_option(text_param("flow_solver", "mapsim", "flow model: mapsim (incremental max-min) or simgrid (SimGrid's CM02)"),
                     "--flow-solver",

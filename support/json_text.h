@@ -2,6 +2,7 @@
 // UTF-8; nlohmann's strict dump throws on them, so every JSON file and stdout dump goes through
 // here and gets U+FFFD in their place.
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <string>
 
@@ -13,6 +14,17 @@ namespace mapsim {
 template <typename Json>
 std::string json_text(const Json& value, int indent = -1) {
   return value.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+// A number, or null for NaN (a value that does not apply): JSON has no NaN.
+inline nlohmann::ordered_json json_number(double value) {
+  return std::isnan(value) ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
+}
+
+// The number back: null is NaN.
+template <typename Json>
+double number_or_nan(const Json& value) {
+  return value.is_null() ? std::nan("") : value.template get<double>();
 }
 
 // What a JSON parse error says, in plain words: nlohmann's "[json.exception.parse_error.101] parse

@@ -228,4 +228,12 @@ std::vector<int> parse_dims(const std::string& text, const std::string& context)
   return dims;
 }
 
+size_t one_of(const std::string& key, const std::string& value, const std::vector<std::string>& words) {
+  for (size_t i = 0; i < words.size(); ++i)
+    if (words[i] == value) return i;
+  std::string expected;
+  for (size_t i = 0; i < words.size(); ++i) expected += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+  throw Error(key + ": expected " + expected + ", got '" + value + "'");
+}
+
 }  // namespace mapsim

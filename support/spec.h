@@ -73,6 +73,10 @@ struct SpecSyntax {
   Spec parse(const std::string& text) const { return Spec::parse(text, path_valued, path_keys); }
 };
 
+// The index of `value` among `words`, the values a text option takes; else an Error
+// "KEY: expected a, b or c, got 'value'".
+size_t one_of(const std::string& key, const std::string& value, const std::vector<std::string>& words);
+
 // "16x16" or "8x8x8" -> {16, 16}; each extent >= 1.
 std::vector<int> parse_dims(const std::string& text, const std::string& context);
 
