@@ -31,7 +31,7 @@ std::string four_digits(double value) {
 }  // namespace
 
 TrafficFormat parse_traffic_format(const std::string& text) {
-  return static_cast<TrafficFormat>(one_of("--format", text, {"table", "csv", "json"}));
+  return static_cast<TrafficFormat>(one_of("--format", text, {"table", "csv", "json"}));  // TrafficFormat's order
 }
 
 void write_traffic_rows(const TrafficLabels& o, const std::vector<TrafficResult>& rows, TrafficFormat format,

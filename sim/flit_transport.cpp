@@ -62,7 +62,7 @@ FlitParams read_flit_params(const SimOptions& options) {
   p.wormhole = choice("switching", {"vct", "wormhole"}) == 1;
   p.age = choice("arbitration", {"round-robin", "age"}) == 1;
   p.vc_needs_room = choice("vc_allocation", {"room", "any"}) == 0;
-  p.injection_vc = static_cast<FlitParams::InjectionVc>(choice("injection_vc", {"first", "round-robin", "random"}));
+  p.injection_vc = static_cast<FlitParams::InjectionVc>(choice("injection_vc", {"first", "round-robin", "random"}));  // enum order
   return p;
 }
 
